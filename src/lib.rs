@@ -3,3 +3,8 @@
 //! See `docs/ARCHITECTURE.md` for the code map and the invariants each module keeps.
 
 pub mod diag;
+pub mod nodes;
+pub mod catalog;
+pub mod palette;
+pub mod cli;
+pub mod compile;

@@ -1,5 +1,5 @@
 //! The `sinew` command line: a thin shell over the library (see `sinew::cli`).
 
-fn main() {
-    println!("sinew");
+fn main() -> std::process::ExitCode {
+    sinew::cli::main()
 }

@@ -1,0 +1,469 @@
+//! The event catalog: `.animseq` files on disk → event descriptors, per-file diagnostics and
+//! quarantined identities, kept current by incremental refresh.
+//!
+//! Invariants: the published state is a pure function of the set of (path, contents) pairs —
+//! never of scan order, hash order or file-system order; a broken file contributes only its
+//! diagnostics; an identity claimed twice is quarantined, never first-wins. This module and the
+//! CLI are the only owners of the file system (see `scan`).
+
+pub mod scan;
+
+use crate::animseq::{self, AnimSeq, Target};
+use crate::diag::{Diagnostic, Position, Span};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Two or more files declare one sequence ID (an error on every claimant).
+pub const E_SEQUENCE_CONFLICT: &str = "E0201";
+
+/// One published notify event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventDescriptor {
+    /// `animseq::<sequence>.<notify>`.
+    pub id: String,
+    /// `"<sequence name> / <notify name>"`.
+    pub name: String,
+    pub sequence: String,
+    pub sequence_name: String,
+    pub notify: String,
+    pub notify_name: String,
+    /// Display path of the source file.
+    pub file: String,
+    pub time: f64,
+    pub target: Target,
+    /// Typed field schema in authored order: (name, graph type name).
+    pub fields: Vec<(String, &'static str)>,
+}
+
+/// The identity string of notify `notify` of sequence `sequence`.
+pub fn identity(sequence: &str, notify: &str) -> String {
+    format!("animseq::{sequence}.{notify}")
+}
+
+/// What one file contributes, as loaded (independent of every other file).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileEntry {
+    /// Display path (the catalog's key).
+    pub file: String,
+    /// The sequence ID, when the file loaded.
+    pub sequence: Option<String>,
+    /// Where the sequence ID value stands (for conflict errors).
+    id_location: (Span, Position, Position),
+    /// Descriptors by notify ID (first occurrence for duplicated IDs).
+    events: BTreeMap<String, EventDescriptor>,
+    /// Notify IDs declared more than once in this file.
+    duplicate_notifies: BTreeSet<String>,
+    /// The file's own load and validation diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileEntry {
+    /// Builds the entry of one file from its bytes. Pure: no I/O.
+    pub fn from_bytes(file: &str, bytes: &[u8]) -> FileEntry {
+        let loaded = animseq::load_bytes(file, bytes);
+        let mut entry = FileEntry {
+            file: file.to_string(),
+            sequence: None,
+            id_location: (Span::default(), Position::default(), Position::default()),
+            events: BTreeMap::new(),
+            duplicate_notifies: BTreeSet::new(),
+            diagnostics: loaded.diagnostics,
+        };
+        if let Some(seq) = loaded.seq {
+            if let Some(spans) = &loaded.spans {
+                entry.id_location = (
+                    spans.id,
+                    position_of(bytes, spans.id.start),
+                    position_of(bytes, spans.id.end),
+                );
+            }
+            entry.fill(file, &seq);
+        }
+        entry
+    }
+
+    /// An entry that only carries diagnostics (unreadable file, too large, …).
+    pub fn failed(file: &str, diagnostics: Vec<Diagnostic>) -> FileEntry {
+        FileEntry {
+            file: file.to_string(),
+            sequence: None,
+            id_location: (Span::default(), Position::default(), Position::default()),
+            events: BTreeMap::new(),
+            duplicate_notifies: BTreeSet::new(),
+            diagnostics,
+        }
+    }
+
+    fn fill(&mut self, file: &str, seq: &AnimSeq) {
+        self.sequence = Some(seq.id.clone());
+        for n in &seq.notifies {
+            if self.events.contains_key(&n.id) {
+                self.duplicate_notifies.insert(n.id.clone());
+                continue;
+            }
+            let d = EventDescriptor {
+                id: identity(&seq.id, &n.id),
+                name: format!("{} / {}", seq.name, n.name),
+                sequence: seq.id.clone(),
+                sequence_name: seq.name.clone(),
+                notify: n.id.clone(),
+                notify_name: n.name.clone(),
+                file: file.to_string(),
+                time: n.time,
+                target: n.target.clone(),
+                fields: n
+                    .fields
+                    .iter()
+                    .map(|(name, v)| (name.clone(), v.type_name()))
+                    .collect(),
+            };
+            self.events.insert(n.id.clone(), d);
+        }
+    }
+
+    fn identities(&self) -> impl Iterator<Item = &String> + '_ {
+        self.events.values().map(|d| &d.id)
+    }
+}
+
+/// 1-based line/column of a byte offset, counting Unicode scalar values (lossy on bad UTF-8).
+fn position_of(bytes: &[u8], offset: u32) -> Position {
+    let offset = (offset as usize).min(bytes.len());
+    let before = &bytes[..offset];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    Position {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+    }
+}
+
+/// The publication state of one identity.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    Absent,
+    Published(EventDescriptor),
+    /// Quarantined, with its claimant files (each once, sorted).
+    Quarantined(Vec<String>),
+}
+
+/// What a refresh changed, by identity (each list sorted).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Delta {
+    pub added: Vec<EventDescriptor>,
+    pub removed: Vec<String>,
+    /// (before, after) for events published before and after with any difference.
+    pub changed: Vec<(EventDescriptor, EventDescriptor)>,
+    pub entered_quarantine: Vec<String>,
+    pub left_quarantine: Vec<String>,
+}
+
+impl Delta {
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.changed.is_empty()
+            && self.entered_quarantine.is_empty()
+            && self.left_quarantine.is_empty()
+    }
+}
+
+/// A quarantined identity and its claimants.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quarantined {
+    pub id: String,
+    pub files: Vec<String>,
+}
+
+/// The catalog state: file entries plus the claim indexes derived from them.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    files: BTreeMap<String, FileEntry>,
+    /// identity → files claiming it.
+    claims: BTreeMap<String, BTreeSet<String>>,
+    /// sequence ID → files declaring it.
+    by_sequence: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Catalog {
+    /// A catalog of the given entries (any order: the result does not depend on it).
+    pub fn from_entries(entries: impl IntoIterator<Item = FileEntry>) -> Catalog {
+        let mut c = Catalog::default();
+        for e in entries {
+            c.insert(e);
+        }
+        c
+    }
+
+    fn insert(&mut self, entry: FileEntry) {
+        self.remove(&entry.file.clone());
+        for id in entry.identities() {
+            self.claims
+                .entry(id.clone())
+                .or_default()
+                .insert(entry.file.clone());
+        }
+        if let Some(s) = &entry.sequence {
+            self.by_sequence
+                .entry(s.clone())
+                .or_default()
+                .insert(entry.file.clone());
+        }
+        self.files.insert(entry.file.clone(), entry);
+    }
+
+    fn remove(&mut self, file: &str) -> Option<FileEntry> {
+        let old = self.files.remove(file)?;
+        for id in old.identities() {
+            if let Some(set) = self.claims.get_mut(id) {
+                set.remove(file);
+                if set.is_empty() {
+                    self.claims.remove(id);
+                }
+            }
+        }
+        if let Some(s) = &old.sequence
+            && let Some(set) = self.by_sequence.get_mut(s)
+        {
+            set.remove(file);
+            if set.is_empty() {
+                self.by_sequence.remove(s);
+            }
+        }
+        Some(old)
+    }
+
+    /// The status of one identity.
+    pub fn status(&self, id: &str) -> Status {
+        let Some(claimants) = self.claims.get(id) else {
+            return Status::Absent;
+        };
+        let quarantined = claimants.len() > 1
+            || claimants.iter().any(|f| {
+                self.files.get(f).is_some_and(|e| {
+                    e.events
+                        .get(notify_part(id))
+                        .is_some_and(|d| e.duplicate_notifies.contains(&d.notify))
+                })
+            });
+        if quarantined {
+            return Status::Quarantined(claimants.iter().cloned().collect());
+        }
+        claimants
+            .iter()
+            .next()
+            .and_then(|f| self.files.get(f))
+            .and_then(|e| e.events.get(notify_part(id)))
+            .map_or(Status::Absent, |d| Status::Published(d.clone()))
+    }
+
+    /// Published events, sorted by identity.
+    pub fn events(&self) -> Vec<&EventDescriptor> {
+        let mut out = Vec::new();
+        for (id, claimants) in &self.claims {
+            if claimants.len() != 1 {
+                continue;
+            }
+            let Some(e) = claimants.iter().next().and_then(|f| self.files.get(f)) else {
+                continue;
+            };
+            if let Some(d) = e.events.get(notify_part(id))
+                && !e.duplicate_notifies.contains(&d.notify)
+            {
+                out.push(d);
+            }
+        }
+        out
+    }
+
+    /// Looks up one published event.
+    pub fn event(&self, id: &str) -> Option<EventDescriptor> {
+        match self.status(id) {
+            Status::Published(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Quarantined identities with their claimants, sorted by identity.
+    pub fn quarantined(&self) -> Vec<Quarantined> {
+        self.claims
+            .keys()
+            .filter_map(|id| match self.status(id) {
+                Status::Quarantined(files) => Some(Quarantined {
+                    id: id.clone(),
+                    files,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every diagnostic — each file's own plus the conflict errors — sorted by file, position.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut out: Vec<Diagnostic> = self
+            .files
+            .values()
+            .flat_map(|e| e.diagnostics.iter().cloned())
+            .collect();
+        for (seq, files) in &self.by_sequence {
+            if files.len() < 2 {
+                continue;
+            }
+            for f in files {
+                let Some(e) = self.files.get(f) else { continue };
+                let others: Vec<&str> = files
+                    .iter()
+                    .filter(|o| *o != f)
+                    .map(String::as_str)
+                    .collect();
+                let shared: Vec<String> = e
+                    .identities()
+                    .filter(|id| self.claims.get(*id).is_some_and(|c| c.len() > 1))
+                    .cloned()
+                    .collect();
+                let (span, start, end) = e.id_location;
+                let mut d = Diagnostic::error(
+                    E_SEQUENCE_CONFLICT,
+                    format!(
+                        "sequence id `{seq}` is also declared by {}",
+                        others.join(", ")
+                    ),
+                );
+                d.file = f.clone();
+                d.span = span;
+                d.start = start;
+                d.end = end;
+                d = d.with_note(if shared.is_empty() {
+                    "no identities are shared, so none is quarantined; give each copy its own sequence id".to_string()
+                } else {
+                    format!(
+                        "quarantined (published by none of these files): {}",
+                        shared.join(", ")
+                    )
+                });
+                out.push(d);
+            }
+        }
+        crate::diag::sort(&mut out);
+        out
+    }
+
+    /// The files the catalog knows, sorted.
+    pub fn files(&self) -> impl Iterator<Item = &FileEntry> {
+        self.files.values()
+    }
+
+    /// Replaces the entries of changed files (`Some` = new contents, `None` = gone) and
+    /// reports the delta. Costs time proportional to the changed files' identities.
+    pub fn apply(&mut self, changes: impl IntoIterator<Item = (String, Option<FileEntry>)>) -> Delta {
+        let changes: Vec<_> = changes.into_iter().collect();
+        let mut affected: BTreeSet<String> = BTreeSet::new();
+        for (file, new) in &changes {
+            if let Some(old) = self.files.get(file) {
+                affected.extend(old.identities().cloned());
+            }
+            if let Some(new) = new {
+                affected.extend(new.identities().cloned());
+            }
+        }
+        let before: Vec<Status> = affected.iter().map(|id| self.status(id)).collect();
+        for (file, new) in changes {
+            match new {
+                Some(entry) => self.insert(entry),
+                None => {
+                    self.remove(&file);
+                }
+            }
+        }
+        let mut delta = Delta::default();
+        for (id, before) in affected.iter().zip(before) {
+            let after = self.status(id);
+            match (&before, &after) {
+                (Status::Published(a), Status::Published(b)) => {
+                    if a != b {
+                        delta.changed.push((a.clone(), b.clone()));
+                    }
+                }
+                (_, Status::Published(b)) => delta.added.push(b.clone()),
+                (Status::Published(_), _) => delta.removed.push(id.clone()),
+                _ => {}
+            }
+            match (&before, &after) {
+                (Status::Quarantined(_), Status::Quarantined(_)) => {}
+                (_, Status::Quarantined(_)) => delta.entered_quarantine.push(id.clone()),
+                (Status::Quarantined(_), _) => delta.left_quarantine.push(id.clone()),
+                _ => {}
+            }
+        }
+        delta
+    }
+
+    /// Display paths of known files at or below `path` (display form).
+    pub fn files_under(&self, prefix: &str) -> Vec<String> {
+        let dir = format!("{}/", prefix.trim_end_matches('/'));
+        self.files
+            .range(prefix.to_string()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .filter(|(k, _)| *k == prefix || k.starts_with(&dir))
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+}
+
+fn notify_part(identity: &str) -> &str {
+    // identities are `animseq::<seq>.<notify>`; IDs never contain '.'
+    identity.rsplit_once('.').map_or("", |(_, n)| n)
+}
+
+/// The display form of a path: relative to `base` when under it, `/`-separated, invalid UTF-8
+/// bytes escaped as `\xNN` (so distinct names stay distinct and output stays deterministic).
+pub fn display_path(path: &Path, base: Option<&Path>) -> String {
+    let rel = base
+        .and_then(|b| path.strip_prefix(b).ok())
+        .filter(|r| !r.as_os_str().is_empty())
+        .unwrap_or(path);
+    let mut out = String::new();
+    for (i, comp) in rel.components().enumerate() {
+        use std::path::Component;
+        let part = match comp {
+            Component::RootDir => {
+                out.push('/');
+                continue;
+            }
+            Component::CurDir if i == 0 => continue,
+            c => c.as_os_str(),
+        };
+        if !out.is_empty() && !out.ends_with('/') {
+            out.push('/');
+        }
+        push_os(&mut out, part);
+    }
+    if out.is_empty() { ".".into() } else { out }
+}
+
+#[cfg(unix)]
+fn push_os(out: &mut String, s: &std::ffi::OsStr) {
+    use std::os::unix::ffi::OsStrExt;
+    for chunk in s.as_bytes().utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn push_os(out: &mut String, s: &std::ffi::OsStr) {
+    out.push_str(&s.to_string_lossy());
+}
+
+/// A path as given, kept beside its display form.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FilePath {
+    pub display: String,
+    pub path: PathBuf,
+}

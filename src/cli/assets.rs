@@ -1,0 +1,187 @@
+//! `sinew catalog`, `sinew palette` and `sinew migrate`: the commands over `.animseq` assets.
+
+use super::{Ctx, FAILURE, Format, OK, human_diagnostics, status, write_json};
+use crate::animseq::{self, Target};
+use crate::catalog::EventDescriptor;
+use crate::catalog::scan::LiveCatalog;
+use crate::diag::render::to_json;
+use crate::palette::{self, PaletteEntry};
+use serde_json::{Value, json};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// Scans an assets folder, showing a progress bar on a terminal for long scans (never on a pipe
+/// or in JSON mode).
+pub fn scan(ctx: &Ctx, assets: &Path, format: Format) -> Result<LiveCatalog, String> {
+    let show = format == Format::Human && std::io::stderr().is_terminal();
+    let bar = show.then(|| {
+        let b = indicatif::ProgressBar::new(0);
+        b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        b
+    });
+    let cb = |done: usize, total: usize| {
+        if let Some(b) = &bar
+            && total >= 500
+        {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+        }
+    };
+    let res = LiveCatalog::scan(assets, ctx.cwd.as_deref(), Some(&cb));
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    res.map_err(|e| format!("cannot read assets folder {}: {e}", ctx.display(assets)))
+}
+
+/// The JSON form of one event (`cli.md`).
+pub fn event_json(d: &EventDescriptor) -> Value {
+    json!({
+        "id": d.id,
+        "name": d.name,
+        "sequence": d.sequence,
+        "sequence_name": d.sequence_name,
+        "notify": d.notify,
+        "notify_name": d.notify_name,
+        "file": d.file,
+        "time": d.time,
+        "target": match &d.target {
+            Target::Owner => json!("owner"),
+            Target::Variable(v) => json!({"variable": v}),
+        },
+        "fields": d.fields.iter().map(|(n, t)| json!({"name": n, "type": t})).collect::<Vec<_>>(),
+    })
+}
+
+pub fn catalog(ctx: &Ctx, assets: &Path, format: Format, out: &mut dyn Write) -> Result<u8, String> {
+    let live = scan(ctx, assets, format)?;
+    let cat = live.catalog();
+    let diags = cat.diagnostics();
+    let io = |e: std::io::Error| e.to_string();
+    match format {
+        Format::Json => {
+            let v = json!({
+                "events": cat.events().into_iter().map(event_json).collect::<Vec<_>>(),
+                "quarantined": cat.quarantined().into_iter()
+                    .map(|q| json!({"id": q.id, "files": q.files})).collect::<Vec<_>>(),
+                "diagnostics": to_json(&diags),
+            });
+            write_json(out, &v)?;
+        }
+        Format::Human => {
+            let events = cat.events();
+            writeln!(out, "{} events", events.len()).map_err(io)?;
+            for d in events {
+                let fields: Vec<String> = d.fields.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+                let target = match &d.target {
+                    Target::Owner => "owner".to_string(),
+                    Target::Variable(v) => format!("variable {v}"),
+                };
+                writeln!(
+                    out,
+                    "  {}  \"{}\"  at {}  target {}{}  ({})",
+                    d.id,
+                    d.name,
+                    super::num(d.time),
+                    target,
+                    if fields.is_empty() { String::new() } else { format!("  fields {}", fields.join(", ")) },
+                    d.file
+                )
+                .map_err(io)?;
+            }
+            let q = cat.quarantined();
+            if !q.is_empty() {
+                writeln!(out, "{} quarantined", q.len()).map_err(io)?;
+                for q in q {
+                    writeln!(out, "  {}  claimed by {}", q.id, q.files.join(", ")).map_err(io)?;
+                }
+            }
+            if !diags.is_empty() {
+                writeln!(out).map_err(io)?;
+                out.write_all(human_diagnostics(ctx, &diags).as_bytes()).map_err(io)?;
+            }
+        }
+    }
+    Ok(status(&diags))
+}
+
+/// The JSON form of one palette entry (`cli.md`).
+pub fn palette_json(e: &PaletteEntry) -> Value {
+    serde_json::to_value(e).unwrap_or(Value::Null)
+}
+
+pub fn palette(ctx: &Ctx, assets: &Path, format: Format, out: &mut dyn Write) -> Result<u8, String> {
+    let live = scan(ctx, assets, format)?;
+    let entries = palette::build(live.catalog());
+    let diags = live.catalog().diagnostics();
+    let io = |e: std::io::Error| e.to_string();
+    match format {
+        Format::Json => {
+            let v = json!({"nodes": entries.iter().map(palette_json).collect::<Vec<_>>()});
+            write_json(out, &v)?;
+        }
+        Format::Human => {
+            let mut category = "";
+            for e in &entries {
+                if e.category != category {
+                    category = &e.category;
+                    writeln!(out, "{category}").map_err(io)?;
+                }
+                let pins = |p: &[palette::PalettePin]| {
+                    p.iter().map(|p| format!("{}:{}", p.name, p.ty)).collect::<Vec<_>>().join(", ")
+                };
+                writeln!(out, "  {:<24} {:<20} ({}) -> ({})", e.kind, e.name, pins(&e.inputs), pins(&e.outputs))
+                    .map_err(io)?;
+            }
+        }
+    }
+    if !diags.is_empty() {
+        // The palette itself is still valid; say why events may be missing.
+        eprint!("{}", human_diagnostics(ctx, &diags));
+    }
+    Ok(status(&diags))
+}
+
+pub fn migrate(ctx: &Ctx, files: &[PathBuf], out: &mut dyn Write) -> Result<u8, String> {
+    let mut code = OK;
+    let mut all = Vec::new();
+    for f in files {
+        let name = ctx.display(f);
+        let bytes = match std::fs::read(f) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: cannot read {name}: {e}");
+                code = FAILURE;
+                continue;
+            }
+        };
+        let loaded = animseq::load_bytes(&name, &bytes);
+        let errors = loaded.diagnostics.iter().any(|d| d.is_error());
+        all.extend(loaded.diagnostics);
+        let Some(seq) = loaded.seq.filter(|_| !errors) else {
+            code = code.max(super::INPUT_ERRORS);
+            continue;
+        };
+        let text = animseq::to_ron(&seq);
+        if text.as_bytes() == bytes.as_slice() {
+            writeln!(out, "{name}: unchanged (format {})", animseq::min_format(&seq)).map_err(|e| e.to_string())?;
+            continue;
+        }
+        if let Err(e) = crate::fsutil::write_atomic(f, text.as_bytes()) {
+            eprintln!("error: cannot write {name}: {e}");
+            code = FAILURE;
+            continue;
+        }
+        writeln!(
+            out,
+            "{name}: format {} -> {}",
+            loaded.format,
+            animseq::min_format(&seq)
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    if !all.is_empty() {
+        eprint!("{}", human_diagnostics(ctx, &all));
+    }
+    Ok(code)
+}

@@ -1,0 +1,114 @@
+//! `sinew crossings`: notify crossings of one `.animseq` over one playback interval.
+
+use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
+use crate::animseq;
+use crate::crossing::{DEFAULT_LIMIT, NotifyIndex, PlaybackInterval};
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+#[command(group = clap::ArgGroup::new("mode").required(true).multiple(false).args(["from", "seek", "paused"]))]
+pub struct Args {
+    /// The `.animseq` file.
+    pub file: PathBuf,
+    /// Departure time (unwrapped seconds); with `--start`, the start time `at`.
+    #[arg(long, allow_negative_numbers = true, requires = "to")]
+    pub from: Option<f64>,
+    /// Arrival time (unwrapped seconds).
+    #[arg(long, allow_negative_numbers = true, requires = "from")]
+    pub to: Option<f64>,
+    /// The clip loops.
+    #[arg(long)]
+    pub looping: bool,
+    /// Playback (re)started at `--from`: occurrences exactly there fire too.
+    #[arg(long)]
+    pub start: bool,
+    /// The playhead jumped: nothing fires.
+    #[arg(long)]
+    pub seek: bool,
+    /// Playback is paused: nothing fires.
+    #[arg(long)]
+    pub paused: bool,
+    /// The most crossings to return.
+    #[arg(long, default_value_t = DEFAULT_LIMIT)]
+    pub limit: usize,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
+    let interval = if a.seek {
+        PlaybackInterval::Seek
+    } else if a.paused {
+        PlaybackInterval::Paused
+    } else {
+        let (from, to) = (a.from.unwrap_or(0.0), a.to.unwrap_or(0.0));
+        for (flag, v) in [("--from", from), ("--to", to)] {
+            if !v.is_finite() {
+                eprintln!("error: {flag} must be a finite number, got {v}");
+                return Ok(FAILURE);
+            }
+        }
+        if a.start {
+            PlaybackInterval::Start { at: from, to, looping: a.looping }
+        } else {
+            PlaybackInterval::Advance { from, to, looping: a.looping }
+        }
+    };
+    let name = ctx.display(&a.file);
+    let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let loaded = animseq::load_bytes(&name, &bytes);
+    if loaded.diagnostics.iter().any(|d| d.is_error()) || loaded.seq.is_none() {
+        eprint!("{}", human_diagnostics(ctx, &loaded.diagnostics));
+        return Ok(INPUT_ERRORS);
+    }
+    let Some(seq) = loaded.seq else { return Ok(INPUT_ERRORS) };
+    let times: Vec<f64> = seq.notifies.iter().map(|n| n.time).collect();
+    let index = NotifyIndex::new(seq.duration, &times).map_err(|e| format!("{name}: {e}"))?;
+    let result = match index.query(&interval, a.limit) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(FAILURE);
+        }
+    };
+    let io = |e: std::io::Error| e.to_string();
+    match a.format {
+        Format::Json => {
+            let list: Vec<_> = result
+                .list
+                .iter()
+                .map(|c| {
+                    let n = &seq.notifies[c.notify as usize];
+                    json!({"id": n.id, "name": n.name, "time": c.time, "clip_time": c.clip_time, "cycle": c.cycle})
+                })
+                .collect();
+            write_json(out, &json!({"crossings": list, "truncated": result.truncated}))?;
+        }
+        Format::Human => {
+            for c in &result.list {
+                let n = &seq.notifies[c.notify as usize];
+                writeln!(
+                    out,
+                    "{:<8} {}  \"{}\"  clip {}  cycle {}",
+                    super::num(c.time),
+                    n.id,
+                    n.name,
+                    super::num(c.clip_time),
+                    c.cycle
+                )
+                .map_err(io)?;
+            }
+            writeln!(
+                out,
+                "{} crossing{}{}",
+                result.list.len(),
+                if result.list.len() == 1 { "" } else { "s" },
+                if result.truncated { " (truncated at the limit)" } else { "" }
+            )
+            .map_err(io)?;
+        }
+    }
+    Ok(OK)
+}

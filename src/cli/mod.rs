@@ -1,0 +1,176 @@
+//! The `sinew` command line (contract: `cli.md`): parses arguments, calls the library, renders
+//! diagnostics and results, and sets the exit status (0 ok, 1 input errors, 2 usage or I/O).
+//!
+//! Thin by design: every command is a function from parsed arguments to output and a status.
+
+mod assets;
+mod crossings;
+mod watch;
+
+use crate::diag::{self, Diagnostic};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Exit status: nothing wrong.
+pub const OK: u8 = 0;
+/// Exit status: the input has errors.
+pub const INPUT_ERRORS: u8 = 1;
+/// Exit status: usage or I/O failure.
+pub const FAILURE: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(name = "sinew", version, about = "Animation notifies to gameplay graphs: check, build, run")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output format of most commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Events, quarantined identities and per-file diagnostics of an assets folder.
+    Catalog {
+        #[arg(long, default_value = "assets")]
+        assets: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Every node kind an editor can offer: built-ins and catalog events.
+    Palette {
+        #[arg(long, default_value = "assets")]
+        assets: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Evaluates the notify crossings of one `.animseq` over a playback interval.
+    Crossings(crossings::Args),
+    /// Rewrites `.animseq` files at the lowest format version that holds their data.
+    Migrate {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Keeps the catalog and palette current as files change, printing deltas.
+    Watch {
+        paths: Vec<PathBuf>,
+        #[arg(long, default_value = "assets")]
+        assets: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+}
+
+/// Process-wide output settings.
+pub struct Ctx {
+    /// Colour only on a terminal and never with `NO_COLOR`.
+    pub color: bool,
+    /// Display paths are relative to this folder when under it.
+    pub cwd: Option<PathBuf>,
+}
+
+impl Ctx {
+    pub fn from_env() -> Ctx {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Ctx {
+            color: !no_color && std::io::stdout().is_terminal(),
+            cwd: std::env::current_dir().ok(),
+        }
+    }
+    /// The display form of a path (relative to the current folder, `/`-separated).
+    pub fn display(&self, p: &Path) -> String {
+        let abs;
+        let p = if p.is_absolute() {
+            p
+        } else if let Some(c) = &self.cwd {
+            abs = c.join(p);
+            abs.as_path()
+        } else {
+            p
+        };
+        crate::catalog::display_path(p, self.cwd.as_deref())
+    }
+}
+
+/// Runs the CLI with the process arguments.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { FAILURE } else { OK });
+        }
+    };
+    let ctx = Ctx::from_env();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let code = run(&ctx, cli.command, &mut out);
+    let _ = out.flush();
+    ExitCode::from(code)
+}
+
+/// Runs one command, writing its output to `out`. Errors go to standard error.
+pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
+    let res = match cmd {
+        Command::Catalog { assets, format } => assets::catalog(ctx, &assets, format, out),
+        Command::Palette { assets, format } => assets::palette(ctx, &assets, format, out),
+        Command::Crossings(args) => crossings::run(ctx, &args, out),
+        Command::Migrate { files } => assets::migrate(ctx, &files, out),
+        Command::Watch {
+            paths,
+            assets,
+            format,
+        } => watch::run(ctx, &paths, &assets, format, out),
+    };
+    match res {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            FAILURE
+        }
+    }
+}
+
+/// The status for a set of diagnostics: 1 when any is an error.
+pub fn status(diags: &[Diagnostic]) -> u8 {
+    if diags.iter().any(Diagnostic::is_error) {
+        INPUT_ERRORS
+    } else {
+        OK
+    }
+}
+
+/// Renders diagnostics for people, re-reading the source text of each file they name.
+pub fn human_diagnostics(ctx: &Ctx, diags: &[Diagnostic]) -> String {
+    let mut sources = diag::render::Sources::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for d in diags {
+        for f in std::iter::once(&d.file).chain(d.labels.iter().map(|l| &l.file)) {
+            if f.is_empty() || !seen.insert(f.clone()) {
+                continue;
+            }
+            if let Ok(bytes) = std::fs::read(f)
+                && let Ok(text) = String::from_utf8(bytes)
+            {
+                sources.insert(f.clone(), text.into());
+            }
+        }
+    }
+    diag::render::human(diags, &sources, ctx.color)
+}
+
+/// Writes a JSON value on one line.
+pub fn write_json(out: &mut dyn Write, v: &serde_json::Value) -> Result<(), String> {
+    writeln!(out, "{v}").map_err(|e| e.to_string())
+}
+
+/// Shortest round-trip text of an f64, as serde_json prints it.
+pub fn num(x: f64) -> String {
+    serde_json::Value::from(x).to_string()
+}

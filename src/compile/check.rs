@@ -1,0 +1,171 @@
+//! Check: reads the IR and returns facts and diagnostics — exec cycles, data cycles, nodes no
+//! event reaches, variables nothing uses. Never mutates the graph.
+
+use super::codes::*;
+use super::ir::*;
+use crate::diag::{Diagnostic, SourceFile};
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+/// Facts the later passes use.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Facts {
+    /// Per node: reached from some event (exec nodes) or used by a reached exec node (pure).
+    pub reachable: Vec<bool>,
+}
+
+/// Checks a resolved graph; returns facts and diagnostics (errors for cycles, warnings for
+/// unreachable nodes and unused variables).
+pub fn check(src: &SourceFile, g: &Graph, spans: &GraphSpans) -> (Facts, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let exec: Vec<usize> = (0..g.links.len()).filter(|&i| g.is_exec(&g.links[i])).collect();
+    for i in closing_links(g, &exec) {
+        diags.push(
+            Diagnostic::error(E_EXEC_CYCLE, "this link closes an exec cycle")
+                .at(src, spans.links[i])
+                .with_note("execution would never end; to repeat actions use `flow.for`"),
+        );
+    }
+    let data: Vec<usize> = (0..g.links.len())
+        .filter(|&i| {
+            let l = &g.links[i];
+            !g.is_exec(l) && g.nodes[l.from as usize].is_pure() && g.nodes[l.to as usize].is_pure()
+        })
+        .collect();
+    for i in closing_links(g, &data) {
+        diags.push(
+            Diagnostic::error(E_DATA_CYCLE, "this link closes a data cycle")
+                .at(src, spans.links[i])
+                .with_note("a pure node's value would depend on itself"),
+        );
+    }
+    let reachable = reachability(g);
+    for (i, n) in g.nodes.iter().enumerate() {
+        if !reachable[i] && !n.is_event() && !matches!(n.op, Op::Error) {
+            diags.push(
+                Diagnostic::warning(W_UNREACHABLE, format!("node `{}` is never reached by any event", n.name))
+                    .at(src, spans.node_names[i]),
+            );
+        }
+    }
+    let mut used = vec![false; g.vars.len()];
+    for n in &g.nodes {
+        if let Op::VarGet(v) | Op::VarSet(v) = n.op {
+            used[v as usize] = true;
+        }
+    }
+    for (i, v) in g.vars.iter().enumerate() {
+        if !used[i] {
+            diags.push(
+                Diagnostic::warning(W_UNUSED_VAR, format!("variable `{}` is never read or written", v.name))
+                    .at(src, spans.vars[i]),
+            );
+        }
+    }
+    (Facts { reachable }, diags)
+}
+
+/// The links (indexes into `g.links`, from `subset`) that close a cycle: the first link in file
+/// order that completes each cycle. Linear when there is no cycle; otherwise the incremental
+/// search is confined to strongly connected components.
+fn closing_links(g: &Graph, subset: &[usize]) -> Vec<usize> {
+    let n = g.nodes.len();
+    let mut pg: DiGraph<(), ()> = DiGraph::with_capacity(n, subset.len());
+    for _ in 0..n {
+        pg.add_node(());
+    }
+    for &i in subset {
+        let l = &g.links[i];
+        pg.add_edge(NodeIndex::new(l.from as usize), NodeIndex::new(l.to as usize), ());
+    }
+    let mut comp = vec![usize::MAX; n];
+    let mut any = false;
+    for (c, scc) in tarjan_scc(&pg).into_iter().enumerate() {
+        if scc.len() > 1 {
+            any = true;
+        }
+        for v in scc {
+            comp[v.index()] = c;
+        }
+    }
+    let self_loop = subset.iter().any(|&i| g.links[i].from == g.links[i].to);
+    if !any && !self_loop {
+        return Vec::new();
+    }
+    // Add the intra-component links one by one in file order; a link u→v closes a cycle when
+    // v already reaches u.
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut closing = Vec::new();
+    let mut mark = vec![0u32; n];
+    let mut stamp = 0u32;
+    for &i in subset {
+        let l = &g.links[i];
+        let (u, v) = (l.from as usize, l.to as usize);
+        if comp[u] != comp[v] {
+            continue;
+        }
+        stamp += 1;
+        let mut stack = vec![v];
+        let mut found = u == v;
+        while let Some(x) = stack.pop() {
+            if found {
+                break;
+            }
+            if mark[x] == stamp {
+                continue;
+            }
+            mark[x] = stamp;
+            for &y in &adj[x] {
+                if y == u {
+                    found = true;
+                    break;
+                }
+                stack.push(y);
+            }
+        }
+        if found {
+            closing.push(i);
+        } else {
+            adj[u].push(v);
+        }
+    }
+    closing
+}
+
+/// Which nodes some event reaches (exec nodes) or whose value a reached exec node uses (pure).
+fn reachability(g: &Graph) -> Vec<bool> {
+    let n = g.nodes.len();
+    let mut exec_succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut data_pred: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for l in &g.links {
+        if g.is_exec(l) {
+            exec_succ[l.from as usize].push(l.to as usize);
+        } else {
+            data_pred[l.to as usize].push(l.from as usize);
+        }
+    }
+    let mut reach = vec![false; n];
+    let mut stack: Vec<usize> = (0..n).filter(|&i| g.nodes[i].is_event()).collect();
+    for &i in &stack {
+        reach[i] = true;
+    }
+    while let Some(x) = stack.pop() {
+        for &y in &exec_succ[x] {
+            if !reach[y] {
+                reach[y] = true;
+                stack.push(y);
+            }
+        }
+    }
+    // Pure nodes feeding reached non-pure nodes, transitively through pure nodes.
+    let mut stack: Vec<usize> = (0..n).filter(|&i| reach[i]).collect();
+    while let Some(x) = stack.pop() {
+        for &p in &data_pred[x] {
+            if !reach[p] && g.nodes[p].is_pure() {
+                reach[p] = true;
+                stack.push(p);
+            }
+        }
+    }
+    reach
+}

@@ -1,0 +1,190 @@
+//! The typed graph IR: the one hub between the `.bpg` front end and every later pass.
+//!
+//! Nodes and links are resolved (kinds looked up, pins typed, variables and events bound);
+//! only links that passed every link rule are present. Spans live beside the IR in
+//! [`GraphSpans`], not inside nodes. Passes read a `Graph` and return facts or new values.
+
+use crate::diag::Span;
+use crate::graph::expr::ParsedExpr;
+use crate::nodes::{NodeKind, PinType};
+
+/// Index of a node in [`Graph::nodes`].
+pub type NodeId = u32;
+
+/// A constant value (literal arguments, variable initializers, type defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Const {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Vec3([f32; 3]),
+    String(String),
+    /// An entity: `None` is "the graph's own entity" for pins, "unset" for variables;
+    /// `Some(name)` names a scene entity, bound when the instance starts.
+    Entity(Option<String>),
+    /// No value (exec pins).
+    None,
+}
+
+impl Const {
+    /// The default of a type (`false`, `0`, `0.0`, `(0, 0, 0)`, `""`, own entity).
+    pub fn default_of(ty: PinType) -> Const {
+        match ty {
+            PinType::Bool => Const::Bool(false),
+            PinType::Int => Const::Int(0),
+            PinType::Float => Const::Float(0.0),
+            PinType::Vec3 => Const::Vec3([0.0; 3]),
+            PinType::String => Const::String(String::new()),
+            PinType::Entity => Const::Entity(None),
+            PinType::Exec | PinType::Var => Const::None,
+        }
+    }
+}
+
+/// A graph variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Var {
+    pub name: String,
+    pub ty: PinType,
+    pub init: Const,
+}
+
+/// A typed pin of a resolved node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pin {
+    pub name: String,
+    pub ty: PinType,
+}
+
+/// What starts a handler.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventKey {
+    BeginPlay,
+    Tick,
+    /// `custom::NAME`
+    Custom(String),
+    /// `animseq::S.N` with its typed fields (from the catalog).
+    Notify { identity: String },
+}
+
+impl EventKey {
+    /// The identity string handlers are keyed by.
+    pub fn identity(&self) -> String {
+        match self {
+            EventKey::BeginPlay => "begin_play".into(),
+            EventKey::Tick => "tick".into(),
+            EventKey::Custom(n) => format!("custom::{n}"),
+            EventKey::Notify { identity } => identity.clone(),
+        }
+    }
+}
+
+/// What a node does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// An event node: starts a handler.
+    Event(EventKey),
+    /// `var.get` / `var.set` of variable index `var`.
+    VarGet(u32),
+    VarSet(u32),
+    /// `expr`: inputs are the free identifiers in order of first appearance.
+    Expr(Box<ParsedExpr>),
+    /// `event.send custom::NAME`.
+    Send(String),
+    /// Any other built-in kind (pins as in the table).
+    Builtin(&'static NodeKind),
+    /// A node that failed to resolve: it has no pins, and links to it are dropped silently
+    /// (its own diagnostic already explains).
+    Error,
+}
+
+/// Node properties (ARGS that are not input pins).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Props {
+    /// `flow.sequence {count}`.
+    pub count: u32,
+    /// `flow.gate {start_open}`.
+    pub start_open: bool,
+}
+
+impl Default for Props {
+    fn default() -> Self {
+        Props {
+            count: 2,
+            start_open: true,
+        }
+    }
+}
+
+/// A resolved node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub name: String,
+    /// The kind as written (`int.add`, `event`), for messages and debug info.
+    pub kind: String,
+    pub op: Op,
+    pub inputs: Vec<Pin>,
+    pub outputs: Vec<Pin>,
+    /// Per input: the ARGS value, else the type's default (exec inputs: `Const::None`).
+    pub defaults: Vec<Const>,
+    pub props: Props,
+}
+
+impl Node {
+    /// Exec nodes take part in control flow; pure nodes are evaluated per use.
+    pub fn is_pure(&self) -> bool {
+        !matches!(self.op, Op::Error)
+            && !self
+                .inputs
+                .iter()
+                .chain(&self.outputs)
+                .any(|p| p.ty == PinType::Exec)
+    }
+    pub fn is_event(&self) -> bool {
+        matches!(self.op, Op::Event(_))
+    }
+    pub fn input(&self, name: &str) -> Option<usize> {
+        self.inputs.iter().position(|p| p.name == name)
+    }
+    pub fn output(&self, name: &str) -> Option<usize> {
+        self.outputs.iter().position(|p| p.name == name)
+    }
+}
+
+/// A link from an output pin to an input pin (both indexes into the nodes' pin lists).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Link {
+    pub from: NodeId,
+    pub from_pin: u16,
+    pub to: NodeId,
+    pub to_pin: u16,
+}
+
+/// A resolved graph.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Graph {
+    pub name: String,
+    pub vars: Vec<Var>,
+    pub nodes: Vec<Node>,
+    /// Valid links, in file order.
+    pub links: Vec<Link>,
+}
+
+impl Graph {
+    /// Is the link an exec link?
+    pub fn is_exec(&self, l: &Link) -> bool {
+        self.nodes[l.from as usize].outputs[l.from_pin as usize].ty == PinType::Exec
+    }
+}
+
+/// Source positions of a graph's parts, parallel to the IR's vectors.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GraphSpans {
+    pub vars: Vec<Span>,
+    /// Per node: the declaration (`node` .. end).
+    pub nodes: Vec<Span>,
+    /// Per node: its name.
+    pub node_names: Vec<Span>,
+    /// Per valid link: the link line.
+    pub links: Vec<Span>,
+}

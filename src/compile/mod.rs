@@ -1,0 +1,81 @@
+//! The graph compiler: `.bpg` text → syntax tree → typed IR → checks → bytecode.
+//!
+//! parse (`graph`) → [`resolve`] (names, kinds, events, variables, link rules) → [`check`]
+//! (cycles, reachability) → lower (bytecode). Every pass takes values and returns values plus
+//! diagnostics; the compiler never does I/O (the catalog is handed in as an [`EventCatalog`]).
+
+pub mod check;
+pub mod codes;
+pub mod ir;
+pub mod resolve;
+pub mod suggest;
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::nodes::PinType;
+
+/// What the compiler needs to know about one event identity.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventInfo {
+    /// Published, with its typed fields in authored order.
+    Published { fields: Vec<(String, PinType)> },
+    /// Claimed more than once; the claimant files.
+    Quarantined { files: Vec<String> },
+    Unknown,
+}
+
+/// The catalog as the compiler sees it.
+pub trait EventCatalog {
+    fn event(&self, identity: &str) -> EventInfo;
+    /// Every published identity, sorted (for suggestions).
+    fn published(&self) -> Vec<String>;
+}
+
+/// The result of compiling one graph up to the checked IR.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub graph: ir::Graph,
+    pub spans: ir::GraphSpans,
+    pub facts: check::Facts,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Parses, resolves and checks one graph source.
+pub fn check_source(src: &SourceFile, events: &dyn EventCatalog) -> Checked {
+    let (file, mut diagnostics) = crate::graph::parse(src);
+    let (graph, spans, d) = resolve::resolve(src, &file, events);
+    diagnostics.extend(d);
+    let (facts, d) = check::check(src, &graph, &spans);
+    diagnostics.extend(d);
+    crate::diag::sort(&mut diagnostics);
+    Checked {
+        graph,
+        spans,
+        facts,
+        diagnostics,
+    }
+}
+
+impl EventCatalog for crate::catalog::Catalog {
+    fn event(&self, identity: &str) -> EventInfo {
+        match self.status(identity) {
+            crate::catalog::Status::Published(d) => EventInfo::Published {
+                fields: d
+                    .fields
+                    .iter()
+                    .map(|(n, t)| (n.clone(), PinType::from_type_name(t).unwrap_or(PinType::String)))
+                    .collect(),
+            },
+            crate::catalog::Status::Quarantined(files) => EventInfo::Quarantined { files },
+            crate::catalog::Status::Absent => EventInfo::Unknown,
+        }
+    }
+    fn published(&self) -> Vec<String> {
+        self.events().into_iter().map(|d| d.id.clone()).collect()
+    }
+}

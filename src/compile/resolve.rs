@@ -1,0 +1,506 @@
+//! Resolve: syntax tree + node table + event catalog → typed IR, with the diagnostics of names,
+//! kinds, subjects, literals and link rules.
+//!
+//! Values in, values out: reads the AST and the catalog, returns a [`Graph`], its
+//! [`GraphSpans`] and diagnostics. Never does I/O.
+
+use super::codes::*;
+use super::ir::*;
+use super::suggest::closest;
+use super::{EventCatalog, EventInfo};
+use crate::diag::{Diagnostic, SourceFile, Span};
+use crate::graph::ast::{self, EventRef, LitValue, Subject};
+use crate::graph::expr;
+use crate::nodes::{self, Flow, NodeKind, PinType, SubjectRule};
+use std::collections::BTreeMap;
+
+/// The data type a `var` declaration names.
+pub fn pin_type(t: ast::Type) -> PinType {
+    match t {
+        ast::Type::Bool => PinType::Bool,
+        ast::Type::Int => PinType::Int,
+        ast::Type::Float => PinType::Float,
+        ast::Type::Vec3 => PinType::Vec3,
+        ast::Type::String => PinType::String,
+        ast::Type::Entity => PinType::Entity,
+    }
+}
+
+/// Converts a literal to a constant of type `ty`, or says why not. An `int` literal is accepted
+/// where a `float` is expected; an `entity` is written as a string naming a scene entity (`""`
+/// for the default).
+pub fn literal(lit: &ast::Literal, ty: PinType) -> Result<Const, String> {
+    Ok(match (&lit.value, ty) {
+        (LitValue::Bool(b), PinType::Bool) => Const::Bool(*b),
+        (LitValue::Int(i), PinType::Int) => Const::Int(*i),
+        (LitValue::Int(i), PinType::Float) => Const::Float(*i as f64),
+        (LitValue::Float(f), PinType::Float) => Const::Float(*f),
+        (LitValue::String(s), PinType::String) => Const::String(s.clone()),
+        (LitValue::String(s), PinType::Entity) => {
+            Const::Entity(if s.is_empty() { None } else { Some(s.clone()) })
+        }
+        (LitValue::Vec3(v), PinType::Vec3) => {
+            let mut out = [0f32; 3];
+            for (o, (n, _)) in out.iter_mut().zip(v) {
+                let x = n.as_f64() as f32;
+                if !x.is_finite() {
+                    return Err(format!("vec3 component {} does not fit in f32", n.as_f64()));
+                }
+                *o = x;
+            }
+            Const::Vec3(out)
+        }
+        (v, ty) => {
+            return Err(format!(
+                "expected {} literal, found {}",
+                ty.name(),
+                v.type_name()
+            ));
+        }
+    })
+}
+
+struct Resolver<'a> {
+    src: &'a SourceFile,
+    events: &'a dyn EventCatalog,
+    diags: Vec<Diagnostic>,
+    graph: Graph,
+    spans: GraphSpans,
+}
+
+/// Resolves a parsed file against the node table and the event catalog.
+pub fn resolve(
+    src: &SourceFile,
+    file: &ast::File,
+    events: &dyn EventCatalog,
+) -> (Graph, GraphSpans, Vec<Diagnostic>) {
+    let mut r = Resolver {
+        src,
+        events,
+        diags: Vec::new(),
+        graph: Graph {
+            name: file.name.name.clone(),
+            ..Graph::default()
+        },
+        spans: GraphSpans::default(),
+    };
+    let var_index = r.vars(file);
+    let node_index = r.nodes(file, &var_index);
+    r.links(file, &node_index);
+    (r.graph, r.spans, r.diags)
+}
+
+impl Resolver<'_> {
+    fn err(&mut self, code: &'static str, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
+        self.diags
+            .push(Diagnostic::error(code, msg).at(self.src, span));
+        self.diags.last_mut().expect("just pushed")
+    }
+
+    fn vars(&mut self, file: &ast::File) -> BTreeMap<String, u32> {
+        let mut index: BTreeMap<String, u32> = BTreeMap::new();
+        for v in file.vars() {
+            if let Some(&first) = index.get(&v.name.name) {
+                let first_span = self.spans.vars[first as usize];
+                let src = self.src;
+                let d = self.err(
+                    E_DUPLICATE_VAR,
+                    v.name.span,
+                    format!("variable `{}` is declared twice", v.name.name),
+                );
+                *d = d.clone().with_label(src, first_span, "first declared here");
+                continue;
+            }
+            let ty = pin_type(v.ty);
+            let init = match literal(&v.value, ty) {
+                Ok(c) => c,
+                Err(m) => {
+                    self.err(E_BAD_LITERAL, v.value.span, m);
+                    Const::default_of(ty)
+                }
+            };
+            index.insert(v.name.name.clone(), self.graph.vars.len() as u32);
+            self.graph.vars.push(Var {
+                name: v.name.name.clone(),
+                ty,
+                init,
+            });
+            self.spans.vars.push(v.name.span);
+        }
+        index
+    }
+
+    fn nodes(&mut self, file: &ast::File, vars: &BTreeMap<String, u32>) -> BTreeMap<String, NodeId> {
+        let mut index: BTreeMap<String, NodeId> = BTreeMap::new();
+        let mut handled: BTreeMap<String, Span> = BTreeMap::new();
+        for n in file.nodes() {
+            if let Some(&first) = index.get(&n.name.name) {
+                let first_span = self.spans.node_names[first as usize];
+                let src = self.src;
+                let d = self.err(
+                    E_DUPLICATE_NODE,
+                    n.name.span,
+                    format!("node `{}` is declared twice", n.name.name),
+                );
+                *d = d.clone().with_label(src, first_span, "first declared here");
+                continue;
+            }
+            let node = self.node(n, vars, &mut handled);
+            index.insert(n.name.name.clone(), self.graph.nodes.len() as NodeId);
+            self.graph.nodes.push(node);
+            self.spans.nodes.push(n.span);
+            self.spans.node_names.push(n.name.span);
+        }
+        index
+    }
+
+    fn error_node(n: &ast::Node) -> Node {
+        Node {
+            name: n.name.name.clone(),
+            kind: n.kind.text(),
+            op: Op::Error,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            defaults: Vec::new(),
+            props: Props::default(),
+        }
+    }
+
+    fn node(&mut self, n: &ast::Node, vars: &BTreeMap<String, u32>, handled: &mut BTreeMap<String, Span>) -> Node {
+        let kind_text = n.kind.text();
+        if kind_text == "event" {
+            return self.event_node(n, handled);
+        }
+        let Some(kind) = nodes::lookup(&kind_text).filter(|k| k.flow != Flow::Event) else {
+            let d = self.err(E_UNKNOWN_KIND, n.kind.span, format!("unknown node kind `{kind_text}`"));
+            if let Some(s) = closest(&kind_text, nodes::writable_kinds()) {
+                d.notes.push(format!("did you mean `{s}`?"));
+            }
+            return Self::error_node(n);
+        };
+        let mut node = Node {
+            name: n.name.name.clone(),
+            kind: kind_text.clone(),
+            op: Op::Builtin(kind),
+            inputs: pins(kind.inputs, None),
+            outputs: pins(kind.outputs, None),
+            defaults: Vec::new(),
+            props: Props::default(),
+        };
+        // Subject.
+        match (kind.subject, &n.subject) {
+            (SubjectRule::None, None) => {}
+            (SubjectRule::None, Some(s)) => {
+                self.err(E_BAD_SUBJECT, s.span(), format!("`{kind_text}` takes no subject"));
+                return Self::error_node(n);
+            }
+            (SubjectRule::Variable, Some(Subject::Ident(v))) => match vars.get(&v.name) {
+                Some(&i) => {
+                    let ty = self.graph.vars[i as usize].ty;
+                    node.inputs = pins(kind.inputs, Some(ty));
+                    node.outputs = pins(kind.outputs, Some(ty));
+                    node.op = if kind.kind == "var.get" { Op::VarGet(i) } else { Op::VarSet(i) };
+                }
+                None => {
+                    let names: Vec<&str> = vars.keys().map(String::as_str).collect();
+                    let d = self.err(E_UNKNOWN_VAR, v.span, format!("unknown variable `{}`", v.name));
+                    if let Some(s) = closest(&v.name, names) {
+                        d.notes.push(format!("did you mean `{s}`?"));
+                    }
+                    return Self::error_node(n);
+                }
+            },
+            (SubjectRule::Expr, Some(Subject::String(s))) => match expr::parse_lit(self.src, s) {
+                Ok(parsed) => {
+                    node.inputs = parsed
+                        .inputs
+                        .iter()
+                        .map(|i| Pin {
+                            name: i.name.clone(),
+                            ty: PinType::Float,
+                        })
+                        .collect();
+                    node.op = Op::Expr(Box::new(parsed));
+                }
+                Err(d) => {
+                    self.diags.push(d);
+                    return Self::error_node(n);
+                }
+            },
+            (SubjectRule::CustomEvent, Some(Subject::Event(EventRef::Custom { name, .. }))) => {
+                node.op = Op::Send(name.name.clone());
+            }
+            (rule, s) => {
+                let want = match rule {
+                    SubjectRule::Variable => "a variable name",
+                    SubjectRule::Expr => "an expression string",
+                    SubjectRule::CustomEvent => "a `custom::NAME` event",
+                    SubjectRule::Event => "an event",
+                    SubjectRule::None => "nothing",
+                };
+                let span = s.as_ref().map_or(n.kind.span, |s| s.span());
+                self.err(E_BAD_SUBJECT, span, format!("`{kind_text}` needs {want} after the kind"));
+                return Self::error_node(n);
+            }
+        }
+        self.args(n, kind, &mut node);
+        node
+    }
+
+    fn args(&mut self, n: &ast::Node, kind: &NodeKind, node: &mut Node) {
+        node.defaults = node.inputs.iter().map(|p| Const::default_of(p.ty)).collect();
+        let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+        for a in &n.args {
+            if let Some(&first) = seen.get(a.name.name.as_str()) {
+                let src = self.src;
+                let d = self.err(E_BAD_PROPERTY, a.name.span, format!("argument `{}` is set twice", a.name.name));
+                *d = d.clone().with_label(src, first, "first set here");
+                continue;
+            }
+            seen.insert(&a.name.name, a.name.span);
+            if let Some(i) = node.input(&a.name.name) {
+                let ty = node.inputs[i].ty;
+                if ty == PinType::Exec {
+                    self.err(E_BAD_PROPERTY, a.name.span, format!("`{}` is an exec pin; it cannot take a value", a.name.name));
+                    continue;
+                }
+                match literal(&a.value, ty) {
+                    Ok(c) => node.defaults[i] = c,
+                    Err(m) => {
+                        self.err(E_BAD_LITERAL, a.value.span, m);
+                    }
+                }
+            } else if let Some(p) = kind.property(&a.name.name) {
+                match (p.name, literal(&a.value, p.ty)) {
+                    ("count", Ok(Const::Int(c))) => match p.range {
+                        Some((lo, hi)) if c < lo || c > hi => {
+                            self.err(E_BAD_PROPERTY, a.value.span, format!("`count` must be between {lo} and {hi}, found {c}"));
+                        }
+                        _ => node.props.count = c as u32,
+                    },
+                    ("start_open", Ok(Const::Bool(b))) => node.props.start_open = b,
+                    (_, Err(m)) => {
+                        self.err(E_BAD_LITERAL, a.value.span, m);
+                    }
+                    _ => {}
+                }
+            } else {
+                let candidates: Vec<&str> = node
+                    .inputs
+                    .iter()
+                    .filter(|p| p.ty != PinType::Exec)
+                    .map(|p| p.name.as_str())
+                    .chain(kind.properties.iter().map(|p| p.name))
+                    .collect();
+                let d = self.err(
+                    E_BAD_PROPERTY,
+                    a.name.span,
+                    format!("`{}` has no input or property `{}`", node.kind, a.name.name),
+                );
+                if let Some(s) = closest(&a.name.name, candidates.iter().copied()) {
+                    d.notes.push(format!("did you mean `{s}`?"));
+                } else if !candidates.is_empty() {
+                    d.notes.push(format!("it takes: {}", candidates.join(", ")));
+                }
+            }
+        }
+        if kind.kind == "flow.sequence" {
+            node.outputs.truncate(node.props.count as usize);
+        }
+    }
+
+    fn event_node(&mut self, n: &ast::Node, handled: &mut BTreeMap<String, Span>) -> Node {
+        let Some(Subject::Event(ev)) = &n.subject else {
+            let span = n.subject.as_ref().map_or(n.kind.span, |s| s.span());
+            self.err(
+                E_BAD_SUBJECT,
+                span,
+                "`event` needs an event: `begin_play`, `tick`, `custom::NAME` or `animseq::SEQUENCE.NOTIFY`",
+            );
+            return Self::error_node(n);
+        };
+        let (key, table_kind, extra): (EventKey, &str, Vec<Pin>) = match ev {
+            EventRef::BeginPlay(_) => (EventKey::BeginPlay, "event begin_play", Vec::new()),
+            EventRef::Tick(_) => (EventKey::Tick, "event tick", Vec::new()),
+            EventRef::Custom { name, .. } => (EventKey::Custom(name.name.clone()), "event custom", Vec::new()),
+            EventRef::Animseq { sequence, notify, span } => {
+                let identity = ev.identity();
+                match self.events.event(&identity) {
+                    EventInfo::Published { fields } => (
+                        EventKey::Notify { identity },
+                        "",
+                        fields.into_iter().map(|(name, ty)| Pin { name, ty }).collect(),
+                    ),
+                    EventInfo::Quarantined { files } => {
+                        let d = self.err(
+                            E_QUARANTINED_EVENT,
+                            *span,
+                            format!("event `{identity}` is quarantined: more than one asset declares it"),
+                        );
+                        d.notes.push(format!("declared by {}", files.join(", ")));
+                        d.notes.push("give each sequence its own id (or remove the copy) to publish it again".into());
+                        return Self::error_node(n);
+                    }
+                    EventInfo::Unknown => {
+                        let published = self.events.published();
+                        let prefix = format!("animseq::{}.", sequence.name);
+                        let same_seq: Vec<&str> = published
+                            .iter()
+                            .filter_map(|p| p.strip_prefix(&prefix))
+                            .collect();
+                        let suggestion = closest(&notify.name, same_seq.iter().copied())
+                            .map(|n| format!("{prefix}{n}"))
+                            .or_else(|| closest(&identity, published.iter().map(String::as_str)).map(str::to_string));
+                        let d = self.err(E_UNKNOWN_EVENT, *span, format!("unknown event `{identity}`"));
+                        if let Some(s) = suggestion {
+                            d.notes.push(format!("did you mean `{s}`?"));
+                        } else {
+                            d.notes.push("no asset in the catalog declares it".into());
+                        }
+                        return Self::error_node(n);
+                    }
+                }
+            }
+        };
+        let identity = key.identity();
+        if let Some(&first) = handled.get(&identity) {
+            let src = self.src;
+            let d = self.err(
+                E_EVENT_TWICE,
+                ev.span(),
+                format!("event `{identity}` is handled twice in this graph"),
+            );
+            *d = d.clone().with_label(src, first, "first handled here");
+            d.notes.push("a graph may handle an event once; chain the actions with `flow.sequence`".into());
+            return Self::error_node(n);
+        }
+        handled.insert(identity, ev.span());
+        if let Some(s) = &n.args.first() {
+            self.err(E_BAD_PROPERTY, s.name.span, "event nodes take no arguments");
+        }
+        let outputs = if table_kind.is_empty() {
+            let mut o = pins(nodes::NOTIFY_CONTEXT_PINS, None);
+            o.extend(extra);
+            o
+        } else {
+            let k = nodes::lookup(table_kind).expect("event kinds are in the table");
+            pins(k.outputs, None)
+        };
+        Node {
+            name: n.name.name.clone(),
+            kind: "event".into(),
+            op: Op::Event(key),
+            inputs: Vec::new(),
+            outputs,
+            defaults: Vec::new(),
+            props: Props::default(),
+        }
+    }
+
+    fn links(&mut self, file: &ast::File, nodes: &BTreeMap<String, NodeId>) {
+        let mut data_in: BTreeMap<(NodeId, u16), Span> = BTreeMap::new();
+        let mut exec_out: BTreeMap<(NodeId, u16), Span> = BTreeMap::new();
+        for l in file.links() {
+            let (Some(&from), Some(&to)) = (nodes.get(&l.from_node.name), nodes.get(&l.to_node.name)) else {
+                for id in [&l.from_node, &l.to_node] {
+                    if !nodes.contains_key(&id.name) {
+                        let names: Vec<&str> = nodes.keys().map(String::as_str).collect();
+                        let d = self.err(E_UNKNOWN_NODE, id.span, format!("unknown node `{}`", id.name));
+                        if let Some(s) = closest(&id.name, names) {
+                            d.notes.push(format!("did you mean `{s}`?"));
+                        }
+                    }
+                }
+                continue;
+            };
+            let (fnode, tnode) = (&self.graph.nodes[from as usize], &self.graph.nodes[to as usize]);
+            if matches!(fnode.op, Op::Error) || matches!(tnode.op, Op::Error) {
+                continue;
+            }
+            let Some(fp) = fnode.output(&l.from_pin.name) else {
+                let msg = if fnode.input(&l.from_pin.name).is_some() {
+                    (E_LINK_DIRECTION, format!("`{}.{}` is an input pin; a link starts at an output", l.from_node.name, l.from_pin.name))
+                } else {
+                    (E_UNKNOWN_PIN, format!("`{}` ({}) has no output pin `{}`", l.from_node.name, fnode.kind, l.from_pin.name))
+                };
+                let notes = pin_notes(&l.from_pin.name, &fnode.outputs, "outputs");
+                self.err(msg.0, l.span, msg.1).notes.extend(notes);
+                continue;
+            };
+            let Some(tp) = tnode.input(&l.to_pin.name) else {
+                let msg = if tnode.output(&l.to_pin.name).is_some() {
+                    (E_LINK_DIRECTION, format!("`{}.{}` is an output pin; a link ends at an input", l.to_node.name, l.to_pin.name))
+                } else {
+                    (E_UNKNOWN_PIN, format!("`{}` ({}) has no input pin `{}`", l.to_node.name, tnode.kind, l.to_pin.name))
+                };
+                let notes = pin_notes(&l.to_pin.name, &tnode.inputs, "inputs");
+                self.err(msg.0, l.span, msg.1).notes.extend(notes);
+                continue;
+            };
+            let (ft, tt) = (fnode.outputs[fp].ty, tnode.inputs[tp].ty);
+            if (ft == PinType::Exec) != (tt == PinType::Exec) {
+                self.err(
+                    E_EXEC_DATA,
+                    l.span,
+                    format!("cannot link {} pin `{}.{}` to {} pin `{}.{}`", kind_word(ft), l.from_node.name, l.from_pin.name, kind_word(tt), l.to_node.name, l.to_pin.name),
+                );
+                continue;
+            }
+            if ft != tt && !(ft == PinType::Int && tt == PinType::Float) {
+                self.err(E_TYPE_MISMATCH, l.span, format!("type mismatch: expected {tt}, found {ft}"))
+                    .notes
+                    .push(format!("`{}.{}` is {ft}; `{}.{}` takes {tt}", l.from_node.name, l.from_pin.name, l.to_node.name, l.to_pin.name));
+                continue;
+            }
+            let (fp, tp) = (fp as u16, tp as u16);
+            if ft == PinType::Exec {
+                if let Some(&first) = exec_out.get(&(from, fp)) {
+                    let src = self.src;
+                    let d = self.err(E_EXEC_OUT_TWICE, l.span, format!("exec output `{}.{}` is linked twice", l.from_node.name, l.from_pin.name));
+                    *d = d.clone().with_label(src, first, "first linked here");
+                    d.notes.push("an exec output leads to one node; use `flow.sequence` to run several".into());
+                    continue;
+                }
+                exec_out.insert((from, fp), l.span);
+            } else {
+                if let Some(&first) = data_in.get(&(to, tp)) {
+                    let src = self.src;
+                    let d = self.err(E_DATA_IN_TWICE, l.span, format!("data input `{}.{}` is linked twice", l.to_node.name, l.to_pin.name));
+                    *d = d.clone().with_label(src, first, "first linked here");
+                    continue;
+                }
+                data_in.insert((to, tp), l.span);
+            }
+            self.graph.links.push(Link { from, from_pin: fp, to, to_pin: tp });
+            self.spans.links.push(l.span);
+        }
+    }
+}
+
+fn kind_word(t: PinType) -> &'static str {
+    if t == PinType::Exec { "exec" } else { "data" }
+}
+
+fn pin_notes(name: &str, pins: &[Pin], what: &str) -> Vec<String> {
+    if let Some(s) = closest(name, pins.iter().map(|p| p.name.as_str())) {
+        vec![format!("did you mean `{s}`?")]
+    } else if pins.is_empty() {
+        vec![format!("it has no {what}")]
+    } else {
+        let list: Vec<String> = pins.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();
+        vec![format!("its {what}: {}", list.join(", "))]
+    }
+}
+
+fn pins(table: &[nodes::Pin], var: Option<PinType>) -> Vec<Pin> {
+    table
+        .iter()
+        .map(|p| Pin {
+            name: p.name.to_string(),
+            ty: match (p.ty, var) {
+                (PinType::Var, Some(t)) => t,
+                (t, _) => t,
+            },
+        })
+        .collect()
+}

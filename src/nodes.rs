@@ -1,0 +1,335 @@
+//! The one table of built-in node kinds (graph.md's node library): names, categories, typed pins.
+//!
+//! The palette, the compiler's resolver, the verifier metadata and `docs/nodes.md` all read this
+//! table; nothing else lists node kinds. Kinds whose pins depend on the graph (a variable's type,
+//! an event's fields, an expression's identifiers, `flow.sequence`'s count) are described here in
+//! their static form and expanded by [`NodeKind::pins_for`]-style helpers in the compiler.
+
+use std::fmt;
+
+/// A data or exec type of a pin. `Var` stands for "the type of the node's variable".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PinType {
+    Exec,
+    Bool,
+    Int,
+    Float,
+    Vec3,
+    String,
+    Entity,
+    /// The type of the variable named by the node's subject (`var.get`, `var.set`).
+    Var,
+}
+
+impl PinType {
+    /// The graph type name (`cli.md`: `bool`, `int`, `float`, `string`, `vec3`, `entity`, plus
+    /// `exec` for exec pins and `var` for a variable-typed pin in the palette).
+    pub fn name(self) -> &'static str {
+        match self {
+            PinType::Exec => "exec",
+            PinType::Bool => "bool",
+            PinType::Int => "int",
+            PinType::Float => "float",
+            PinType::Vec3 => "vec3",
+            PinType::String => "string",
+            PinType::Entity => "entity",
+            PinType::Var => "var",
+        }
+    }
+    /// Parses a data type name as written in `var` declarations.
+    pub fn from_type_name(s: &str) -> Option<PinType> {
+        Some(match s {
+            "bool" => PinType::Bool,
+            "int" => PinType::Int,
+            "float" => PinType::Float,
+            "vec3" => PinType::Vec3,
+            "string" => PinType::String,
+            "entity" => PinType::Entity,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for PinType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One pin of a node kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pin {
+    pub name: &'static str,
+    pub ty: PinType,
+}
+
+/// What a node's SUBJECT (the token after the kind) must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubjectRule {
+    /// No subject allowed.
+    None,
+    /// An event reference (`event`).
+    Event,
+    /// A graph variable name (`var.get`, `var.set`).
+    Variable,
+    /// An expression string (`expr`).
+    Expr,
+    /// A `custom::NAME` event reference (`event.send`).
+    CustomEvent,
+}
+
+/// A node property set in ARGS that is not an input pin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Property {
+    pub name: &'static str,
+    pub ty: PinType,
+    /// Inclusive integer range for `int` properties.
+    pub range: Option<(i64, i64)>,
+    /// The default, as it would be written in a graph.
+    pub default: &'static str,
+}
+
+/// How a node takes part in execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Starts a handler (event nodes).
+    Event,
+    /// Has exec pins: runs when an exec link reaches it.
+    Exec,
+    /// Exec node that suspends the handler (`flow.delay`).
+    Latent,
+    /// No exec pins: evaluated once per use by the exec node that needs its value.
+    Pure,
+}
+
+/// One built-in node kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NodeKind {
+    /// The kind as written in a graph (`int.add`); events are `event` with a subject.
+    pub kind: &'static str,
+    /// The display name an editor shows.
+    pub name: &'static str,
+    /// The palette category (`Math/Int`).
+    pub category: &'static str,
+    pub subject: SubjectRule,
+    pub flow: Flow,
+    pub inputs: &'static [Pin],
+    pub outputs: &'static [Pin],
+    pub properties: &'static [Property],
+}
+
+impl NodeKind {
+    pub fn input(&self, name: &str) -> Option<&'static Pin> {
+        self.inputs.iter().find(|p| p.name == name)
+    }
+    pub fn output(&self, name: &str) -> Option<&'static Pin> {
+        self.outputs.iter().find(|p| p.name == name)
+    }
+    pub fn property(&self, name: &str) -> Option<&'static Property> {
+        self.properties.iter().find(|p| p.name == name)
+    }
+}
+
+const fn p(name: &'static str, ty: PinType) -> Pin {
+    Pin { name, ty }
+}
+
+use PinType::{Bool as B, Entity as E, Exec as X, Float as F, Int as I, String as S, Vec3 as V};
+
+const EXEC_IN: Pin = p("exec", X);
+const THEN: Pin = p("then", X);
+
+macro_rules! kinds {
+    ($( $kind:literal, $name:literal, $cat:literal, $subject:ident, $flow:ident,
+        [$($i:expr),* $(,)?] => [$($o:expr),* $(,)?] $(, props [$($prop:expr),*])? ; )*) => {
+        /// Every built-in node kind, in palette order.
+        pub static BUILTINS: &[NodeKind] = &[$(
+            NodeKind {
+                kind: $kind,
+                name: $name,
+                category: $cat,
+                subject: SubjectRule::$subject,
+                flow: Flow::$flow,
+                inputs: &[$($i),*],
+                outputs: &[$($o),*],
+                properties: &[$($($prop),*)?],
+            },
+        )*];
+    };
+}
+
+const fn prop_int(name: &'static str, lo: i64, hi: i64, default: &'static str) -> Property {
+    Property {
+        name,
+        ty: I,
+        range: Some((lo, hi)),
+        default,
+    }
+}
+
+const fn prop_bool(name: &'static str, default: &'static str) -> Property {
+    Property {
+        name,
+        ty: B,
+        range: None,
+        default,
+    }
+}
+
+/// The most outputs `flow.sequence` may have.
+pub const SEQUENCE_MAX: i64 = 16;
+
+kinds! {
+    "event begin_play", "Begin Play", "Events", Event, Event, [] => [THEN];
+    "event tick", "Tick", "Events", Event, Event, [] => [THEN, p("dt", F)];
+    "event custom", "Custom Event", "Events", Event, Event, [] => [THEN, p("sender", E)];
+    "flow.branch", "Branch", "Flow", None, Exec, [EXEC_IN, p("condition", B)] => [p("true", X), p("false", X)];
+    "flow.sequence", "Sequence", "Flow", None, Exec, [EXEC_IN] => [
+        p("then_0", X), p("then_1", X), p("then_2", X), p("then_3", X), p("then_4", X), p("then_5", X),
+        p("then_6", X), p("then_7", X), p("then_8", X), p("then_9", X), p("then_10", X), p("then_11", X),
+        p("then_12", X), p("then_13", X), p("then_14", X), p("then_15", X)],
+        props [prop_int("count", 1, SEQUENCE_MAX, "2")];
+    "flow.for", "For Loop", "Flow", None, Exec, [EXEC_IN, p("first", I), p("last", I)] => [p("body", X), p("index", I), p("completed", X)];
+    "flow.do_once", "Do Once", "Flow", None, Exec, [EXEC_IN, p("reset", X)] => [THEN];
+    "flow.flip_flop", "Flip Flop", "Flow", None, Exec, [EXEC_IN] => [p("a", X), p("b", X), p("is_a", B)];
+    "flow.gate", "Gate", "Flow", None, Exec, [p("enter", X), p("open", X), p("close", X), p("toggle", X)] => [p("exit", X)],
+        props [prop_bool("start_open", "true")];
+    "flow.delay", "Delay", "Flow", None, Latent, [EXEC_IN, p("seconds", F)] => [THEN];
+    "var.get", "Get Variable", "Variables", Variable, Pure, [] => [p("value", PinType::Var)];
+    "var.set", "Set Variable", "Variables", Variable, Exec, [EXEC_IN, p("value", PinType::Var)] => [THEN, p("value", PinType::Var)];
+    "int.add", "Add", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    "int.sub", "Subtract", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    "int.mul", "Multiply", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    "int.div", "Divide", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    "int.rem", "Remainder", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    "int.min", "Min", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    "int.max", "Max", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    "int.neg", "Negate", "Math/Int", None, Pure, [p("a", I)] => [p("out", I)];
+    "int.abs", "Absolute", "Math/Int", None, Pure, [p("a", I)] => [p("out", I)];
+    "int.eq", "Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    "int.ne", "Not Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    "int.lt", "Less", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    "int.le", "Less or Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    "int.gt", "Greater", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    "int.ge", "Greater or Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    "int.clamp", "Clamp", "Math/Int", None, Pure, [p("value", I), p("min", I), p("max", I)] => [p("out", I)];
+    "int.to_float", "To Float", "Math/Int", None, Pure, [p("a", I)] => [p("out", F)];
+    "float.add", "Add", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    "float.sub", "Subtract", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    "float.mul", "Multiply", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    "float.div", "Divide", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    "float.min", "Min", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    "float.max", "Max", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    "float.neg", "Negate", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    "float.abs", "Absolute", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    "float.sqrt", "Square Root", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    "float.sin", "Sine", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    "float.cos", "Cosine", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    "float.floor", "Floor", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    "float.lt", "Less", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    "float.le", "Less or Equal", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    "float.gt", "Greater", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    "float.ge", "Greater or Equal", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    "float.clamp", "Clamp", "Math/Float", None, Pure, [p("value", F), p("min", F), p("max", F)] => [p("out", F)];
+    "float.lerp", "Lerp", "Math/Float", None, Pure, [p("a", F), p("b", F), p("t", F)] => [p("out", F)];
+    "float.to_int", "To Int", "Math/Float", None, Pure, [p("a", F)] => [p("out", I)];
+    "bool.and", "And", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
+    "bool.or", "Or", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
+    "bool.xor", "Xor", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
+    "bool.not", "Not", "Math/Bool", None, Pure, [p("a", B)] => [p("out", B)];
+    "vec3.make", "Make Vector", "Math/Vector", None, Pure, [p("x", F), p("y", F), p("z", F)] => [p("out", V)];
+    "vec3.break", "Break Vector", "Math/Vector", None, Pure, [p("v", V)] => [p("x", F), p("y", F), p("z", F)];
+    "vec3.add", "Add", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", V)];
+    "vec3.sub", "Subtract", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", V)];
+    "vec3.scale", "Scale", "Math/Vector", None, Pure, [p("v", V), p("s", F)] => [p("out", V)];
+    "vec3.length", "Length", "Math/Vector", None, Pure, [p("v", V)] => [p("out", F)];
+    "vec3.dot", "Dot", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", F)];
+    "string.concat", "Concatenate", "String", None, Pure, [p("a", S), p("b", S)] => [p("out", S)];
+    "string.eq", "Equal", "String", None, Pure, [p("a", S), p("b", S)] => [p("out", B)];
+    "string.from_int", "From Int", "String", None, Pure, [p("a", I)] => [p("out", S)];
+    "string.from_float", "From Float", "String", None, Pure, [p("a", F)] => [p("out", S)];
+    "expr", "Expression", "Math/Float", Expr, Pure, [] => [p("out", F)];
+    "entity.self", "Self", "Entity", None, Pure, [] => [p("out", E)];
+    "event.send", "Send Event", "Events", CustomEvent, Exec, [EXEC_IN, p("target", E)] => [THEN];
+    "anim.set_state", "Set State", "Animation", None, Exec, [EXEC_IN, p("state", S)] => [THEN, p("ok", B)];
+    "anim.set_param", "Set Parameter", "Animation", None, Exec, [EXEC_IN, p("name", S), p("value", F)] => [THEN];
+    "anim.get_param", "Get Parameter", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
+    "anim.play_on_layer", "Play On Layer", "Animation", None, Exec, [EXEC_IN, p("layer", S), p("clip", S)] => [THEN];
+    "anim.stop_layer", "Stop Layer", "Animation", None, Exec, [EXEC_IN, p("layer", S)] => [THEN];
+    "anim.set_layer_weight", "Set Layer Weight", "Animation", None, Exec, [EXEC_IN, p("layer", S), p("weight", F)] => [THEN];
+    "anim.current_state", "Current State", "Animation", None, Pure, [] => [p("state", S)];
+    "anim.curve", "Curve Value", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
+    "debug.log", "Log", "Debug", None, Exec, [EXEC_IN, p("message", S)] => [THEN];
+}
+
+/// Looks up a built-in kind as written after `node x =` (events: `event`, resolved by subject).
+pub fn lookup(kind: &str) -> Option<&'static NodeKind> {
+    BUILTINS.iter().find(|k| k.kind == kind)
+}
+
+/// The kinds a graph may write (the table's kinds, with `event …` entries folded into `event`).
+pub fn writable_kinds() -> impl Iterator<Item = &'static str> {
+    std::iter::once("event").chain(
+        BUILTINS
+            .iter()
+            .filter(|k| k.flow != Flow::Event)
+            .map(|k| k.kind),
+    )
+}
+
+/// The output pins every notify event node has before its typed fields.
+pub const NOTIFY_CONTEXT_PINS: &[Pin] = &[
+    THEN,
+    p("entity", E),
+    p("time", F),
+    p("clip_time", F),
+    p("cycle", I),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn kinds_are_unique_and_pins_unique_per_node() {
+        let mut seen = BTreeSet::new();
+        for k in BUILTINS {
+            assert!(seen.insert(k.kind), "duplicate kind {}", k.kind);
+            let ins: BTreeSet<_> = k.inputs.iter().map(|p| p.name).collect();
+            assert_eq!(ins.len(), k.inputs.len(), "{}", k.kind);
+            let outs: BTreeSet<_> = k.outputs.iter().map(|p| p.name).collect();
+            assert_eq!(outs.len(), k.outputs.len(), "{}", k.kind);
+        }
+    }
+
+    #[test]
+    fn pure_nodes_have_no_exec_pins_and_exec_nodes_do() {
+        for k in BUILTINS {
+            let has_exec = k.inputs.iter().chain(k.outputs).any(|p| p.ty == PinType::Exec);
+            match k.flow {
+                Flow::Pure => assert!(!has_exec, "{}", k.kind),
+                _ => assert!(has_exec, "{}", k.kind),
+            }
+        }
+    }
+
+    #[test]
+    fn every_library_kind_from_the_spec_is_present() {
+        // graph.md's node library, written out independently of the table.
+        let spec = "flow.branch flow.sequence flow.for flow.do_once flow.flip_flop flow.gate \
+            flow.delay var.get var.set int.add int.sub int.mul int.div int.rem int.min int.max \
+            int.neg int.abs int.eq int.ne int.lt int.le int.gt int.ge int.clamp int.to_float \
+            float.add float.sub float.mul float.div float.min float.max float.neg float.abs \
+            float.sqrt float.sin float.cos float.floor float.lt float.le float.gt float.ge \
+            float.clamp float.lerp float.to_int bool.and bool.or bool.xor bool.not vec3.make \
+            vec3.break vec3.add vec3.sub vec3.scale vec3.length vec3.dot string.concat string.eq \
+            string.from_int string.from_float expr entity.self event.send anim.set_state \
+            anim.set_param anim.get_param anim.play_on_layer anim.stop_layer \
+            anim.set_layer_weight anim.current_state anim.curve debug.log";
+        for k in spec.split_whitespace() {
+            assert!(lookup(k).is_some(), "missing {k}");
+        }
+        assert_eq!(writable_kinds().count(), spec.split_whitespace().count() + 1);
+    }
+}
