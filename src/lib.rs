@@ -2,4 +2,7 @@
 //!
 //! See `docs/ARCHITECTURE.md` for the code map and the invariants each module keeps.
 
+pub mod animseq;
 pub mod diag;
+pub mod fsutil;
+pub mod ron_span;
