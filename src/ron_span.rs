@@ -631,13 +631,11 @@ impl<'a> Parser<'a> {
         } else {
             raw.into()
         };
-        if !is_float {
-            if let Ok(v) = cleaned.parse::<i64>() {
-                return Ok(Value {
-                    kind: ValueKind::Int(v),
-                    span,
-                });
-            }
+        if !is_float && let Ok(v) = cleaned.parse::<i64>() {
+            return Ok(Value {
+                kind: ValueKind::Int(v),
+                span,
+            });
         }
         match (cleaned.parse::<f64>(), cleaned.parse::<f32>()) {
             (Ok(a), Ok(b)) => Ok(float_value(a, b, span)),

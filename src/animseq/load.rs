@@ -308,10 +308,10 @@ impl Cx<'_> {
 
     fn name(&mut self, v: Option<&Value>, what: &str) -> Option<String> {
         let s = self.string(v)?;
-        if s.trim().is_empty() {
-            if let Some(v) = v {
-                self.error(E_EMPTY_NAME, v.span, format!("{what} is empty"));
-            }
+        if s.trim().is_empty()
+            && let Some(v) = v
+        {
+            self.error(E_EMPTY_NAME, v.span, format!("{what} is empty"));
         }
         Some(s)
     }
@@ -409,18 +409,19 @@ impl Cx<'_> {
         };
         let root_motion_bone = root_motion.as_ref().map(|(_, s)| *s);
         let root_motion = root_motion.map(|(rm, _)| rm);
-        if let (Some(rm), Some(span)) = (&root_motion, root_motion_bone) {
-            if skeleton.is_none() && !tracks.iter().any(|t| t.bone == rm.bone) {
-                let d = Diagnostic::error(
-                    E_ROOT_BONE_MISSING,
-                    format!(
-                        "root-motion bone `{}` has no track and there is no skeleton",
-                        short(&rm.bone)
-                    ),
-                )
-                .at(self.src, span);
-                self.push(d);
-            }
+        if let (Some(rm), Some(span)) = (&root_motion, root_motion_bone)
+            && skeleton.is_none()
+            && !tracks.iter().any(|t| t.bone == rm.bone)
+        {
+            let d = Diagnostic::error(
+                E_ROOT_BONE_MISSING,
+                format!(
+                    "root-motion bone `{}` has no track and there is no skeleton",
+                    short(&rm.bone)
+                ),
+            )
+            .at(self.src, span);
+            self.push(d);
         }
         let seq = AnimSeq {
             id,
@@ -534,17 +535,15 @@ impl Cx<'_> {
                 );
                 ok = false;
             }
-            if let Some(p) = prev {
-                if t <= p {
-                    self.error(
-                        E_TRACK_UNSORTED,
-                        pair[0].span,
-                        format!(
-                            "{what} keys must be strictly increasing in time: {t:?} after {p:?}"
-                        ),
-                    );
-                    ok = false;
-                }
+            if let Some(p) = prev
+                && t <= p
+            {
+                self.error(
+                    E_TRACK_UNSORTED,
+                    pair[0].span,
+                    format!("{what} keys must be strictly increasing in time: {t:?} after {p:?}"),
+                );
+                ok = false;
             }
             prev = Some(t);
             out.push((t, val));
@@ -873,15 +872,15 @@ impl Cx<'_> {
                 }
                 Some(_) => {}
             }
-            if let Some(d) = duration {
-                if !(0.0..=d).contains(&t) {
-                    self.error(
-                        E_CURVE_OUT_OF_RANGE,
-                        pair[0].span,
-                        format!("curve key time {t:?} is outside [0, {d:?}]"),
-                    );
-                    ok = false;
-                }
+            if let Some(d) = duration
+                && !(0.0..=d).contains(&t)
+            {
+                self.error(
+                    E_CURVE_OUT_OF_RANGE,
+                    pair[0].span,
+                    format!("curve key time {t:?} is outside [0, {d:?}]"),
+                );
+                ok = false;
             }
             if let Some(p) = prev {
                 if t == p {
