@@ -2,9 +2,12 @@
 //!
 //! See `docs/ARCHITECTURE.md` for the code map and the invariants each module keeps.
 
-pub mod diag;
-pub mod nodes;
+pub mod animseq;
 pub mod catalog;
-pub mod palette;
 pub mod cli;
 pub mod compile;
+pub mod diag;
+pub mod fsutil;
+pub mod nodes;
+pub mod palette;
+pub mod ron_span;

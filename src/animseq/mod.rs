@@ -1,0 +1,280 @@
+//! The `.animseq` asset: data model, loading with validation (versions 1–3), lowest-version
+//! writing, curve/track sampling and root-motion extraction. No I/O: callers hand in text or
+//! bytes and get values and diagnostics back (see `docs/animseq.md`).
+
+mod load;
+mod sample;
+mod write;
+
+pub use load::{Loaded, SeqSpans, check_root_motion_bone, load, load_bytes};
+pub use sample::{RootDelta, root_motion_delta};
+pub use write::{min_format, to_ron};
+
+/// The newest format version this reader knows.
+pub const CURRENT_FORMAT: u32 = 3;
+
+/// The file is not valid UTF-8.
+pub const E_NOT_UTF8: &str = "E0100";
+/// RON syntax error (including nesting too deep).
+pub const E_SYNTAX: &str = "E0101";
+/// `format` is newer than this reader knows.
+pub const E_FORMAT_TOO_NEW: &str = "E0102";
+/// `format` is not a valid version number.
+pub const E_FORMAT_INVALID: &str = "E0103";
+/// Unknown field.
+pub const E_UNKNOWN_FIELD: &str = "E0104";
+/// A field the declared format version does not allow.
+pub const E_FIELD_NOT_IN_VERSION: &str = "E0105";
+/// A field written twice in one struct.
+pub const E_DUPLICATE_FIELD: &str = "E0106";
+/// A required field is missing.
+pub const E_MISSING_FIELD: &str = "E0107";
+/// A value of the wrong type or shape.
+pub const E_TYPE: &str = "E0108";
+/// A sequence or notify ID that does not match `[A-Za-z0-9][A-Za-z0-9_-]{0,63}`.
+pub const E_BAD_ID: &str = "E0109";
+/// Two notifies with one ID in one sequence (an identity conflict; the file still loads).
+pub const E_DUPLICATE_NOTIFY_ID: &str = "E0110";
+/// Duration not finite or not positive.
+pub const E_BAD_DURATION: &str = "E0111";
+/// Notify time not finite or outside `[0, duration]`.
+pub const E_BAD_NOTIFY_TIME: &str = "E0112";
+/// An empty (or whitespace-only) name.
+pub const E_EMPTY_NAME: &str = "E0113";
+/// A notify field name that is not an identifier.
+pub const E_BAD_FIELD_NAME: &str = "E0114";
+/// Two notify fields with one name.
+pub const E_DUPLICATE_FIELD_NAME: &str = "E0115";
+/// Curve keys out of order.
+pub const E_CURVE_UNSORTED: &str = "E0116";
+/// Two curve keys at one time.
+pub const E_CURVE_DUPLICATE_KEY: &str = "E0117";
+/// A curve key time outside `[0, duration]`.
+pub const E_CURVE_OUT_OF_RANGE: &str = "E0118";
+/// A curve key time or value that is not finite.
+pub const E_CURVE_NON_FINITE: &str = "E0119";
+/// A curve mixing `Float` and `Vec3` keys.
+pub const E_CURVE_MIXED_TYPES: &str = "E0120";
+/// Track keys not strictly increasing in time.
+pub const E_TRACK_UNSORTED: &str = "E0121";
+/// A track key time or value that is not finite.
+pub const E_TRACK_NON_FINITE: &str = "E0122";
+/// A rotation key of zero length (cannot be normalized).
+pub const E_TRACK_ZERO_ROTATION: &str = "E0123";
+/// Two tracks for one bone.
+pub const E_DUPLICATE_TRACK: &str = "E0124";
+/// The root-motion bone has no track and no skeleton bone of that name.
+pub const E_ROOT_BONE_MISSING: &str = "E0125";
+/// A notify field value that is not finite.
+pub const E_FIELD_NON_FINITE: &str = "E0126";
+/// Two curves with one name.
+pub const E_DUPLICATE_CURVE: &str = "E0127";
+/// A `Variable(...)` target whose name is not an identifier.
+pub const E_BAD_TARGET: &str = "E0128";
+
+/// Every code this module emits, for documentation and tests.
+pub const CODES: &[&str] = &[
+    E_NOT_UTF8,
+    E_SYNTAX,
+    E_FORMAT_TOO_NEW,
+    E_FORMAT_INVALID,
+    E_UNKNOWN_FIELD,
+    E_FIELD_NOT_IN_VERSION,
+    E_DUPLICATE_FIELD,
+    E_MISSING_FIELD,
+    E_TYPE,
+    E_BAD_ID,
+    E_DUPLICATE_NOTIFY_ID,
+    E_BAD_DURATION,
+    E_BAD_NOTIFY_TIME,
+    E_EMPTY_NAME,
+    E_BAD_FIELD_NAME,
+    E_DUPLICATE_FIELD_NAME,
+    E_CURVE_UNSORTED,
+    E_CURVE_DUPLICATE_KEY,
+    E_CURVE_OUT_OF_RANGE,
+    E_CURVE_NON_FINITE,
+    E_CURVE_MIXED_TYPES,
+    E_TRACK_UNSORTED,
+    E_TRACK_NON_FINITE,
+    E_TRACK_ZERO_ROTATION,
+    E_DUPLICATE_TRACK,
+    E_ROOT_BONE_MISSING,
+    E_FIELD_NON_FINITE,
+    E_DUPLICATE_CURVE,
+    E_BAD_TARGET,
+];
+
+/// One animation sequence: a clip plus the channels gameplay binds to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnimSeq {
+    /// Stable sequence ID.
+    pub id: String,
+    /// Display name (free to change).
+    pub name: String,
+    /// Seconds, finite, > 0.
+    pub duration: f64,
+    /// Optional rest-pose file, relative to the `.animseq` file.
+    pub skeleton: Option<String>,
+    /// Bone tracks.
+    pub tracks: Vec<Track>,
+    /// Notifies in authored order.
+    pub notifies: Vec<Notify>,
+    /// Sampled curves.
+    pub curves: Vec<Curve>,
+    /// Root-motion settings.
+    pub root_motion: Option<RootMotion>,
+}
+
+/// Keys of one bone; each list is strictly increasing in time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Track {
+    pub bone: String,
+    pub translation: Vec<(f64, [f32; 3])>,
+    /// Quaternions `(x, y, z, w)`.
+    pub rotation: Vec<(f64, [f32; 4])>,
+    pub scale: Vec<(f64, [f32; 3])>,
+}
+
+/// A marker in clip time that fires an event `animseq::<seq>.<id>` when crossed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notify {
+    /// Stable notify ID, unique within its sequence.
+    pub id: String,
+    /// Display name (free to change).
+    pub name: String,
+    /// Clip time, `0 ≤ time ≤ duration`.
+    pub time: f64,
+    pub target: Target,
+    /// Typed payload fields in authored order.
+    pub fields: Vec<(String, FieldValue)>,
+}
+
+/// Who receives a notify.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Target {
+    /// The entity playing the sequence.
+    #[default]
+    Owner,
+    /// The entity stored in this variable of the owner's graph instance.
+    Variable(String),
+}
+
+/// A typed notify field value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldValue {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(String),
+    Vec3([f32; 3]),
+}
+
+impl FieldValue {
+    /// The graph type name: `bool`, `int`, `float`, `string` or `vec3`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            FieldValue::Bool(_) => "bool",
+            FieldValue::Int(_) => "int",
+            FieldValue::Float(_) => "float",
+            FieldValue::String(_) => "string",
+            FieldValue::Vec3(_) => "vec3",
+        }
+    }
+}
+
+/// A named, sampled channel (never turned into events).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curve {
+    pub name: String,
+    pub interpolation: Interpolation,
+    /// Strictly increasing times in `[0, duration]`, one value type.
+    pub keys: Vec<(f64, CurveValue)>,
+}
+
+/// How a curve moves between keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    /// Holds the last key at or before `t`.
+    Step,
+    /// Interpolates linearly.
+    Linear,
+}
+
+/// A curve key value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CurveValue {
+    Float(f64),
+    Vec3([f32; 3]),
+}
+
+/// Which parts of the root bone's motion are extracted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMotion {
+    pub bone: String,
+    pub translation: Axes,
+    /// Extract rotation about +Y.
+    pub yaw: bool,
+}
+
+/// A per-axis selection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Axes {
+    pub x: bool,
+    pub y: bool,
+    pub z: bool,
+}
+
+/// Whether `s` is a valid sequence or notify ID: `[A-Za-z0-9][A-Za-z0-9_-]{0,63}`.
+pub fn is_valid_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.len() <= 64
+        && b[0].is_ascii_alphanumeric()
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+}
+
+/// Whether `s` is an identifier `[A-Za-z_][A-Za-z0-9_]*` (field and variable names).
+pub fn is_identifier(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_pattern() {
+        assert!(is_valid_id("5c1e8d0a-3f2b-4a51-9c67-2b8e4d7f1a10"));
+        assert!(is_valid_id("a"));
+        assert!(is_valid_id(&"a".repeat(64)));
+        assert!(!is_valid_id(&"a".repeat(65)));
+        assert!(!is_valid_id("-a"));
+        assert!(!is_valid_id("_a"));
+        assert!(!is_valid_id(""));
+        assert!(!is_valid_id("a.b"));
+        assert!(!is_valid_id("é"));
+    }
+
+    #[test]
+    fn identifiers() {
+        assert!(is_identifier("surface_2"));
+        assert!(is_identifier("_x"));
+        assert!(!is_identifier("2x"));
+        assert!(!is_identifier("a-b"));
+        assert!(!is_identifier(""));
+    }
+
+    #[test]
+    fn codes_are_unique_and_in_range() {
+        let mut v = CODES.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        assert_eq!(v.len(), CODES.len());
+        assert!(v.iter().all(|c| c.starts_with("E01") && c.len() == 5));
+    }
+}
