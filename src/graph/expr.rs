@@ -207,16 +207,16 @@ pub fn parse(text: &str) -> Result<ParsedExpr, ExprError> {
     })
 }
 
-/// Parses the expression of a string subject; errors become a diagnostic pointing inside the
-/// string in `src`.
-pub fn parse_lit(src: &SourceFile, lit: &StrLit) -> Result<ParsedExpr, Diagnostic> {
+/// Parses the expression of a string subject; an error becomes one diagnostic (in the `Vec`)
+/// pointing inside the string in `src`.
+pub fn parse_lit(src: &SourceFile, lit: &StrLit) -> Result<ParsedExpr, Vec<Diagnostic>> {
     parse(&lit.value).map_err(|e| {
         let span = map_span(src.text(), lit.content_span, e.span);
         let mut d = Diagnostic::error(e.code, e.message).at(src, span);
         for n in e.notes {
             d = d.with_note(n);
         }
-        d
+        vec![d]
     })
 }
 

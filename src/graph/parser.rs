@@ -124,7 +124,7 @@ impl<'a> Parser<'a> {
             && self
                 .toks
                 .get(1)
-                .is_some_and(|t| !t.line_start && t.kind == Tok::Ident);
+                .is_none_or(|t| t.line_start || t.kind != Tok::Dot);
         if !is_header {
             let found = self.describe_at(0);
             let span = first.map_or(Span::point(self.text.len()), |t| t.span);
@@ -136,6 +136,10 @@ impl<'a> Parser<'a> {
                 .at(self.src, span)
                 .with_note("a graph file starts with `graph <name>` on its first line"),
             );
+            // A first line that cannot be an item either is not reported twice.
+            if first.is_some_and(|t| t.kind != Tok::Ident) {
+                self.skip_line();
+            }
             return;
         }
         let start = first.map_or(0, |t| t.span.start);
