@@ -8,6 +8,7 @@ pub mod cli;
 pub mod compile;
 pub mod diag;
 pub mod fsutil;
+pub mod graph;
 pub mod nodes;
 pub mod palette;
 pub mod ron_span;

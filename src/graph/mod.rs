@@ -1,0 +1,12 @@
+//! The `.bpg` graph front end: lexer, syntax tree, parser, canonical formatter and the `expr`
+//! sub-language. No I/O: text in, tree and diagnostics out.
+
+pub mod ast;
+pub mod expr;
+pub mod fmt;
+pub mod lexer;
+pub mod parser;
+
+pub use ast::File;
+pub use fmt::{format, format_source};
+pub use parser::parse;

@@ -1,0 +1,737 @@
+//! The `.bpg` parser: tokens to a [`File`] tree plus syntax diagnostics (E0401–E0410).
+//!
+//! Hand-written and non-recursive (the grammar has no nesting), linear in the input. Every item
+//! sits on one line: a token that starts a new line ends the current item, so an error is
+//! reported once and parsing resumes at the next line, and later items are still checked.
+
+use super::ast::*;
+use super::lexer::{self, Tok, Token};
+use crate::diag::{Diagnostic, SourceFile, Span};
+
+/// A character no token starts with (non-ASCII outside strings and comments, NUL, lone `-`, …).
+pub const E_UNEXPECTED_CHAR: &str = "E0401";
+/// A string literal without its closing quote on the same line.
+pub const E_UNTERMINATED_STRING: &str = "E0402";
+/// An escape other than `\"`, `\\`, `\n` in a string literal.
+pub const E_INVALID_ESCAPE: &str = "E0403";
+/// An integer outside i64, or a float that overflows to infinity.
+pub const E_NUMBER_OUT_OF_RANGE: &str = "E0404";
+/// A token other than the grammar allows here ("expected X, found Y").
+pub const E_EXPECTED: &str = "E0405";
+/// The file does not start with `graph NAME`.
+pub const E_MISSING_HEADER: &str = "E0406";
+/// A second `graph NAME` line.
+pub const E_DUPLICATE_HEADER: &str = "E0407";
+/// A `var` type that is not `bool int float vec3 string entity`.
+pub const E_UNKNOWN_TYPE: &str = "E0408";
+/// An `animseq::` sequence or notify ID longer than 64 characters.
+pub const E_EVENT_ID_TOO_LONG: &str = "E0409";
+/// More syntax errors than [`MAX_DIAGNOSTICS`]; the rest are counted, not listed.
+pub const E_TOO_MANY_ERRORS: &str = "E0410";
+
+/// The most syntax diagnostics one file reports individually.
+pub const MAX_DIAGNOSTICS: usize = 100;
+/// The longest event `ID` (sequence or notify) in characters.
+pub const MAX_ID_LEN: usize = 64;
+
+/// Parses a `.bpg` source. Returns the (possibly partial) tree and the syntax diagnostics,
+/// in source order; the tree is complete exactly when no diagnostic is returned.
+pub fn parse(src: &SourceFile) -> (File, Vec<Diagnostic>) {
+    let lexer::Tokens { tokens, comments } = lexer::lex(src.text());
+    let mut p = Parser {
+        src,
+        text: src.text(),
+        toks: tokens,
+        comments,
+        pos: 0,
+        cpos: 0,
+        item_start: 0,
+        diags: Vec::new(),
+        suppressed: 0,
+    };
+    let file = p.file();
+    let mut diags = p.diags;
+    if p.suppressed > 0 {
+        diags.push(
+            Diagnostic::error(
+                E_TOO_MANY_ERRORS,
+                format!(
+                    "{} more syntax errors not shown (stopped listing after {MAX_DIAGNOSTICS})",
+                    p.suppressed
+                ),
+            )
+            .at(src, Span::point(src.text().len())),
+        );
+    }
+    (file, diags)
+}
+
+/// Marker for "an error was reported; skip to the next line".
+struct Reported;
+
+type PResult<T> = Result<T, Reported>;
+
+struct Parser<'a> {
+    src: &'a SourceFile,
+    text: &'a str,
+    toks: Vec<Token>,
+    comments: Vec<Token>,
+    pos: usize,
+    cpos: usize,
+    /// Index of the first token of the current item (its line's first token).
+    item_start: usize,
+    diags: Vec<Diagnostic>,
+    suppressed: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn file(&mut self) -> File {
+        let mut file = File {
+            name: Ident {
+                name: String::new(),
+                span: Span::point(0),
+            },
+            header_comments: Comments::default(),
+            items: Vec::new(),
+            trailing_comments: Vec::new(),
+        };
+        self.header(&mut file);
+        while self.pos < self.toks.len() {
+            self.item_start = self.pos;
+            let start = self.toks[self.pos].span.start;
+            let leading = self.take_leading(start);
+            match self.item() {
+                Ok(mut item) => {
+                    let trailing = self.take_trailing();
+                    let c = match &mut item {
+                        Item::Var(v) => &mut v.comments,
+                        Item::Node(n) => &mut n.comments,
+                        Item::Link(l) => &mut l.comments,
+                    };
+                    *c = Comments { leading, trailing };
+                    file.items.push(item);
+                }
+                Err(Reported) => self.skip_line(),
+            }
+        }
+        file.trailing_comments = self.take_leading(u32::MAX);
+        file
+    }
+
+    fn header(&mut self, file: &mut File) {
+        let first = self.toks.first().copied();
+        let is_header = first.is_some_and(|t| self.is_ident(t, "graph"))
+            && self
+                .toks
+                .get(1)
+                .is_none_or(|t| t.line_start || t.kind != Tok::Dot);
+        if !is_header {
+            let found = self.describe_at(0);
+            let span = first.map_or(Span::point(self.text.len()), |t| t.span);
+            self.report(
+                Diagnostic::error(
+                    E_MISSING_HEADER,
+                    format!("expected `graph NAME` header, found {found}"),
+                )
+                .at(self.src, span)
+                .with_note("a graph file starts with `graph <name>` on its first line"),
+            );
+            // A first line that cannot be an item either is not reported twice.
+            if first.is_some_and(|t| t.kind != Tok::Ident) {
+                self.skip_line();
+            }
+            return;
+        }
+        let start = first.map_or(0, |t| t.span.start);
+        let leading = self.take_leading(start);
+        self.item_start = 0;
+        self.pos = 1;
+        let name = self.ident("a graph name");
+        let end = name.and_then(|n| self.end_of_item("end of line").map(|()| n));
+        match end {
+            Ok(name) => {
+                file.name = name;
+                file.header_comments = Comments {
+                    leading,
+                    trailing: self.take_trailing(),
+                };
+            }
+            Err(Reported) => {
+                file.header_comments.leading = leading;
+                self.skip_line();
+            }
+        }
+    }
+
+    fn item(&mut self) -> PResult<Item> {
+        let t = self.toks[self.pos];
+        let next_ident = self
+            .toks
+            .get(self.pos + 1)
+            .is_some_and(|n| !n.line_start && n.kind == Tok::Ident);
+        if t.kind == Tok::Ident && next_ident {
+            if self.is_ident(t, "var") {
+                return self.var().map(Item::Var);
+            }
+            if self.is_ident(t, "node") {
+                return self.node().map(Item::Node);
+            }
+            if self.is_ident(t, "graph") {
+                let span = self.toks[self.pos + 1].span;
+                self.report(
+                    Diagnostic::error(E_DUPLICATE_HEADER, "a graph file has one `graph` line")
+                        .at(self.src, t.span.join(span)),
+                );
+                return Err(Reported);
+            }
+        }
+        if t.kind == Tok::Ident {
+            return self.link().map(Item::Link);
+        }
+        self.expected("an item (`var`, `node` or a link)")
+    }
+
+    fn var(&mut self) -> PResult<Var> {
+        let start = self.toks[self.pos].span;
+        self.pos += 1;
+        let name = self.ident("a variable name")?;
+        self.expect(Tok::Colon, "`:`")?;
+        let ty_tok = self.expect(Tok::Ident, "a type")?;
+        let ty_text = self.slice(ty_tok.span);
+        let Some(ty) = Type::from_name(ty_text) else {
+            let names: Vec<&str> = Type::ALL.iter().map(|t| t.name()).collect();
+            self.report(
+                Diagnostic::error(E_UNKNOWN_TYPE, format!("unknown type `{ty_text}`"))
+                    .at(self.src, ty_tok.span)
+                    .with_note(format!("the types are: {}", names.join(", "))),
+            );
+            return Err(Reported);
+        };
+        self.expect(Tok::Eq, "`=`")?;
+        let value = self.literal()?;
+        self.end_of_item("end of line")?;
+        Ok(Var {
+            name,
+            ty,
+            ty_span: ty_tok.span,
+            span: start.join(value.span),
+            value,
+            comments: Comments::default(),
+        })
+    }
+
+    fn node(&mut self) -> PResult<Node> {
+        let start = self.toks[self.pos].span;
+        self.pos += 1;
+        let name = self.ident("a node name")?;
+        self.expect(Tok::Eq, "`=`")?;
+        let kind = self.path()?;
+        let mut end = kind.span;
+        let subject = self.subject(&kind)?;
+        if let Some(s) = &subject {
+            end = s.span();
+        }
+        let mut args = Vec::new();
+        if self.peek_kind() == Some(Tok::LBrace) {
+            let open = self.toks[self.pos].span;
+            self.pos += 1;
+            end = self.args(&mut args, open)?;
+        }
+        let mut at = None;
+        if self.peek_at_clause() {
+            let a = self.at_clause()?;
+            end = a.span;
+            at = Some(a);
+        }
+        let what = match (&subject, args.is_empty(), &at) {
+            (_, _, Some(_)) => "end of line",
+            (None, true, None) => "a subject, `{`, `at` or end of line",
+            (_, true, None) => "`{`, `at` or end of line",
+            (_, false, None) => "`at` or end of line",
+        };
+        self.end_of_item(what)?;
+        Ok(Node {
+            name,
+            kind,
+            subject,
+            args,
+            at,
+            span: start.join(end),
+            comments: Comments::default(),
+        })
+    }
+
+    fn path(&mut self) -> PResult<Path> {
+        let first = self.ident("a node kind")?;
+        let mut span = first.span;
+        let mut segments = vec![first];
+        while self.peek_kind() == Some(Tok::Dot) {
+            self.pos += 1;
+            let seg = self.ident("a kind segment after `.`")?;
+            span = span.join(seg.span);
+            segments.push(seg);
+        }
+        Ok(Path { segments, span })
+    }
+
+    fn subject(&mut self, kind: &Path) -> PResult<Option<Subject>> {
+        let Some(t) = self.peek() else {
+            return Ok(None);
+        };
+        match t.kind {
+            Tok::AnimseqRef => {
+                self.pos += 1;
+                self.animseq_ref(t.span).map(|e| Some(Subject::Event(e)))
+            }
+            Tok::CustomRef => {
+                self.pos += 1;
+                let name_start = t.span.start as usize + "custom::".len();
+                let name = Ident {
+                    name: self.slice(t.span)["custom::".len()..].to_string(),
+                    span: Span::new(name_start, t.span.end as usize),
+                };
+                Ok(Some(Subject::Event(EventRef::Custom {
+                    name,
+                    span: t.span,
+                })))
+            }
+            Tok::Str(_) => {
+                self.pos += 1;
+                self.string(t).map(|s| Some(Subject::String(s)))
+            }
+            Tok::Ident if !self.peek_at_clause() => {
+                self.pos += 1;
+                let text = self.slice(t.span);
+                let is_event = kind.segments.len() == 1 && kind.segments[0].name == "event";
+                Ok(Some(match text {
+                    "begin_play" if is_event => Subject::Event(EventRef::BeginPlay(t.span)),
+                    "tick" if is_event => Subject::Event(EventRef::Tick(t.span)),
+                    _ => Subject::Ident(Ident {
+                        name: text.to_string(),
+                        span: t.span,
+                    }),
+                }))
+            }
+            Tok::ColonColon => self.expected("`animseq::SEQUENCE.NOTIFY` or `custom::NAME`"),
+            _ => Ok(None),
+        }
+    }
+
+    fn animseq_ref(&mut self, span: Span) -> PResult<EventRef> {
+        let text = self.slice(span);
+        let body = &text["animseq::".len()..];
+        let body_start = span.start as usize + "animseq::".len();
+        let dot = body.find('.').unwrap_or(body.len());
+        let (seq, notify) = (&body[..dot], body.get(dot + 1..).unwrap_or(""));
+        let sequence = Ident {
+            name: seq.to_string(),
+            span: Span::new(body_start, body_start + seq.len()),
+        };
+        let notify_start = body_start + dot + 1;
+        let notify = Ident {
+            name: notify.to_string(),
+            span: Span::new(notify_start, notify_start + notify.len()),
+        };
+        for id in [&sequence, &notify] {
+            if id.name.len() > MAX_ID_LEN {
+                self.report(
+                    Diagnostic::error(
+                        E_EVENT_ID_TOO_LONG,
+                        format!(
+                            "event ID is {} characters long; the limit is {MAX_ID_LEN}",
+                            id.name.len()
+                        ),
+                    )
+                    .at(self.src, id.span),
+                );
+                return Err(Reported);
+            }
+        }
+        Ok(EventRef::Animseq {
+            sequence,
+            notify,
+            span,
+        })
+    }
+
+    /// Parses args after `{` up to and including `}`; returns the span of `}`.
+    fn args(&mut self, args: &mut Vec<Arg>, open: Span) -> PResult<Span> {
+        loop {
+            if self.peek_kind() == Some(Tok::RBrace) {
+                let close = self.toks[self.pos].span;
+                self.pos += 1;
+                return Ok(close);
+            }
+            let name = self.ident_or(if args.is_empty() {
+                "an argument name or `}`"
+            } else {
+                "an argument name"
+            })?;
+            self.expect(Tok::Eq, "`=`")?;
+            let value = self.literal()?;
+            args.push(Arg {
+                span: name.span.join(value.span),
+                name,
+                value,
+            });
+            match self.peek_kind() {
+                Some(Tok::Comma) => self.pos += 1,
+                Some(Tok::RBrace) => {}
+                _ if self.at_eol() => {
+                    let at = self.prev_end();
+                    self.report(
+                        Diagnostic::error(E_EXPECTED, "expected `,` or `}`, found end of line")
+                            .at(self.src, Span::point(at))
+                            .with_label(self.src, open, "`{` opened here"),
+                    );
+                    return Err(Reported);
+                }
+                _ => return self.expected("`,` or `}`"),
+            }
+        }
+    }
+
+    fn peek_at_clause(&self) -> bool {
+        self.peek().is_some_and(|t| self.is_ident(t, "at"))
+            && self
+                .toks
+                .get(self.pos + 1)
+                .is_some_and(|n| !n.line_start && n.kind == Tok::LParen)
+    }
+
+    fn at_clause(&mut self) -> PResult<At> {
+        let start = self.toks[self.pos].span;
+        self.pos += 1;
+        self.expect(Tok::LParen, "`(`")?;
+        let x = self.int("an integer x coordinate")?;
+        self.expect(Tok::Comma, "`,`")?;
+        let y = self.int("an integer y coordinate")?;
+        let close = self.expect(Tok::RParen, "`)`")?;
+        Ok(At {
+            x,
+            y,
+            span: start.join(close.span),
+        })
+    }
+
+    fn int(&mut self, what: &str) -> PResult<i64> {
+        let t = self.expect(Tok::Int, what)?;
+        self.parse_int(t)
+    }
+
+    fn parse_int(&mut self, t: Token) -> PResult<i64> {
+        match self.slice(t.span).parse::<i64>() {
+            Ok(v) => Ok(v),
+            Err(_) => {
+                self.report(
+                    Diagnostic::error(E_NUMBER_OUT_OF_RANGE, "integer literal out of range")
+                        .at(self.src, t.span)
+                        .with_note(
+                            "integers are 64-bit: -9223372036854775808 to 9223372036854775807",
+                        ),
+                );
+                Err(Reported)
+            }
+        }
+    }
+
+    fn parse_float(&mut self, t: Token) -> PResult<f64> {
+        match self.slice(t.span).parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => {
+                self.report(
+                    Diagnostic::error(E_NUMBER_OUT_OF_RANGE, "float literal out of range")
+                        .at(self.src, t.span)
+                        .with_note("a float literal must be finite as an f64"),
+                );
+                Err(Reported)
+            }
+        }
+    }
+
+    fn number(&mut self) -> PResult<(Number, Span)> {
+        match self.peek() {
+            Some(t) if t.kind == Tok::Int => {
+                self.pos += 1;
+                self.parse_int(t).map(|v| (Number::Int(v), t.span))
+            }
+            Some(t) if t.kind == Tok::Float => {
+                self.pos += 1;
+                self.parse_float(t).map(|v| (Number::Float(v), t.span))
+            }
+            _ => self.expected("a number"),
+        }
+    }
+
+    fn literal(&mut self) -> PResult<Literal> {
+        let Some(t) = self.peek() else {
+            return self.expected("a literal");
+        };
+        let value = match t.kind {
+            Tok::Int => {
+                self.pos += 1;
+                LitValue::Int(self.parse_int(t)?)
+            }
+            Tok::Float => {
+                self.pos += 1;
+                LitValue::Float(self.parse_float(t)?)
+            }
+            Tok::Str(_) => {
+                self.pos += 1;
+                LitValue::String(self.string(t)?.value)
+            }
+            Tok::Ident if matches!(self.slice(t.span), "true" | "false") => {
+                self.pos += 1;
+                LitValue::Bool(self.slice(t.span) == "true")
+            }
+            Tok::LParen => {
+                self.pos += 1;
+                let x = self.number()?;
+                self.expect(Tok::Comma, "`,`")?;
+                let y = self.number()?;
+                self.expect(Tok::Comma, "`,`")?;
+                let z = self.number()?;
+                let close = self.expect(Tok::RParen, "`)`")?;
+                return Ok(Literal {
+                    value: LitValue::Vec3([x, y, z]),
+                    span: t.span.join(close.span),
+                });
+            }
+            _ => return self.expected("a literal"),
+        };
+        Ok(Literal {
+            value,
+            span: t.span,
+        })
+    }
+
+    /// Decodes a string token the caller has consumed.
+    fn string(&mut self, t: Token) -> PResult<StrLit> {
+        let Tok::Str(terminated) = t.kind else {
+            return self.expected("a string");
+        };
+        if !terminated {
+            self.report(
+                Diagnostic::error(E_UNTERMINATED_STRING, "unterminated string literal")
+                    .at(self.src, t.span)
+                    .with_note("strings end with `\"` on the same line; write a newline as `\\n`"),
+            );
+            return Err(Reported);
+        }
+        let content_span = Span::new(t.span.start as usize + 1, t.span.end as usize - 1);
+        match lexer::unescape(self.slice(content_span)) {
+            Ok(value) => Ok(StrLit {
+                value,
+                span: t.span,
+                content_span,
+            }),
+            Err(r) => {
+                let base = content_span.start as usize;
+                let esc = Span::new(base + r.start, base + r.end);
+                let text = self.slice(esc).to_string();
+                self.report(
+                    Diagnostic::error(
+                        E_INVALID_ESCAPE,
+                        format!("invalid escape `{text}` in string"),
+                    )
+                    .at(self.src, esc)
+                    .with_note("the escapes are `\\\"`, `\\\\` and `\\n`"),
+                );
+                Err(Reported)
+            }
+        }
+    }
+
+    fn link(&mut self) -> PResult<Link> {
+        let from_node = self.ident("a node name")?;
+        self.expect(Tok::Dot, "`.`")?;
+        let from_pin = self.ident("a pin name")?;
+        self.expect(Tok::Arrow, "`->`")?;
+        let to_node = self.ident("a node name")?;
+        self.expect(Tok::Dot, "`.`")?;
+        let to_pin = self.ident("a pin name")?;
+        self.end_of_item("end of line")?;
+        Ok(Link {
+            span: from_node.span.join(to_pin.span),
+            from_node,
+            from_pin,
+            to_node,
+            to_pin,
+            comments: Comments::default(),
+        })
+    }
+
+    // ---- token helpers ----
+
+    fn slice(&self, span: Span) -> &'a str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+
+    fn is_ident(&self, t: Token, word: &str) -> bool {
+        t.kind == Tok::Ident && self.slice(t.span) == word
+    }
+
+    /// True at the end of the current item's line (next token is on a later line, or none).
+    fn at_eol(&self) -> bool {
+        match self.toks.get(self.pos) {
+            None => true,
+            Some(t) => self.pos > self.item_start && t.line_start,
+        }
+    }
+
+    /// The next token of the current line.
+    fn peek(&self) -> Option<Token> {
+        if self.at_eol() {
+            None
+        } else {
+            self.toks.get(self.pos).copied()
+        }
+    }
+
+    fn peek_kind(&self) -> Option<Tok> {
+        self.peek().map(|t| t.kind)
+    }
+
+    fn expect(&mut self, kind: Tok, what: &str) -> PResult<Token> {
+        match self.peek() {
+            Some(t) if t.kind == kind => {
+                self.pos += 1;
+                Ok(t)
+            }
+            _ => self.expected(what),
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        self.ident_or(what)
+    }
+
+    fn ident_or(&mut self, what: &str) -> PResult<Ident> {
+        let t = self.expect(Tok::Ident, what)?;
+        Ok(Ident {
+            name: self.slice(t.span).to_string(),
+            span: t.span,
+        })
+    }
+
+    fn end_of_item(&mut self, what: &str) -> PResult<()> {
+        if self.at_eol() {
+            Ok(())
+        } else {
+            self.expected(what)
+        }
+    }
+
+    /// Describes the token at index `i` for "found …".
+    fn describe_at(&self, i: usize) -> String {
+        let Some(t) = self.toks.get(i) else {
+            return "end of file".to_string();
+        };
+        if i > self.item_start && t.line_start {
+            return "end of line".to_string();
+        }
+        let text = self.slice(t.span);
+        match t.kind {
+            Tok::Str(_) => "a string".to_string(),
+            Tok::Error => {
+                let c = text.chars().next().unwrap_or('?');
+                format!("character {c:?}")
+            }
+            _ => {
+                let mut short: String = text.chars().take(32).collect();
+                if short.len() < text.len() {
+                    short.push('…');
+                }
+                format!("`{short}`")
+            }
+        }
+    }
+
+    /// Reports "expected WHAT, found …" at the current token (E0401/E0402 when the offending
+    /// token is an unknown character or an unterminated string).
+    fn expected<T>(&mut self, what: &str) -> PResult<T> {
+        let found = self.describe_at(self.pos);
+        let d = match self.peek() {
+            None => {
+                let at = self.prev_end();
+                Diagnostic::error(E_EXPECTED, format!("expected {what}, found {found}"))
+                    .at(self.src, Span::point(at))
+            }
+            Some(t) if t.kind == Tok::Error => {
+                let c = self.slice(t.span).chars().next().unwrap_or('?');
+                let span = Span::new(t.span.start as usize, t.span.start as usize + c.len_utf8());
+                Diagnostic::error(E_UNEXPECTED_CHAR, format!("unexpected character {c:?}"))
+                    .at(self.src, span)
+                    .with_note(format!("expected {what}"))
+            }
+            Some(t) if t.kind == Tok::Str(false) => {
+                Diagnostic::error(E_UNTERMINATED_STRING, "unterminated string literal")
+                    .at(self.src, t.span)
+                    .with_note("strings end with `\"` on the same line; write a newline as `\\n`")
+            }
+            Some(t) => Diagnostic::error(E_EXPECTED, format!("expected {what}, found {found}"))
+                .at(self.src, t.span),
+        };
+        self.report(d);
+        Err(Reported)
+    }
+
+    /// The end of the token before the current one (0 at the start).
+    fn prev_end(&self) -> usize {
+        self.pos
+            .checked_sub(1)
+            .and_then(|i| self.toks.get(i))
+            .map_or(0, |t| t.span.end as usize)
+    }
+
+    fn report(&mut self, d: Diagnostic) {
+        if self.diags.len() < MAX_DIAGNOSTICS {
+            self.diags.push(d);
+        } else {
+            self.suppressed += 1;
+        }
+    }
+
+    /// Skips the rest of the current item's line.
+    fn skip_line(&mut self) {
+        while let Some(t) = self.toks.get(self.pos) {
+            if self.pos > self.item_start && t.line_start {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Own-line comments before byte `before` (end-of-line comments of failed lines are dropped).
+    fn take_leading(&mut self, before: u32) -> Vec<Comment> {
+        let mut out = Vec::new();
+        while let Some(c) = self.comments.get(self.cpos) {
+            if c.span.start >= before {
+                break;
+            }
+            if c.line_start {
+                out.push(self.comment(*c));
+            }
+            self.cpos += 1;
+        }
+        out
+    }
+
+    /// The end-of-line comment of the item just parsed, if any.
+    fn take_trailing(&mut self) -> Option<Comment> {
+        let next = self.toks.get(self.pos).map_or(u32::MAX, |t| t.span.start);
+        let c = *self.comments.get(self.cpos)?;
+        if c.line_start || c.span.start >= next {
+            return None;
+        }
+        self.cpos += 1;
+        Some(self.comment(c))
+    }
+
+    fn comment(&self, c: Token) -> Comment {
+        Comment {
+            text: self.slice(c.span).trim_end().to_string(),
+            span: c.span,
+        }
+    }
+}

@@ -1,0 +1,560 @@
+//! Tests of the `.bpg` front end at its public boundary: parse → diagnostics, parse → format.
+
+use proptest::prelude::*;
+use sinew::diag::render::{Sources, human, to_json};
+use sinew::diag::{Diagnostic, SourceFile};
+use sinew::graph::ast::{EventRef, LitValue, Number, Subject};
+use sinew::graph::fmt::check_round_trip;
+use sinew::graph::{expr, format, format_source, parse};
+use std::path::Path;
+
+/// Syntax diagnostics of `text` as the compiler would report them: the parser's, plus those of
+/// every `expr` string (which the resolver parses), in canonical order.
+fn diagnose(name: &str, text: &str) -> Vec<Diagnostic> {
+    let src = SourceFile::new(name, text);
+    let (file, mut diags) = parse(&src);
+    for node in file.nodes() {
+        if node.kind.text() == "expr"
+            && let Some(Subject::String(s)) = &node.subject
+            && let Err(d) = expr::parse_lit(&src, s)
+        {
+            diags.extend(d);
+        }
+    }
+    sinew::diag::sort(&mut diags);
+    diags
+}
+
+/// Asserts the diagnostics of `text` as `(code, line, column)` of their primary spans.
+fn check(text: &str, expected: &[(&str, u32, u32)]) {
+    let got: Vec<(&str, u32, u32)> = diagnose("t.bpg", text)
+        .iter()
+        .map(|d| (d.code, d.start.line, d.start.column))
+        .collect();
+    let shown: String = text.chars().take(300).collect();
+    assert_eq!(got, expected, "diagnostics of:\n{shown}");
+}
+
+/// Asserts that `text` formats to exactly `expected`.
+fn check_fmt(text: &str, expected: &str) {
+    let out = format_source(&SourceFile::new("t.bpg", text))
+        .unwrap_or_else(|d| panic!("does not parse: {d:?}"));
+    assert_eq!(out, expected);
+    assert_eq!(check_round_trip(text), Ok(()));
+}
+
+fn render(name: &str, text: &str) -> String {
+    let diags = diagnose(name, text);
+    let mut sources = Sources::new();
+    sources.insert(name, text.into());
+    let json = serde_json::to_string_pretty(&to_json(&diags)).unwrap_or_default();
+    format!(
+        "{}\n---- json ----\n{json}\n",
+        human(&diags, &sources, false)
+    )
+}
+
+fn fixtures(dir: &str) -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<(String, String)> = std::fs::read_dir(root.join(dir))
+        .expect("fixture folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bpg"))
+        .map(|p| {
+            let name = format!(
+                "{dir}/{}",
+                p.file_name().unwrap_or_default().to_string_lossy()
+            );
+            (name, std::fs::read_to_string(&p).expect("utf-8 fixture"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn snapshot(name: &str, value: &str) {
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!(name, value);
+    });
+}
+
+#[test]
+fn every_error_fixture_reports_only_syntax_codes_and_all_codes_are_covered() {
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, text) in fixtures("graphs/err") {
+        let diags = diagnose(&name, &text);
+        assert!(!diags.is_empty(), "{name} has no diagnostics");
+        for d in &diags {
+            assert!(d.code.starts_with("E04"), "{name}: {d:?}");
+            seen.insert(d.code);
+        }
+        let stem = name
+            .trim_start_matches("graphs/err/")
+            .trim_end_matches(".bpg");
+        snapshot(&format!("graph_err_{stem}"), &render(&name, &text));
+    }
+    let all: Vec<String> = (1..=14).map(|i| format!("E04{i:02}")).collect();
+    let missing: Vec<&String> = all.iter().filter(|c| !seen.contains(c.as_str())).collect();
+    assert!(missing.is_empty(), "codes without a fixture: {missing:?}");
+}
+
+#[test]
+fn ok_fixtures_parse_cleanly_and_format_stably() {
+    for (name, text) in fixtures("graphs/ok") {
+        assert_eq!(diagnose(&name, &text), Vec::new(), "{name}");
+        assert_eq!(check_round_trip(&text), Ok(()), "{name}");
+        let out = format_source(&SourceFile::new(name.as_str(), text.as_str())).expect("clean");
+        let stem = name
+            .trim_start_matches("graphs/ok/")
+            .trim_end_matches(".bpg");
+        snapshot(&format!("graph_fmt_{stem}"), &out);
+    }
+}
+
+#[test]
+fn hero_example_formats_to_single_spaced_sections() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("graphs/ok/hero_footsteps.bpg")).expect("read");
+    check_fmt(
+        &text,
+        "// graphs/hero_footsteps.bpg
+graph hero_footsteps
+
+var steps: int = 0
+var last_surface: string = \"\"
+
+node step = event animseq::5c1e8d0a-3f2b-4a51-9c67-2b8e4d7f1a10.footstep_l at (0, 0)
+node get = var.get steps at (0, 160)
+node inc = int.add { b = 1 } at (220, 160)
+node set = var.set steps at (440, 0)
+node say = debug.log { message = \"step\" } at (660, 0)
+
+step.then -> set.exec
+get.value -> inc.a
+inc.out -> set.value
+set.then -> say.exec
+",
+    );
+}
+
+#[test]
+fn formatter_groups_sections_keeps_comments_and_normalizes_literals() {
+    check_fmt(
+        "// top\ngraph g // h\nnode a = int.add {} // t\n// about x\nvar x: float = 1.50\na.out -> a.b\n\n\nvar y: vec3 = (1,2.0,-0.0)\n// end\n",
+        "// top\ngraph g // h\n\n// about x\nvar x: float = 1.5\nvar y: vec3 = (1, 2.0, -0.0)\n\nnode a = int.add // t\n\na.out -> a.b\n\n// end\n",
+    );
+    check_fmt("graph g", "graph g\n");
+    check_fmt(
+        "graph g\nvar s: string = \"a\\\\b\\\"c\\nd\"",
+        "graph g\n\nvar s: string = \"a\\\\b\\\"c\\nd\"\n",
+    );
+    check_fmt(
+        "graph g\nvar f: float = 1e16\nvar e: float = 0.0000001",
+        "graph g\n\nvar f: float = 1e16\nvar e: float = 1e-7\n",
+    );
+}
+
+#[test]
+fn keywords_are_contextual() {
+    let src = SourceFile::new(
+        "k.bpg",
+        "graph graph\nvar var: int = 1\nnode tick = event tick\nnode node = var.get var\nnode at = var.get at\nbr.true -> log.exec\nvar.x -> node.at\ngraph.a -> at.b\n",
+    );
+    let (file, diags) = parse(&src);
+    assert_eq!(diags, Vec::new());
+    assert_eq!(file.name.name, "graph");
+    let nodes: Vec<_> = file.nodes().collect();
+    assert!(matches!(
+        nodes[0].subject,
+        Some(Subject::Event(EventRef::Tick(_)))
+    ));
+    assert!(matches!(&nodes[1].subject, Some(Subject::Ident(i)) if i.name == "var"));
+    assert!(matches!(&nodes[2].subject, Some(Subject::Ident(i)) if i.name == "at"));
+    assert_eq!(nodes[2].at, None);
+    let links: Vec<String> = file
+        .links()
+        .map(|l| {
+            format!(
+                "{}.{}>{}.{}",
+                l.from_node.name, l.from_pin.name, l.to_node.name, l.to_pin.name
+            )
+        })
+        .collect();
+    assert_eq!(links, ["br.true>log.exec", "var.x>node.at", "graph.a>at.b"]);
+}
+
+#[test]
+fn tick_is_an_event_only_after_kind_event() {
+    let (file, _) = parse(&SourceFile::new(
+        "t.bpg",
+        "graph g\nnode a = var.get tick\nnode b = event begin_play",
+    ));
+    let subjects: Vec<_> = file.nodes().map(|n| n.subject.clone()).collect();
+    assert!(matches!(&subjects[0], Some(Subject::Ident(i)) if i.name == "tick"));
+    assert!(matches!(
+        subjects[1],
+        Some(Subject::Event(EventRef::BeginPlay(_)))
+    ));
+}
+
+#[test]
+fn spans_point_at_their_text() {
+    let text = "graph g\nnode step = event animseq::5c1e-8d.foot_l { x = (1, -2.5, 3) } at (4, -5)\nvar v: vec3 = (0, 0, 0)\nstep.then -> b.exec\nnode e = expr \"a\\\"+b\"";
+    let (file, diags) = parse(&SourceFile::new("t.bpg", text));
+    assert_eq!(diags, Vec::new());
+    let at = |s: sinew::diag::Span| &text[s.range()];
+    let n = file.nodes().next().expect("node");
+    assert_eq!(at(n.name.span), "step");
+    assert_eq!(at(n.kind.span), "event");
+    let Some(Subject::Event(EventRef::Animseq {
+        sequence,
+        notify,
+        span,
+    })) = &n.subject
+    else {
+        panic!("{:?}", n.subject)
+    };
+    assert_eq!((at(sequence.span), at(notify.span)), ("5c1e-8d", "foot_l"));
+    assert_eq!(at(*span), "animseq::5c1e-8d.foot_l");
+    assert_eq!(at(n.args[0].name.span), "x");
+    assert_eq!(at(n.args[0].value.span), "(1, -2.5, 3)");
+    let LitValue::Vec3(c) = &n.args[0].value.value else {
+        panic!()
+    };
+    assert_eq!(c[1], (Number::Float(-2.5), c[1].1));
+    assert_eq!(at(c[1].1), "-2.5");
+    assert_eq!(at(n.at.expect("at").span), "at (4, -5)");
+    assert_eq!(at(n.span), &text[8..text.find("\nvar").expect("var")]);
+    let v = file.vars().next().expect("var");
+    assert_eq!(
+        (at(v.name.span), at(v.ty_span), at(v.span)),
+        ("v", "vec3", "var v: vec3 = (0, 0, 0)")
+    );
+    let l = file.links().next().expect("link");
+    assert_eq!(
+        (at(l.from_pin.span), at(l.to_node.span), at(l.span)),
+        ("then", "b", "step.then -> b.exec")
+    );
+    let e = file.nodes().nth(1).expect("expr");
+    let Some(Subject::String(s)) = &e.subject else {
+        panic!()
+    };
+    assert_eq!(
+        (s.value.as_str(), at(s.span), at(s.content_span)),
+        ("a\"+b", "\"a\\\"+b\"", "a\\\"+b")
+    );
+}
+
+#[test]
+fn syntax_errors_point_at_the_offending_token_and_recover_per_line() {
+    check("", &[("E0406", 1, 1)]);
+    check("node a = int.add", &[("E0406", 1, 1)]);
+    check("graph\n", &[("E0405", 1, 6)]);
+    check("graph g h", &[("E0405", 1, 9)]);
+    check(
+        "graph g\nnode a int.add\nnode b = \nvar x: int = \"s\" 3\nx.y -> z\nnode ok = int.add\nnode c = int.add { a = 1 b = 2 }",
+        &[
+            ("E0405", 2, 8),
+            ("E0405", 3, 9),
+            ("E0405", 4, 18),
+            ("E0405", 5, 9),
+            ("E0405", 7, 26),
+        ],
+    );
+    check("graph g\nvar x: int = 1.5.2", &[("E0405", 2, 17)]);
+    check("graph g\nnode a = event animseq::x", &[("E0405", 2, 23)]);
+    check(
+        "graph g\nnode a = int.add { b = 1\nnode b = int.add",
+        &[("E0405", 2, 25)],
+    );
+    check("graph g\nnode a = x \"\\q\"", &[("E0403", 2, 13)]);
+    check(
+        "graph g\nnode a = x \"open\nnode b = x",
+        &[("E0402", 2, 12)],
+    );
+    check("graph g\nnode a = x { s = \"open }", &[("E0402", 2, 18)]);
+    check(
+        "graph g\nnode α = x\n\u{0}\nnode b = x €",
+        &[("E0401", 2, 6), ("E0401", 3, 1), ("E0401", 4, 12)],
+    );
+    check("graph g\nvar v: number = 1", &[("E0408", 2, 8)]);
+    check("graph g\ngraph h", &[("E0407", 2, 1)]);
+    check(
+        "graph g\nvar x: int = 99999999999999999999",
+        &[("E0404", 2, 14)],
+    );
+    check("graph g\nnode f = expr \"sin(1, 2)\"", &[("E0413", 2, 16)]);
+    check("graph g\nnode f = expr \"a\\\" + b\"", &[("E0401", 2, 17)]);
+    check("graph g\nnode f = expr \"\\n\\n x $\"", &[("E0401", 2, 23)]);
+}
+
+#[test]
+fn syntax_errors_are_capped() {
+    let text = format!("graph g\n{}", "node\n".repeat(500));
+    let diags = diagnose("t.bpg", &text);
+    assert_eq!(diags.len(), sinew::graph::parser::MAX_DIAGNOSTICS + 1);
+    assert_eq!(diags.last().map(|d| d.code), Some("E0410"));
+    assert!(
+        diags
+            .last()
+            .is_some_and(|d| d.message.starts_with("400 more"))
+    );
+}
+
+#[test]
+fn fmt_refuses_files_with_syntax_errors() {
+    let err = format_source(&SourceFile::new("t.bpg", "graph g\nnode a =\n")).expect_err("refused");
+    assert_eq!(err.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0405"]);
+}
+
+/// Inserts `lines` after the first line equal to `anchor`.
+fn insert_after(text: &str, anchor: &str, lines: &[&str]) -> String {
+    let mut out = Vec::new();
+    let mut done = false;
+    for line in text.lines() {
+        out.push(line.to_string());
+        if !done && line == anchor {
+            out.extend(lines.iter().map(|l| l.to_string()));
+            done = true;
+        }
+    }
+    assert!(done, "anchor {anchor:?} not found");
+    out.join("\n") + "\n"
+}
+
+#[test]
+fn independent_additions_merge_into_a_valid_graph() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let raw = std::fs::read_to_string(root.join("graphs/ok/hero_footsteps.bpg")).expect("read");
+    let base = format_source(&SourceFile::new("b.bpg", raw.as_str())).expect("clean");
+    // Two editors, each adding a node and a link, in canonical form (what `fmt` writes).
+    let a_node = "node a_very_long_node_name = debug.log { message = \"a\" } at (0, 300)";
+    let a_link = "say.then -> a_very_long_node_name.exec";
+    let b_node = "node b = int.add { b = 2 }";
+    let b_link = "inc.out -> b.a";
+    let edit_a = insert_after(
+        &insert_after(&base, "node get = var.get steps at (0, 160)", &[a_node]),
+        "set.then -> say.exec",
+        &[a_link],
+    );
+    let edit_b = insert_after(
+        &insert_after(
+            &base,
+            "node step = event animseq::5c1e8d0a-3f2b-4a51-9c67-2b8e4d7f1a10.footstep_l at (0, 0)",
+            &[b_node],
+        ),
+        "step.then -> set.exec",
+        &[b_link],
+    );
+    // Canonical form touches no neighbouring line (no alignment), so each edit is pure insertion.
+    for edit in [&edit_a, &edit_b] {
+        assert_eq!(
+            &format_source(&SourceFile::new("e.bpg", edit.as_str())).expect("clean"),
+            edit
+        );
+    }
+    // A three-way merge of two pure insertions in different regions applies both.
+    let merged = insert_after(
+        &insert_after(
+            &edit_a,
+            "node step = event animseq::5c1e8d0a-3f2b-4a51-9c67-2b8e4d7f1a10.footstep_l at (0, 0)",
+            &[b_node],
+        ),
+        "step.then -> set.exec",
+        &[b_link],
+    );
+    let (file, diags) = parse(&SourceFile::new("m.bpg", merged.as_str()));
+    assert_eq!(diags, Vec::new());
+    assert_eq!((file.nodes().count(), file.links().count()), (7, 6));
+    assert_eq!(check_round_trip(&merged), Ok(()));
+}
+
+#[test]
+fn adversarial_inputs_end_in_diagnostics() {
+    // A 1 MB string on one line parses; a 1 MB line of garbage is one diagnostic.
+    let long = format!(
+        "graph g\nnode a = debug.log {{ message = \"{}\" }}\n",
+        "x".repeat(1 << 20)
+    );
+    assert_eq!(diagnose("t.bpg", &long), Vec::new());
+    let garbage = format!("graph g\n{}\nnode b = x\n", "é(".repeat(1 << 19));
+    check(&garbage, &[("E0401", 2, 1)]);
+    let parens = format!("graph g\nnode a = x {}\n", "(".repeat(1 << 20));
+    check(&parens, &[("E0405", 2, 12)]);
+    // Unterminated strings, non-ASCII and NUL bytes anywhere.
+    check("graph g\nvar s: string = \"", &[("E0402", 2, 17)]);
+    check("graph g\n\"", &[("E0402", 2, 1)]);
+    check(
+        "graph g\nnode a = x // ünïcödé \u{0} ok\nvar s: string = \"\u{0}ü\"",
+        &[],
+    );
+    check("\u{0}", &[("E0406", 1, 1)]);
+    // Deep nesting inside an expr is a diagnostic, not a stack overflow.
+    let deep = format!("graph g\nnode f = expr \"{}\"\n", "(".repeat(100_000));
+    check(&deep, &[("E0414", 2, 16 + 64)]);
+    let unary = format!("graph g\nnode f = expr \"{}1\"\n", "-".repeat(100_000));
+    assert_eq!(
+        diagnose("t.bpg", &unary)
+            .iter()
+            .map(|d| d.code)
+            .collect::<Vec<_>>(),
+        ["E0414"]
+    );
+}
+
+#[test]
+fn hundred_thousand_nodes_parse_and_format() {
+    let mut text = String::from("graph big\n");
+    for i in 0..100_000 {
+        text.push_str(&format!("node n{i} = int.add {{ b = {i} }} at ({i}, 0)\n"));
+    }
+    for i in 1..100_000 {
+        text.push_str(&format!("n{}.out -> n{i}.a\n", i - 1));
+    }
+    let (file, diags) = parse(&SourceFile::new("big.bpg", text.as_str()));
+    assert_eq!(diags, Vec::new());
+    assert_eq!(file.items.len(), 199_999);
+    let out = format(&file);
+    let expected_nodes = out.lines().filter(|l| l.starts_with("node ")).count();
+    assert_eq!(expected_nodes, 100_000);
+}
+
+// ---- properties ----
+
+fn ident() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => "[a-z_][a-z0-9_]{0,6}",
+        1 => prop::sample::select(vec!["graph", "var", "node", "at", "event", "true", "false", "begin_play", "tick", "custom", "animseq"]).prop_map(String::from),
+    ]
+}
+
+fn ws() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["", " ", "  ", "\t"])
+}
+
+fn ws1() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![" ", "  ", "\t "])
+}
+
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<i64>().prop_map(|i| i.to_string()),
+        (
+            any::<f64>().prop_filter("finite", |f| f.is_finite()),
+            any::<bool>()
+        )
+            .prop_map(|(f, exp)| if exp {
+                format!("{f:e}")
+            } else {
+                format!("{f:?}")
+            }),
+    ]
+}
+
+fn literal() -> impl Strategy<Value = String> {
+    prop_oneof![
+        number(),
+        ".*".prop_map(|s: String| format!("\"{}\"", sinew::graph::lexer::escape(&s))),
+        prop::sample::select(vec!["true", "false"]).prop_map(String::from),
+        (number(), number(), number(), ws())
+            .prop_map(|(a, b, c, w)| format!("({w}{a},{w}{b} ,{c})")),
+    ]
+}
+
+fn subject() -> impl Strategy<Value = String> {
+    prop_oneof![
+        ident(),
+        (
+            "[A-Za-z0-9][A-Za-z0-9_-]{0,12}",
+            "[A-Za-z0-9][A-Za-z0-9_-]{0,12}"
+        )
+            .prop_map(|(a, b)| format!("animseq::{a}.{b}")),
+        "[A-Za-z_][A-Za-z0-9_]{0,8}".prop_map(|n| format!("custom::{n}")),
+        "[ -~]{0,12}".prop_map(|s| format!("\"{}\"", sinew::graph::lexer::escape(&s))),
+    ]
+}
+
+fn item() -> impl Strategy<Value = String> {
+    let ty = prop::sample::select(vec!["bool", "int", "float", "vec3", "string", "entity"]);
+    let var = (ident(), ty, literal(), ws(), ws())
+        .prop_map(|(n, t, l, a, b)| format!("var {n}{a}:{b}{t}{a}={b}{l}"));
+    let args = prop::collection::vec((ident(), literal()), 0..3).prop_map(|a| {
+        let parts: Vec<String> = a.into_iter().map(|(n, l)| format!("{n} = {l}")).collect();
+        format!("{{{}}}", parts.join(","))
+    });
+    let path = prop::collection::vec(ident(), 1..3).prop_map(|p| p.join("."));
+    let node = (
+        ident(),
+        path,
+        prop::option::of(subject()),
+        prop::option::of(args),
+        prop::option::of((any::<i64>(), any::<i64>())),
+        ws1(),
+        ws(),
+    )
+        .prop_map(|(n, k, s, a, at, w, w0)| {
+            let mut line = format!("node{w}{n}{w0}={w0}{k}");
+            for part in [s, a, at.map(|(x, y)| format!("at{w0}({x},{w0}{y})"))]
+                .into_iter()
+                .flatten()
+            {
+                line.push_str(w);
+                line.push_str(&part);
+            }
+            line
+        });
+    let link = (ident(), ident(), ident(), ident(), ws())
+        .prop_map(|(a, b, c, d, w)| format!("{a}.{b}{w}->{w}{c}.{d}"));
+    let comment = "[^\n\r]{0,20}".prop_map(|c| format!("//{c}"));
+    (
+        prop_oneof![var, node, link],
+        prop::collection::vec(comment.clone(), 0..2),
+        prop::option::of(comment),
+        ws(),
+        prop::sample::select(vec!["\n", "\n\n", "\r\n"]),
+    )
+        .prop_map(|(item, leading, trailing, indent, nl)| {
+            let mut s = String::new();
+            for c in leading {
+                s.push_str(&format!("{indent}{c}\n"));
+            }
+            s.push_str(indent);
+            s.push_str(&item);
+            if let Some(t) = trailing {
+                s.push(' ');
+                s.push_str(&t);
+            }
+            s.push_str(nl);
+            s
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_graphs_parse_and_format_idempotently(name in ident(), items in prop::collection::vec(item(), 0..12)) {
+        let text = format!("graph {name}\n{}", items.concat());
+        let (file, diags) = parse(&SourceFile::new("p.bpg", text.as_str()));
+        prop_assert_eq!(diags, Vec::new(), "{}", text);
+        prop_assert_eq!(file.items.len(), items.len());
+        prop_assert_eq!(check_round_trip(&text), Ok(()));
+    }
+
+    #[test]
+    fn token_soup_never_breaks_the_formatter_contract(parts in prop::collection::vec(prop::sample::select(vec![
+        "graph", "node", "var", "g", "a", "at", "true", "tick", "event", "=", "{", "}", "(", ")", ",", ".",
+        ":", "::", "->", "\"s\"", "\"open", "\"\\q\"", "1", "-2.5", "1e999", "animseq::a.b", "custom::x",
+        "// c", "\n", " ", "\n", "é", "\u{0}", "-", "int", "string",
+    ]), 0..40)) {
+        let text = parts.concat();
+        prop_assert_eq!(check_round_trip(&text), Ok(()));
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        let text = String::from_utf8_lossy(&bytes);
+        prop_assert_eq!(check_round_trip(&text), Ok(()));
+        let _ = expr::parse(&text);
+    }
+}
