@@ -306,7 +306,11 @@ mod tests {
     #[test]
     fn pure_nodes_have_no_exec_pins_and_exec_nodes_do() {
         for k in BUILTINS {
-            let has_exec = k.inputs.iter().chain(k.outputs).any(|p| p.ty == PinType::Exec);
+            let has_exec = k
+                .inputs
+                .iter()
+                .chain(k.outputs)
+                .any(|p| p.ty == PinType::Exec);
             match k.flow {
                 Flow::Pure => assert!(!has_exec, "{}", k.kind),
                 _ => assert!(has_exec, "{}", k.kind),
@@ -330,6 +334,9 @@ mod tests {
         for k in spec.split_whitespace() {
             assert!(lookup(k).is_some(), "missing {k}");
         }
-        assert_eq!(writable_kinds().count(), spec.split_whitespace().count() + 1);
+        assert_eq!(
+            writable_kinds().count(),
+            spec.split_whitespace().count() + 1
+        );
     }
 }

@@ -37,7 +37,10 @@ fn pins(pins: &[Pin]) -> Vec<PalettePin> {
 /// The palette form of a built-in kind (`flow.sequence` shows its default count of outputs).
 pub fn builtin_entry(k: &NodeKind) -> PaletteEntry {
     let mut outputs = pins(k.outputs);
-    if let Some(count) = k.property("count").and_then(|p| p.default.parse::<usize>().ok()) {
+    if let Some(count) = k
+        .property("count")
+        .and_then(|p| p.default.parse::<usize>().ok())
+    {
         outputs.truncate(count);
     }
     PaletteEntry {

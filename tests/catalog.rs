@@ -9,7 +9,9 @@ use std::path::Path;
 
 /// A v3 sequence with the given id and notifies (id, name, time).
 fn seq(id: &str, name: &str, notifies: &[(&str, &str, f64)]) -> String {
-    let mut s = format!("AnimSeq(\n    format: 3,\n    id: \"{id}\",\n    name: \"{name}\",\n    duration: 1.0,\n    notifies: [\n");
+    let mut s = format!(
+        "AnimSeq(\n    format: 3,\n    id: \"{id}\",\n    name: \"{name}\",\n    duration: 1.0,\n    tracks: [],\n    notifies: [\n"
+    );
     for (nid, nname, t) in notifies {
         writeln!(s, "        (id: \"{nid}\", name: \"{nname}\", time: {t:?}, fields: [(\"volume\", Float(0.5))]),").unwrap();
     }
@@ -27,7 +29,12 @@ fn summary(c: &Catalog) -> String {
         writeln!(out, "quarantined {} {:?}", q.id, q.files).unwrap();
     }
     for d in c.diagnostics() {
-        writeln!(out, "{} {} {}:{}:{} {}", d.severity, d.code, d.file, d.start.line, d.start.column, d.message).unwrap();
+        writeln!(
+            out,
+            "{} {} {}:{}:{} {}",
+            d.severity, d.code, d.file, d.start.line, d.start.column, d.message
+        )
+        .unwrap();
     }
     out
 }
@@ -47,40 +54,73 @@ fn check(files: &[(&str, &[u8])]) -> String {
 
 #[test]
 fn events_are_published_with_identity_and_display_name() {
-    let got = check(&[("run.animseq", seq("S1", "Run", &[("l", "Step L", 0.2), ("r", "Step R", 0.7)]).as_bytes())]);
-    assert_eq!(got, "event animseq::S1.l \"Run / Step L\" run.animseq\nevent animseq::S1.r \"Run / Step R\" run.animseq\n");
+    let got = check(&[(
+        "run.animseq",
+        seq("S1", "Run", &[("l", "Step L", 0.2), ("r", "Step R", 0.7)]).as_bytes(),
+    )]);
+    assert_eq!(
+        got,
+        "event animseq::S1.l \"Run / Step L\" run.animseq\nevent animseq::S1.r \"Run / Step R\" run.animseq\n"
+    );
 }
 
 #[test]
 fn a_broken_file_hides_nothing_else() {
     let got = check(&[
         ("a.animseq", seq("A", "A", &[("x", "X", 0.1)]).as_bytes()),
-        ("b.animseq", b"AnimSeq(format: 3, id: \"B\", name: \"B\", duration: -1.0)"),
+        (
+            "b.animseq",
+            b"AnimSeq(format: 3, id: \"B\", name: \"B\", duration: -1.0)",
+        ),
     ]);
-    assert!(got.starts_with("event animseq::A.x \"A / X\" a.animseq\n"), "{got}");
+    assert!(
+        got.starts_with("event animseq::A.x \"A / X\" a.animseq\n"),
+        "{got}"
+    );
     assert!(got.contains("error E01"), "{got}");
-    assert!(got.lines().filter(|l| l.starts_with("event")).count() == 1, "{got}");
+    assert!(
+        got.lines().filter(|l| l.starts_with("event")).count() == 1,
+        "{got}"
+    );
 }
 
 #[test]
 fn conflicting_sequence_ids_quarantine_shared_identities_only() {
     let got = check(&[
-        ("a.animseq", seq("S", "Run", &[("x", "X", 0.1), ("only_a", "A", 0.2)]).as_bytes()),
-        ("sub/b.animseq", seq("S", "Run copy", &[("x", "X", 0.1), ("only_b", "B", 0.3)]).as_bytes()),
+        (
+            "a.animseq",
+            seq("S", "Run", &[("x", "X", 0.1), ("only_a", "A", 0.2)]).as_bytes(),
+        ),
+        (
+            "sub/b.animseq",
+            seq("S", "Run copy", &[("x", "X", 0.1), ("only_b", "B", 0.3)]).as_bytes(),
+        ),
     ]);
     let want = "event animseq::S.only_a \"Run / A\" a.animseq\n\
                 event animseq::S.only_b \"Run copy / B\" sub/b.animseq\n\
                 quarantined animseq::S.x [\"a.animseq\", \"sub/b.animseq\"]\n\
-                error E0201 a.animseq:4:9 sequence id `S` is also declared by sub/b.animseq\n\
-                error E0201 sub/b.animseq:4:9 sequence id `S` is also declared by a.animseq\n";
+                error E0201 a.animseq:3:9 sequence id `S` is also declared by sub/b.animseq\n\
+                error E0201 sub/b.animseq:3:9 sequence id `S` is also declared by a.animseq\n";
     assert_eq!(got, want);
 }
 
 #[test]
 fn duplicate_notify_id_in_one_file_quarantines_that_identity_only() {
-    let got = check(&[("a.animseq", seq("S", "Run", &[("x", "X", 0.1), ("y", "Y", 0.2), ("x", "X again", 0.3)]).as_bytes())]);
+    let got = check(&[(
+        "a.animseq",
+        seq(
+            "S",
+            "Run",
+            &[("x", "X", 0.1), ("y", "Y", 0.2), ("x", "X again", 0.3)],
+        )
+        .as_bytes(),
+    )]);
     assert!(got.starts_with("event animseq::S.y \"Run / Y\" a.animseq\nquarantined animseq::S.x [\"a.animseq\"]\nerror "), "{got}");
-    assert_eq!(got.lines().filter(|l| l.starts_with("error")).count(), 1, "{got}");
+    assert_eq!(
+        got.lines().filter(|l| l.starts_with("error")).count(),
+        1,
+        "{got}"
+    );
 }
 
 #[test]
@@ -101,18 +141,32 @@ fn hostile_contents_become_diagnostics() {
     for i in 0..100_000 {
         huge_notifies.push((format!("n{i}"), format!("N{i}"), (i as f64) / 100_000.0));
     }
-    let refs: Vec<(&str, &str, f64)> = huge_notifies.iter().map(|(a, b, t)| (a.as_str(), b.as_str(), *t)).collect();
+    let refs: Vec<(&str, &str, f64)> = huge_notifies
+        .iter()
+        .map(|(a, b, t)| (a.as_str(), b.as_str(), *t))
+        .collect();
     let big = seq("BIG", "Big", &refs);
     let got = check(&[
         ("bad_utf8.animseq", b"AnimSeq(id: \"\xff\xfe\")"),
         ("truncated.animseq", b"AnimSeq(format: 3, id: \"T\", na"),
-        ("nan.animseq", b"AnimSeq(format: 3, id: \"N\", name: \"N\", duration: NaN)"),
+        (
+            "nan.animseq",
+            b"AnimSeq(format: 3, id: \"N\", name: \"N\", duration: NaN)",
+        ),
         ("empty.animseq", b""),
         ("big.animseq", big.as_bytes()),
     ]);
-    assert_eq!(got.lines().filter(|l| l.starts_with("event animseq::BIG.")).count(), 100_000);
+    assert_eq!(
+        got.lines()
+            .filter(|l| l.starts_with("event animseq::BIG."))
+            .count(),
+        100_000
+    );
     for f in ["bad_utf8", "truncated", "nan", "empty"] {
-        assert!(got.contains(&format!("error E0")) && got.contains(&format!(" {f}.animseq:")), "{f}: {got}");
+        assert!(
+            got.contains(&format!("error E0")) && got.contains(&format!(" {f}.animseq:")),
+            "{f}: {got}"
+        );
     }
 }
 
@@ -122,7 +176,11 @@ fn non_utf8_names_and_escaping_symlinks() {
     use std::os::unix::ffi::OsStrExt;
     let dir = tempfile::tempdir().unwrap();
     let outside = tempfile::tempdir().unwrap();
-    std::fs::write(outside.path().join("o.animseq"), seq("OUT", "Out", &[("n", "N", 0.0)])).unwrap();
+    std::fs::write(
+        outside.path().join("o.animseq"),
+        seq("OUT", "Out", &[("n", "N", 0.0)]),
+    )
+    .unwrap();
     std::os::unix::fs::symlink(outside.path(), dir.path().join("link_out")).unwrap();
     std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).unwrap();
     let name = std::ffi::OsStr::from_bytes(b"caf\xe9.animseq");
@@ -139,7 +197,10 @@ fn too_large_files_are_refused_without_reading() {
     f.set_len(sinew::catalog::scan::MAX_FILE_SIZE + 1).unwrap(); // sparse
     let live = LiveCatalog::scan(dir.path(), Some(dir.path()), None).unwrap();
     let got = summary(live.catalog());
-    assert!(got.starts_with("error E0003 huge.animseq:1:1 file is"), "{got}");
+    assert!(
+        got.starts_with("error E0003 huge.animseq:1:1 file is"),
+        "{got}"
+    );
 }
 
 #[test]
@@ -149,9 +210,18 @@ fn missing_root_is_an_io_error() {
 
 fn entries() -> Vec<FileEntry> {
     vec![
-        FileEntry::from_bytes("a.animseq", seq("S", "Run", &[("x", "X", 0.1), ("a", "A", 0.2)]).as_bytes()),
-        FileEntry::from_bytes("b.animseq", seq("S", "Run", &[("x", "X", 0.1), ("b", "B", 0.2)]).as_bytes()),
-        FileEntry::from_bytes("c.animseq", seq("T", "Walk", &[("y", "Y", 0.1), ("y", "Y", 0.2)]).as_bytes()),
+        FileEntry::from_bytes(
+            "a.animseq",
+            seq("S", "Run", &[("x", "X", 0.1), ("a", "A", 0.2)]).as_bytes(),
+        ),
+        FileEntry::from_bytes(
+            "b.animseq",
+            seq("S", "Run", &[("x", "X", 0.1), ("b", "B", 0.2)]).as_bytes(),
+        ),
+        FileEntry::from_bytes(
+            "c.animseq",
+            seq("T", "Walk", &[("y", "Y", 0.1), ("y", "Y", 0.2)]).as_bytes(),
+        ),
         FileEntry::from_bytes("d.animseq", b"AnimSeq(format: 9)"),
         FileEntry::from_bytes("e.animseq", seq("U", "Idle", &[("z", "Z", 0.5)]).as_bytes()),
     ]
@@ -192,7 +262,10 @@ fn refresh_reports_a_delta() {
     // rename of the display name: changed, identity kept
     std::fs::write(&a, seq("S", "Sprint", &[("x", "X", 0.1), ("y", "Y", 0.2)])).unwrap();
     let d = live.refresh(std::slice::from_ref(&a));
-    assert_eq!(d.added.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["animseq::S.y"]);
+    assert_eq!(
+        d.added.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
+        ["animseq::S.y"]
+    );
     assert_eq!(d.changed.len(), 1);
     assert_eq!(d.changed[0].1.name, "Sprint / X");
     // a copy enters quarantine for both shared identities
@@ -218,7 +291,13 @@ enum Op {
     RemoveDir,
 }
 
-const NAMES: [&str; 5] = ["a.animseq", "b.animseq", "sub/c.animseq", "sub/d.animseq", "notes.txt"];
+const NAMES: [&str; 5] = [
+    "a.animseq",
+    "b.animseq",
+    "sub/c.animseq",
+    "sub/d.animseq",
+    "notes.txt",
+];
 
 fn contents(i: usize) -> String {
     match i {

@@ -135,7 +135,10 @@ fn position_of(bytes: &[u8], offset: u32) -> Position {
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1);
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
     Position {
         line: u32::try_from(line).unwrap_or(u32::MAX),
         column: u32::try_from(column).unwrap_or(u32::MAX),
@@ -359,7 +362,10 @@ impl Catalog {
 
     /// Replaces the entries of changed files (`Some` = new contents, `None` = gone) and
     /// reports the delta. Costs time proportional to the changed files' identities.
-    pub fn apply(&mut self, changes: impl IntoIterator<Item = (String, Option<FileEntry>)>) -> Delta {
+    pub fn apply(
+        &mut self,
+        changes: impl IntoIterator<Item = (String, Option<FileEntry>)>,
+    ) -> Delta {
         let changes: Vec<_> = changes.into_iter().collect();
         let mut affected: BTreeSet<String> = BTreeSet::new();
         for (file, new) in &changes {

@@ -35,7 +35,11 @@ pub struct LiveCatalog {
 impl LiveCatalog {
     /// Scans `root` fully. `base` is the folder display paths are relative to (usually the
     /// current directory). Fails only when `root` itself cannot be read.
-    pub fn scan(root: &Path, base: Option<&Path>, progress: Option<Progress>) -> io::Result<LiveCatalog> {
+    pub fn scan(
+        root: &Path,
+        base: Option<&Path>,
+        progress: Option<Progress>,
+    ) -> io::Result<LiveCatalog> {
         let canonical_root = root.canonicalize()?;
         if !canonical_root.is_dir() {
             return Err(io::Error::new(
@@ -88,7 +92,10 @@ impl LiveCatalog {
                     let name = self.display(&d);
                     failed.push(FileEntry::failed(
                         &name,
-                        vec![Diagnostic::error(E_UNREADABLE, format!("cannot read folder: {e}")).in_file(&name)],
+                        vec![
+                            Diagnostic::error(E_UNREADABLE, format!("cannot read folder: {e}"))
+                                .in_file(&name),
+                        ],
                     ));
                     continue;
                 }
@@ -143,14 +150,19 @@ impl LiveCatalog {
                 vec![
                     Diagnostic::error(
                         E_TOO_LARGE,
-                        format!("file is {n} bytes; the catalog loads files up to {MAX_FILE_SIZE} bytes"),
+                        format!(
+                            "file is {n} bytes; the catalog loads files up to {MAX_FILE_SIZE} bytes"
+                        ),
                     )
                     .in_file(&name),
                 ],
             )),
             Err(ReadError::Io(e)) => Some(FileEntry::failed(
                 &name,
-                vec![Diagnostic::error(E_UNREADABLE, format!("cannot read file: {e}")).in_file(&name)],
+                vec![
+                    Diagnostic::error(E_UNREADABLE, format!("cannot read file: {e}"))
+                        .in_file(&name),
+                ],
             )),
         }
     }
@@ -231,7 +243,9 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::TooLarge(len));
     }
     let mut buf = Vec::with_capacity(len as usize);
-    f.take(MAX_FILE_SIZE + 1).read_to_end(&mut buf).map_err(map)?;
+    f.take(MAX_FILE_SIZE + 1)
+        .read_to_end(&mut buf)
+        .map_err(map)?;
     if buf.len() as u64 > MAX_FILE_SIZE {
         return Err(ReadError::TooLarge(buf.len() as u64));
     }

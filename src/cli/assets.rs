@@ -53,7 +53,12 @@ pub fn event_json(d: &EventDescriptor) -> Value {
     })
 }
 
-pub fn catalog(ctx: &Ctx, assets: &Path, format: Format, out: &mut dyn Write) -> Result<u8, String> {
+pub fn catalog(
+    ctx: &Ctx,
+    assets: &Path,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u8, String> {
     let live = scan(ctx, assets, format)?;
     let cat = live.catalog();
     let diags = cat.diagnostics();
@@ -72,7 +77,8 @@ pub fn catalog(ctx: &Ctx, assets: &Path, format: Format, out: &mut dyn Write) ->
             let events = cat.events();
             writeln!(out, "{} events", events.len()).map_err(io)?;
             for d in events {
-                let fields: Vec<String> = d.fields.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+                let fields: Vec<String> =
+                    d.fields.iter().map(|(n, t)| format!("{n}: {t}")).collect();
                 let target = match &d.target {
                     Target::Owner => "owner".to_string(),
                     Target::Variable(v) => format!("variable {v}"),
@@ -84,7 +90,11 @@ pub fn catalog(ctx: &Ctx, assets: &Path, format: Format, out: &mut dyn Write) ->
                     d.name,
                     super::num(d.time),
                     target,
-                    if fields.is_empty() { String::new() } else { format!("  fields {}", fields.join(", ")) },
+                    if fields.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  fields {}", fields.join(", "))
+                    },
                     d.file
                 )
                 .map_err(io)?;
@@ -98,7 +108,8 @@ pub fn catalog(ctx: &Ctx, assets: &Path, format: Format, out: &mut dyn Write) ->
             }
             if !diags.is_empty() {
                 writeln!(out).map_err(io)?;
-                out.write_all(human_diagnostics(ctx, &diags).as_bytes()).map_err(io)?;
+                out.write_all(human_diagnostics(ctx, &diags).as_bytes())
+                    .map_err(io)?;
             }
         }
     }
@@ -110,7 +121,12 @@ pub fn palette_json(e: &PaletteEntry) -> Value {
     serde_json::to_value(e).unwrap_or(Value::Null)
 }
 
-pub fn palette(ctx: &Ctx, assets: &Path, format: Format, out: &mut dyn Write) -> Result<u8, String> {
+pub fn palette(
+    ctx: &Ctx,
+    assets: &Path,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u8, String> {
     let live = scan(ctx, assets, format)?;
     let entries = palette::build(live.catalog());
     let diags = live.catalog().diagnostics();
@@ -128,10 +144,20 @@ pub fn palette(ctx: &Ctx, assets: &Path, format: Format, out: &mut dyn Write) ->
                     writeln!(out, "{category}").map_err(io)?;
                 }
                 let pins = |p: &[palette::PalettePin]| {
-                    p.iter().map(|p| format!("{}:{}", p.name, p.ty)).collect::<Vec<_>>().join(", ")
+                    p.iter()
+                        .map(|p| format!("{}:{}", p.name, p.ty))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 };
-                writeln!(out, "  {:<24} {:<20} ({}) -> ({})", e.kind, e.name, pins(&e.inputs), pins(&e.outputs))
-                    .map_err(io)?;
+                writeln!(
+                    out,
+                    "  {:<24} {:<20} ({}) -> ({})",
+                    e.kind,
+                    e.name,
+                    pins(&e.inputs),
+                    pins(&e.outputs)
+                )
+                .map_err(io)?;
             }
         }
     }
@@ -164,7 +190,12 @@ pub fn migrate(ctx: &Ctx, files: &[PathBuf], out: &mut dyn Write) -> Result<u8, 
         };
         let text = animseq::to_ron(&seq);
         if text.as_bytes() == bytes.as_slice() {
-            writeln!(out, "{name}: unchanged (format {})", animseq::min_format(&seq)).map_err(|e| e.to_string())?;
+            writeln!(
+                out,
+                "{name}: unchanged (format {})",
+                animseq::min_format(&seq)
+            )
+            .map_err(|e| e.to_string())?;
             continue;
         }
         if let Err(e) = crate::fsutil::write_atomic(f, text.as_bytes()) {

@@ -20,11 +20,18 @@ use std::time::Duration;
 /// How long the watcher waits for a burst of events to settle.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
 
-pub fn run(ctx: &Ctx, paths: &[PathBuf], assets: &Path, format: Format, out: &mut dyn Write) -> Result<u8, String> {
+pub fn run(
+    ctx: &Ctx,
+    paths: &[PathBuf],
+    assets: &Path,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u8, String> {
     let mut live = super::assets::scan(ctx, assets, format)?;
     let io = |e: std::io::Error| e.to_string();
     let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-    let mut debouncer = new_debouncer(DEBOUNCE, None, tx).map_err(|e| format!("cannot watch: {e}"))?;
+    let mut debouncer =
+        new_debouncer(DEBOUNCE, None, tx).map_err(|e| format!("cannot watch: {e}"))?;
     debouncer
         .watch(assets, RecursiveMode::Recursive)
         .map_err(|e| format!("cannot watch {}: {e}", ctx.display(assets)))?;
@@ -40,7 +47,9 @@ pub fn run(ctx: &Ctx, paths: &[PathBuf], assets: &Path, format: Format, out: &mu
     }
     report_check(ctx, &live, format, out)?;
     out.flush().map_err(io)?;
-    let canonical_assets = assets.canonicalize().unwrap_or_else(|_| assets.to_path_buf());
+    let canonical_assets = assets
+        .canonicalize()
+        .unwrap_or_else(|_| assets.to_path_buf());
     for batch in rx {
         let events = match batch {
             Ok(ev) => ev,
@@ -88,7 +97,12 @@ pub fn run(ctx: &Ctx, paths: &[PathBuf], assets: &Path, format: Format, out: &mu
     Ok(OK)
 }
 
-fn report_check(ctx: &Ctx, live: &crate::catalog::scan::LiveCatalog, format: Format, out: &mut dyn Write) -> Result<(), String> {
+fn report_check(
+    ctx: &Ctx,
+    live: &crate::catalog::scan::LiveCatalog,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<(), String> {
     let diags = live.catalog().diagnostics();
     let (errors, warnings) = diag::counts(&diags);
     match format {

@@ -18,7 +18,9 @@ pub struct Facts {
 /// unreachable nodes and unused variables).
 pub fn check(src: &SourceFile, g: &Graph, spans: &GraphSpans) -> (Facts, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let exec: Vec<usize> = (0..g.links.len()).filter(|&i| g.is_exec(&g.links[i])).collect();
+    let exec: Vec<usize> = (0..g.links.len())
+        .filter(|&i| g.is_exec(&g.links[i]))
+        .collect();
     for i in closing_links(g, &exec) {
         diags.push(
             Diagnostic::error(E_EXEC_CYCLE, "this link closes an exec cycle")
@@ -43,8 +45,11 @@ pub fn check(src: &SourceFile, g: &Graph, spans: &GraphSpans) -> (Facts, Vec<Dia
     for (i, n) in g.nodes.iter().enumerate() {
         if !reachable[i] && !n.is_event() && !matches!(n.op, Op::Error) {
             diags.push(
-                Diagnostic::warning(W_UNREACHABLE, format!("node `{}` is never reached by any event", n.name))
-                    .at(src, spans.node_names[i]),
+                Diagnostic::warning(
+                    W_UNREACHABLE,
+                    format!("node `{}` is never reached by any event", n.name),
+                )
+                .at(src, spans.node_names[i]),
             );
         }
     }
@@ -57,8 +62,11 @@ pub fn check(src: &SourceFile, g: &Graph, spans: &GraphSpans) -> (Facts, Vec<Dia
     for (i, v) in g.vars.iter().enumerate() {
         if !used[i] {
             diags.push(
-                Diagnostic::warning(W_UNUSED_VAR, format!("variable `{}` is never read or written", v.name))
-                    .at(src, spans.vars[i]),
+                Diagnostic::warning(
+                    W_UNUSED_VAR,
+                    format!("variable `{}` is never read or written", v.name),
+                )
+                .at(src, spans.vars[i]),
             );
         }
     }
@@ -76,7 +84,11 @@ fn closing_links(g: &Graph, subset: &[usize]) -> Vec<usize> {
     }
     for &i in subset {
         let l = &g.links[i];
-        pg.add_edge(NodeIndex::new(l.from as usize), NodeIndex::new(l.to as usize), ());
+        pg.add_edge(
+            NodeIndex::new(l.from as usize),
+            NodeIndex::new(l.to as usize),
+            (),
+        );
     }
     let mut comp = vec![usize::MAX; n];
     let mut any = false;

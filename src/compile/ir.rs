@@ -64,7 +64,9 @@ pub enum EventKey {
     /// `custom::NAME`
     Custom(String),
     /// `animseq::S.N` with its typed fields (from the catalog).
-    Notify { identity: String },
+    Notify {
+        identity: String,
+    },
 }
 
 impl EventKey {

@@ -17,9 +17,13 @@ use crate::nodes::PinType;
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventInfo {
     /// Published, with its typed fields in authored order.
-    Published { fields: Vec<(String, PinType)> },
+    Published {
+        fields: Vec<(String, PinType)>,
+    },
     /// Claimed more than once; the claimant files.
-    Quarantined { files: Vec<String> },
+    Quarantined {
+        files: Vec<String>,
+    },
     Unknown,
 }
 
@@ -68,7 +72,12 @@ impl EventCatalog for crate::catalog::Catalog {
                 fields: d
                     .fields
                     .iter()
-                    .map(|(n, t)| (n.clone(), PinType::from_type_name(t).unwrap_or(PinType::String)))
+                    .map(|(n, t)| {
+                        (
+                            n.clone(),
+                            PinType::from_type_name(t).unwrap_or(PinType::String),
+                        )
+                    })
                     .collect(),
             },
             crate::catalog::Status::Quarantined(files) => EventInfo::Quarantined { files },

@@ -130,7 +130,11 @@ impl Resolver<'_> {
         index
     }
 
-    fn nodes(&mut self, file: &ast::File, vars: &BTreeMap<String, u32>) -> BTreeMap<String, NodeId> {
+    fn nodes(
+        &mut self,
+        file: &ast::File,
+        vars: &BTreeMap<String, u32>,
+    ) -> BTreeMap<String, NodeId> {
         let mut index: BTreeMap<String, NodeId> = BTreeMap::new();
         let mut handled: BTreeMap<String, Span> = BTreeMap::new();
         for n in file.nodes() {
@@ -166,13 +170,22 @@ impl Resolver<'_> {
         }
     }
 
-    fn node(&mut self, n: &ast::Node, vars: &BTreeMap<String, u32>, handled: &mut BTreeMap<String, Span>) -> Node {
+    fn node(
+        &mut self,
+        n: &ast::Node,
+        vars: &BTreeMap<String, u32>,
+        handled: &mut BTreeMap<String, Span>,
+    ) -> Node {
         let kind_text = n.kind.text();
         if kind_text == "event" {
             return self.event_node(n, handled);
         }
         let Some(kind) = nodes::lookup(&kind_text).filter(|k| k.flow != Flow::Event) else {
-            let d = self.err(E_UNKNOWN_KIND, n.kind.span, format!("unknown node kind `{kind_text}`"));
+            let d = self.err(
+                E_UNKNOWN_KIND,
+                n.kind.span,
+                format!("unknown node kind `{kind_text}`"),
+            );
             if let Some(s) = closest(&kind_text, nodes::writable_kinds()) {
                 d.notes.push(format!("did you mean `{s}`?"));
             }
@@ -191,7 +204,11 @@ impl Resolver<'_> {
         match (kind.subject, &n.subject) {
             (SubjectRule::None, None) => {}
             (SubjectRule::None, Some(s)) => {
-                self.err(E_BAD_SUBJECT, s.span(), format!("`{kind_text}` takes no subject"));
+                self.err(
+                    E_BAD_SUBJECT,
+                    s.span(),
+                    format!("`{kind_text}` takes no subject"),
+                );
                 return Self::error_node(n);
             }
             (SubjectRule::Variable, Some(Subject::Ident(v))) => match vars.get(&v.name) {
@@ -199,11 +216,19 @@ impl Resolver<'_> {
                     let ty = self.graph.vars[i as usize].ty;
                     node.inputs = pins(kind.inputs, Some(ty));
                     node.outputs = pins(kind.outputs, Some(ty));
-                    node.op = if kind.kind == "var.get" { Op::VarGet(i) } else { Op::VarSet(i) };
+                    node.op = if kind.kind == "var.get" {
+                        Op::VarGet(i)
+                    } else {
+                        Op::VarSet(i)
+                    };
                 }
                 None => {
                     let names: Vec<&str> = vars.keys().map(String::as_str).collect();
-                    let d = self.err(E_UNKNOWN_VAR, v.span, format!("unknown variable `{}`", v.name));
+                    let d = self.err(
+                        E_UNKNOWN_VAR,
+                        v.span,
+                        format!("unknown variable `{}`", v.name),
+                    );
                     if let Some(s) = closest(&v.name, names) {
                         d.notes.push(format!("did you mean `{s}`?"));
                     }
@@ -223,7 +248,7 @@ impl Resolver<'_> {
                     node.op = Op::Expr(Box::new(parsed));
                 }
                 Err(d) => {
-                    self.diags.push(d);
+                    self.diags.extend(d);
                     return Self::error_node(n);
                 }
             },
@@ -239,7 +264,11 @@ impl Resolver<'_> {
                     SubjectRule::None => "nothing",
                 };
                 let span = s.as_ref().map_or(n.kind.span, |s| s.span());
-                self.err(E_BAD_SUBJECT, span, format!("`{kind_text}` needs {want} after the kind"));
+                self.err(
+                    E_BAD_SUBJECT,
+                    span,
+                    format!("`{kind_text}` needs {want} after the kind"),
+                );
                 return Self::error_node(n);
             }
         }
@@ -248,12 +277,20 @@ impl Resolver<'_> {
     }
 
     fn args(&mut self, n: &ast::Node, kind: &NodeKind, node: &mut Node) {
-        node.defaults = node.inputs.iter().map(|p| Const::default_of(p.ty)).collect();
+        node.defaults = node
+            .inputs
+            .iter()
+            .map(|p| Const::default_of(p.ty))
+            .collect();
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
         for a in &n.args {
             if let Some(&first) = seen.get(a.name.name.as_str()) {
                 let src = self.src;
-                let d = self.err(E_BAD_PROPERTY, a.name.span, format!("argument `{}` is set twice", a.name.name));
+                let d = self.err(
+                    E_BAD_PROPERTY,
+                    a.name.span,
+                    format!("argument `{}` is set twice", a.name.name),
+                );
                 *d = d.clone().with_label(src, first, "first set here");
                 continue;
             }
@@ -261,7 +298,11 @@ impl Resolver<'_> {
             if let Some(i) = node.input(&a.name.name) {
                 let ty = node.inputs[i].ty;
                 if ty == PinType::Exec {
-                    self.err(E_BAD_PROPERTY, a.name.span, format!("`{}` is an exec pin; it cannot take a value", a.name.name));
+                    self.err(
+                        E_BAD_PROPERTY,
+                        a.name.span,
+                        format!("`{}` is an exec pin; it cannot take a value", a.name.name),
+                    );
                     continue;
                 }
                 match literal(&a.value, ty) {
@@ -274,7 +315,11 @@ impl Resolver<'_> {
                 match (p.name, literal(&a.value, p.ty)) {
                     ("count", Ok(Const::Int(c))) => match p.range {
                         Some((lo, hi)) if c < lo || c > hi => {
-                            self.err(E_BAD_PROPERTY, a.value.span, format!("`count` must be between {lo} and {hi}, found {c}"));
+                            self.err(
+                                E_BAD_PROPERTY,
+                                a.value.span,
+                                format!("`count` must be between {lo} and {hi}, found {c}"),
+                            );
                         }
                         _ => node.props.count = c as u32,
                     },
@@ -322,20 +367,33 @@ impl Resolver<'_> {
         let (key, table_kind, extra): (EventKey, &str, Vec<Pin>) = match ev {
             EventRef::BeginPlay(_) => (EventKey::BeginPlay, "event begin_play", Vec::new()),
             EventRef::Tick(_) => (EventKey::Tick, "event tick", Vec::new()),
-            EventRef::Custom { name, .. } => (EventKey::Custom(name.name.clone()), "event custom", Vec::new()),
-            EventRef::Animseq { sequence, notify, span } => {
+            EventRef::Custom { name, .. } => (
+                EventKey::Custom(name.name.clone()),
+                "event custom",
+                Vec::new(),
+            ),
+            EventRef::Animseq {
+                sequence,
+                notify,
+                span,
+            } => {
                 let identity = ev.identity();
                 match self.events.event(&identity) {
                     EventInfo::Published { fields } => (
                         EventKey::Notify { identity },
                         "",
-                        fields.into_iter().map(|(name, ty)| Pin { name, ty }).collect(),
+                        fields
+                            .into_iter()
+                            .map(|(name, ty)| Pin { name, ty })
+                            .collect(),
                     ),
                     EventInfo::Quarantined { files } => {
                         let d = self.err(
                             E_QUARANTINED_EVENT,
                             *span,
-                            format!("event `{identity}` is quarantined: more than one asset declares it"),
+                            format!(
+                                "event `{identity}` is quarantined: more than one asset declares it"
+                            ),
                         );
                         d.notes.push(format!("declared by {}", files.join(", ")));
                         d.notes.push("give each sequence its own id (or remove the copy) to publish it again".into());
@@ -350,8 +408,15 @@ impl Resolver<'_> {
                             .collect();
                         let suggestion = closest(&notify.name, same_seq.iter().copied())
                             .map(|n| format!("{prefix}{n}"))
-                            .or_else(|| closest(&identity, published.iter().map(String::as_str)).map(str::to_string));
-                        let d = self.err(E_UNKNOWN_EVENT, *span, format!("unknown event `{identity}`"));
+                            .or_else(|| {
+                                closest(&identity, published.iter().map(String::as_str))
+                                    .map(str::to_string)
+                            });
+                        let d = self.err(
+                            E_UNKNOWN_EVENT,
+                            *span,
+                            format!("unknown event `{identity}`"),
+                        );
                         if let Some(s) = suggestion {
                             d.notes.push(format!("did you mean `{s}`?"));
                         } else {
@@ -371,7 +436,9 @@ impl Resolver<'_> {
                 format!("event `{identity}` is handled twice in this graph"),
             );
             *d = d.clone().with_label(src, first, "first handled here");
-            d.notes.push("a graph may handle an event once; chain the actions with `flow.sequence`".into());
+            d.notes.push(
+                "a graph may handle an event once; chain the actions with `flow.sequence`".into(),
+            );
             return Self::error_node(n);
         }
         handled.insert(identity, ev.span());
@@ -401,11 +468,17 @@ impl Resolver<'_> {
         let mut data_in: BTreeMap<(NodeId, u16), Span> = BTreeMap::new();
         let mut exec_out: BTreeMap<(NodeId, u16), Span> = BTreeMap::new();
         for l in file.links() {
-            let (Some(&from), Some(&to)) = (nodes.get(&l.from_node.name), nodes.get(&l.to_node.name)) else {
+            let (Some(&from), Some(&to)) =
+                (nodes.get(&l.from_node.name), nodes.get(&l.to_node.name))
+            else {
                 for id in [&l.from_node, &l.to_node] {
                     if !nodes.contains_key(&id.name) {
                         let names: Vec<&str> = nodes.keys().map(String::as_str).collect();
-                        let d = self.err(E_UNKNOWN_NODE, id.span, format!("unknown node `{}`", id.name));
+                        let d = self.err(
+                            E_UNKNOWN_NODE,
+                            id.span,
+                            format!("unknown node `{}`", id.name),
+                        );
                         if let Some(s) = closest(&id.name, names) {
                             d.notes.push(format!("did you mean `{s}`?"));
                         }
@@ -413,15 +486,30 @@ impl Resolver<'_> {
                 }
                 continue;
             };
-            let (fnode, tnode) = (&self.graph.nodes[from as usize], &self.graph.nodes[to as usize]);
+            let (fnode, tnode) = (
+                &self.graph.nodes[from as usize],
+                &self.graph.nodes[to as usize],
+            );
             if matches!(fnode.op, Op::Error) || matches!(tnode.op, Op::Error) {
                 continue;
             }
             let Some(fp) = fnode.output(&l.from_pin.name) else {
                 let msg = if fnode.input(&l.from_pin.name).is_some() {
-                    (E_LINK_DIRECTION, format!("`{}.{}` is an input pin; a link starts at an output", l.from_node.name, l.from_pin.name))
+                    (
+                        E_LINK_DIRECTION,
+                        format!(
+                            "`{}.{}` is an input pin; a link starts at an output",
+                            l.from_node.name, l.from_pin.name
+                        ),
+                    )
                 } else {
-                    (E_UNKNOWN_PIN, format!("`{}` ({}) has no output pin `{}`", l.from_node.name, fnode.kind, l.from_pin.name))
+                    (
+                        E_UNKNOWN_PIN,
+                        format!(
+                            "`{}` ({}) has no output pin `{}`",
+                            l.from_node.name, fnode.kind, l.from_pin.name
+                        ),
+                    )
                 };
                 let notes = pin_notes(&l.from_pin.name, &fnode.outputs, "outputs");
                 self.err(msg.0, l.span, msg.1).notes.extend(notes);
@@ -429,9 +517,21 @@ impl Resolver<'_> {
             };
             let Some(tp) = tnode.input(&l.to_pin.name) else {
                 let msg = if tnode.output(&l.to_pin.name).is_some() {
-                    (E_LINK_DIRECTION, format!("`{}.{}` is an output pin; a link ends at an input", l.to_node.name, l.to_pin.name))
+                    (
+                        E_LINK_DIRECTION,
+                        format!(
+                            "`{}.{}` is an output pin; a link ends at an input",
+                            l.to_node.name, l.to_pin.name
+                        ),
+                    )
                 } else {
-                    (E_UNKNOWN_PIN, format!("`{}` ({}) has no input pin `{}`", l.to_node.name, tnode.kind, l.to_pin.name))
+                    (
+                        E_UNKNOWN_PIN,
+                        format!(
+                            "`{}` ({}) has no input pin `{}`",
+                            l.to_node.name, tnode.kind, l.to_pin.name
+                        ),
+                    )
                 };
                 let notes = pin_notes(&l.to_pin.name, &tnode.inputs, "inputs");
                 self.err(msg.0, l.span, msg.1).notes.extend(notes);
@@ -442,36 +542,73 @@ impl Resolver<'_> {
                 self.err(
                     E_EXEC_DATA,
                     l.span,
-                    format!("cannot link {} pin `{}.{}` to {} pin `{}.{}`", kind_word(ft), l.from_node.name, l.from_pin.name, kind_word(tt), l.to_node.name, l.to_pin.name),
+                    format!(
+                        "cannot link {} pin `{}.{}` to {} pin `{}.{}`",
+                        kind_word(ft),
+                        l.from_node.name,
+                        l.from_pin.name,
+                        kind_word(tt),
+                        l.to_node.name,
+                        l.to_pin.name
+                    ),
                 );
                 continue;
             }
             if ft != tt && !(ft == PinType::Int && tt == PinType::Float) {
-                self.err(E_TYPE_MISMATCH, l.span, format!("type mismatch: expected {tt}, found {ft}"))
-                    .notes
-                    .push(format!("`{}.{}` is {ft}; `{}.{}` takes {tt}", l.from_node.name, l.from_pin.name, l.to_node.name, l.to_pin.name));
+                self.err(
+                    E_TYPE_MISMATCH,
+                    l.span,
+                    format!("type mismatch: expected {tt}, found {ft}"),
+                )
+                .notes
+                .push(format!(
+                    "`{}.{}` is {ft}; `{}.{}` takes {tt}",
+                    l.from_node.name, l.from_pin.name, l.to_node.name, l.to_pin.name
+                ));
                 continue;
             }
             let (fp, tp) = (fp as u16, tp as u16);
             if ft == PinType::Exec {
                 if let Some(&first) = exec_out.get(&(from, fp)) {
                     let src = self.src;
-                    let d = self.err(E_EXEC_OUT_TWICE, l.span, format!("exec output `{}.{}` is linked twice", l.from_node.name, l.from_pin.name));
+                    let d = self.err(
+                        E_EXEC_OUT_TWICE,
+                        l.span,
+                        format!(
+                            "exec output `{}.{}` is linked twice",
+                            l.from_node.name, l.from_pin.name
+                        ),
+                    );
                     *d = d.clone().with_label(src, first, "first linked here");
-                    d.notes.push("an exec output leads to one node; use `flow.sequence` to run several".into());
+                    d.notes.push(
+                        "an exec output leads to one node; use `flow.sequence` to run several"
+                            .into(),
+                    );
                     continue;
                 }
                 exec_out.insert((from, fp), l.span);
             } else {
                 if let Some(&first) = data_in.get(&(to, tp)) {
                     let src = self.src;
-                    let d = self.err(E_DATA_IN_TWICE, l.span, format!("data input `{}.{}` is linked twice", l.to_node.name, l.to_pin.name));
+                    let d = self.err(
+                        E_DATA_IN_TWICE,
+                        l.span,
+                        format!(
+                            "data input `{}.{}` is linked twice",
+                            l.to_node.name, l.to_pin.name
+                        ),
+                    );
                     *d = d.clone().with_label(src, first, "first linked here");
                     continue;
                 }
                 data_in.insert((to, tp), l.span);
             }
-            self.graph.links.push(Link { from, from_pin: fp, to, to_pin: tp });
+            self.graph.links.push(Link {
+                from,
+                from_pin: fp,
+                to,
+                to_pin: tp,
+            });
             self.spans.links.push(l.span);
         }
     }
@@ -487,7 +624,10 @@ fn pin_notes(name: &str, pins: &[Pin], what: &str) -> Vec<String> {
     } else if pins.is_empty() {
         vec![format!("it has no {what}")]
     } else {
-        let list: Vec<String> = pins.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();
+        let list: Vec<String> = pins
+            .iter()
+            .map(|p| format!("{}: {}", p.name, p.ty))
+            .collect();
         vec![format!("its {what}: {}", list.join(", "))]
     }
 }
