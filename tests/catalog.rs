@@ -263,7 +263,7 @@ fn refresh_reports_a_delta() {
     std::fs::write(&a, seq("S", "Sprint", &[("x", "X", 0.1), ("y", "Y", 0.2)])).unwrap();
     let d = live.refresh(std::slice::from_ref(&a));
     assert_eq!(
-        d.added.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
+        d.added.iter().map(|e| &*e.id).collect::<Vec<_>>(),
         ["animseq::S.y"]
     );
     assert_eq!(d.changed.len(), 1);

@@ -12,6 +12,7 @@ use crate::animseq::{self, AnimSeq, Target};
 use crate::diag::{Diagnostic, Position, Span};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Two or more files declare one sequence ID (an error on every claimant).
 pub const E_SEQUENCE_CONFLICT: &str = "E0201";
@@ -20,15 +21,15 @@ pub const E_SEQUENCE_CONFLICT: &str = "E0201";
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventDescriptor {
     /// `animseq::<sequence>.<notify>`.
-    pub id: String,
+    pub id: Arc<str>,
     /// `"<sequence name> / <notify name>"`.
     pub name: String,
-    pub sequence: String,
-    pub sequence_name: String,
+    pub sequence: Arc<str>,
+    pub sequence_name: Arc<str>,
     pub notify: String,
     pub notify_name: String,
     /// Display path of the source file.
-    pub file: String,
+    pub file: Arc<str>,
     pub time: f64,
     pub target: Target,
     /// Typed field schema in authored order: (name, graph type name).
@@ -44,9 +45,9 @@ pub fn identity(sequence: &str, notify: &str) -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileEntry {
     /// Display path (the catalog's key).
-    pub file: String,
+    pub file: Arc<str>,
     /// The sequence ID, when the file loaded.
-    pub sequence: Option<String>,
+    pub sequence: Option<Arc<str>>,
     /// Where the sequence ID value stands (for conflict errors).
     id_location: (Span, Position, Position),
     /// Descriptors by notify ID (first occurrence for duplicated IDs).
@@ -62,7 +63,7 @@ impl FileEntry {
     pub fn from_bytes(file: &str, bytes: &[u8]) -> FileEntry {
         let loaded = animseq::load_bytes(file, bytes);
         let mut entry = FileEntry {
-            file: file.to_string(),
+            file: file.into(),
             sequence: None,
             id_location: (Span::default(), Position::default(), Position::default()),
             events: BTreeMap::new(),
@@ -77,7 +78,7 @@ impl FileEntry {
                     position_of(bytes, spans.id.end),
                 );
             }
-            entry.fill(file, &seq);
+            entry.fill(&seq);
         }
         entry
     }
@@ -85,7 +86,7 @@ impl FileEntry {
     /// An entry that only carries diagnostics (unreadable file, too large, …).
     pub fn failed(file: &str, diagnostics: Vec<Diagnostic>) -> FileEntry {
         FileEntry {
-            file: file.to_string(),
+            file: file.into(),
             sequence: None,
             id_location: (Span::default(), Position::default(), Position::default()),
             events: BTreeMap::new(),
@@ -94,21 +95,23 @@ impl FileEntry {
         }
     }
 
-    fn fill(&mut self, file: &str, seq: &AnimSeq) {
-        self.sequence = Some(seq.id.clone());
+    fn fill(&mut self, seq: &AnimSeq) {
+        let sequence: Arc<str> = seq.id.as_str().into();
+        let sequence_name: Arc<str> = seq.name.as_str().into();
+        self.sequence = Some(sequence.clone());
         for n in &seq.notifies {
             if self.events.contains_key(&n.id) {
                 self.duplicate_notifies.insert(n.id.clone());
                 continue;
             }
             let d = EventDescriptor {
-                id: identity(&seq.id, &n.id),
+                id: identity(&seq.id, &n.id).into(),
                 name: format!("{} / {}", seq.name, n.name),
-                sequence: seq.id.clone(),
-                sequence_name: seq.name.clone(),
+                sequence: sequence.clone(),
+                sequence_name: sequence_name.clone(),
                 notify: n.id.clone(),
                 notify_name: n.name.clone(),
-                file: file.to_string(),
+                file: self.file.clone(),
                 time: n.time,
                 target: n.target.clone(),
                 fields: n
@@ -121,7 +124,7 @@ impl FileEntry {
         }
     }
 
-    fn identities(&self) -> impl Iterator<Item = &String> + '_ {
+    fn identities(&self) -> impl Iterator<Item = &Arc<str>> + '_ {
         self.events.values().map(|d| &d.id)
     }
 }
@@ -185,11 +188,23 @@ pub struct Quarantined {
 /// The catalog state: file entries plus the claim indexes derived from them.
 #[derive(Clone, Debug, Default)]
 pub struct Catalog {
-    files: BTreeMap<String, FileEntry>,
-    /// identity → files claiming it.
-    claims: BTreeMap<String, BTreeSet<String>>,
+    files: BTreeMap<Arc<str>, FileEntry>,
+    /// identity → files claiming it (sorted, each once; almost always one).
+    claims: BTreeMap<Arc<str>, Vec<Arc<str>>>,
     /// sequence ID → files declaring it.
-    by_sequence: BTreeMap<String, BTreeSet<String>>,
+    by_sequence: BTreeMap<Arc<str>, BTreeSet<Arc<str>>>,
+}
+
+fn add_sorted(v: &mut Vec<Arc<str>>, f: &Arc<str>) {
+    if let Err(i) = v.binary_search(f) {
+        v.insert(i, f.clone());
+    }
+}
+
+fn remove_sorted(v: &mut Vec<Arc<str>>, f: &str) {
+    if let Ok(i) = v.binary_search_by(|x| (**x).cmp(f)) {
+        v.remove(i);
+    }
 }
 
 impl Catalog {
@@ -205,10 +220,7 @@ impl Catalog {
     fn insert(&mut self, entry: FileEntry) {
         self.remove(&entry.file.clone());
         for id in entry.identities() {
-            self.claims
-                .entry(id.clone())
-                .or_default()
-                .insert(entry.file.clone());
+            add_sorted(self.claims.entry(id.clone()).or_default(), &entry.file);
         }
         if let Some(s) = &entry.sequence {
             self.by_sequence
@@ -223,7 +235,7 @@ impl Catalog {
         let old = self.files.remove(file)?;
         for id in old.identities() {
             if let Some(set) = self.claims.get_mut(id) {
-                set.remove(file);
+                remove_sorted(set, file);
                 if set.is_empty() {
                     self.claims.remove(id);
                 }
@@ -254,7 +266,7 @@ impl Catalog {
                 })
             });
         if quarantined {
-            return Status::Quarantined(claimants.iter().cloned().collect());
+            return Status::Quarantined(claimants.iter().map(|f| f.to_string()).collect());
         }
         claimants
             .iter()
@@ -297,7 +309,7 @@ impl Catalog {
             .keys()
             .filter_map(|id| match self.status(id) {
                 Status::Quarantined(files) => Some(Quarantined {
-                    id: id.clone(),
+                    id: id.to_string(),
                     files,
                 }),
                 _ => None,
@@ -318,15 +330,11 @@ impl Catalog {
             }
             for f in files {
                 let Some(e) = self.files.get(f) else { continue };
-                let others: Vec<&str> = files
-                    .iter()
-                    .filter(|o| *o != f)
-                    .map(String::as_str)
-                    .collect();
-                let shared: Vec<String> = e
+                let others: Vec<&str> = files.iter().filter(|o| *o != f).map(|o| &**o).collect();
+                let shared: Vec<&str> = e
                     .identities()
                     .filter(|id| self.claims.get(*id).is_some_and(|c| c.len() > 1))
-                    .cloned()
+                    .map(|id| &**id)
                     .collect();
                 let (span, start, end) = e.id_location;
                 let mut d = Diagnostic::error(
@@ -336,7 +344,7 @@ impl Catalog {
                         others.join(", ")
                     ),
                 );
-                d.file = f.clone();
+                d.file = f.to_string();
                 d.span = span;
                 d.start = start;
                 d.end = end;
@@ -367,9 +375,9 @@ impl Catalog {
         changes: impl IntoIterator<Item = (String, Option<FileEntry>)>,
     ) -> Delta {
         let changes: Vec<_> = changes.into_iter().collect();
-        let mut affected: BTreeSet<String> = BTreeSet::new();
+        let mut affected: BTreeSet<Arc<str>> = BTreeSet::new();
         for (file, new) in &changes {
-            if let Some(old) = self.files.get(file) {
+            if let Some(old) = self.files.get(file.as_str()) {
                 affected.extend(old.identities().cloned());
             }
             if let Some(new) = new {
@@ -395,13 +403,13 @@ impl Catalog {
                     }
                 }
                 (_, Status::Published(b)) => delta.added.push(b.clone()),
-                (Status::Published(_), _) => delta.removed.push(id.clone()),
+                (Status::Published(_), _) => delta.removed.push(id.to_string()),
                 _ => {}
             }
             match (&before, &after) {
                 (Status::Quarantined(_), Status::Quarantined(_)) => {}
-                (_, Status::Quarantined(_)) => delta.entered_quarantine.push(id.clone()),
-                (Status::Quarantined(_), _) => delta.left_quarantine.push(id.clone()),
+                (_, Status::Quarantined(_)) => delta.entered_quarantine.push(id.to_string()),
+                (Status::Quarantined(_), _) => delta.left_quarantine.push(id.to_string()),
                 _ => {}
             }
         }
@@ -411,11 +419,12 @@ impl Catalog {
     /// Display paths of known files at or below `path` (display form).
     pub fn files_under(&self, prefix: &str) -> Vec<String> {
         let dir = format!("{}/", prefix.trim_end_matches('/'));
+        let start: Arc<str> = prefix.into();
         self.files
-            .range(prefix.to_string()..)
+            .range(start..)
             .take_while(|(k, _)| k.starts_with(prefix))
-            .filter(|(k, _)| *k == prefix || k.starts_with(&dir))
-            .map(|(k, _)| k.clone())
+            .filter(|(k, _)| &***k == prefix || k.starts_with(&dir))
+            .map(|(k, _)| k.to_string())
             .collect()
     }
 }

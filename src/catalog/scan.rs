@@ -201,7 +201,7 @@ impl LiveCatalog {
                         let (files, failed) = self.walk(&p);
                         to_load.extend(files);
                         for f in failed {
-                            changes.insert(f.file.clone(), Some(f));
+                            changes.insert(f.file.to_string(), Some(f));
                         }
                     }
                 }
@@ -212,7 +212,7 @@ impl LiveCatalog {
         to_load.sort();
         to_load.dedup();
         for e in self.load_all(&to_load, None) {
-            changes.insert(e.file.clone(), Some(e));
+            changes.insert(e.file.to_string(), Some(e));
         }
         self.catalog.apply(changes)
     }

@@ -37,13 +37,13 @@ pub fn scan(ctx: &Ctx, assets: &Path, format: Format) -> Result<LiveCatalog, Str
 /// The JSON form of one event (`cli.md`).
 pub fn event_json(d: &EventDescriptor) -> Value {
     json!({
-        "id": d.id,
+        "id": &*d.id,
         "name": d.name,
-        "sequence": d.sequence,
-        "sequence_name": d.sequence_name,
+        "sequence": &*d.sequence,
+        "sequence_name": &*d.sequence_name,
         "notify": d.notify,
         "notify_name": d.notify_name,
-        "file": d.file,
+        "file": &*d.file,
         "time": d.time,
         "target": match &d.target {
             Target::Owner => json!("owner"),

@@ -85,6 +85,9 @@ impl EventCatalog for crate::catalog::Catalog {
         }
     }
     fn published(&self) -> Vec<String> {
-        self.events().into_iter().map(|d| d.id.clone()).collect()
+        self.events()
+            .into_iter()
+            .map(|d| d.id.to_string())
+            .collect()
     }
 }
