@@ -8,7 +8,7 @@
 use super::{Ctx, Format, OK, human_diagnostics, write_json};
 use crate::diag;
 use crate::palette;
-use notify_debouncer_full::notify::RecursiveMode;
+use notify_debouncer_full::notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
 use std::collections::BTreeSet;
@@ -62,6 +62,8 @@ pub fn run(
         };
         let changed: BTreeSet<PathBuf> = events
             .iter()
+            // Reading files (our own refresh included) reports access events: never a change.
+            .filter(|e| !matches!(e.event.kind, EventKind::Access(_)))
             .flat_map(|e| e.event.paths.iter().cloned())
             .filter(|p| p.starts_with(&canonical_assets) || p.starts_with(assets))
             .collect();
