@@ -262,7 +262,11 @@ fn syntax_errors_point_at_the_offending_token_and_recover_per_line() {
         ],
     );
     check("graph g\nvar x: int = 1.5.2", &[("E0405", 2, 17)]);
-    check("graph g\nnode a = event animseq::x", &[("E0405", 2, 23)]);
+    check("graph g\nnode a = event animseq::x", &[("E0405", 2, 16)]);
+    check(
+        "graph g\nnode a = event.send custom:: x",
+        &[("E0405", 2, 21)],
+    );
     check(
         "graph g\nnode a = int.add { b = 1\nnode b = int.add",
         &[("E0405", 2, 25)],

@@ -50,6 +50,25 @@ pub enum Item {
     Link(Link),
 }
 
+impl Item {
+    /// The span of the item's text (without comments).
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Var(v) => v.span,
+            Item::Node(n) => n.span,
+            Item::Link(l) => l.span,
+        }
+    }
+    /// The comments attached to the item.
+    pub fn comments(&self) -> &Comments {
+        match self {
+            Item::Var(v) => &v.comments,
+            Item::Node(n) => &n.comments,
+            Item::Link(l) => &l.comments,
+        }
+    }
+}
+
 /// `var NAME: TYPE = LITERAL`
 #[derive(Clone, Debug, PartialEq)]
 pub struct Var {

@@ -28,10 +28,11 @@ pub fn format(file: &File) -> String {
 
     let mut sections: [String; 3] = Default::default();
     for item in &file.items {
-        let (section, comments) = match item {
-            Item::Var(v) => (0, &v.comments),
-            Item::Node(n) => (1, &n.comments),
-            Item::Link(l) => (2, &l.comments),
+        let comments = item.comments();
+        let section = match item {
+            Item::Var(_) => 0,
+            Item::Node(_) => 1,
+            Item::Link(_) => 2,
         };
         let s = &mut sections[section];
         for c in &comments.leading {

@@ -299,6 +299,35 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 self.string(t).map(|s| Some(Subject::String(s)))
             }
+            Tok::Ident
+                if self
+                    .toks
+                    .get(self.pos + 1)
+                    .is_some_and(|n| n.kind == Tok::ColonColon && n.span.start == t.span.end) =>
+            {
+                // `animseq::` or `custom::` not followed by a well-formed reference.
+                let mut end = self.toks[self.pos + 1].span;
+                if let Some(n) = self.toks.get(self.pos + 2)
+                    && !n.line_start
+                    && n.span.start == end.end
+                {
+                    end = n.span;
+                }
+                let found = self.slice(t.span.join(end)).to_string();
+                self.report(
+                    Diagnostic::error(
+                        E_EXPECTED,
+                        format!(
+                            "expected `animseq::SEQUENCE.NOTIFY` or `custom::NAME`, found `{found}`"
+                        ),
+                    )
+                    .at(self.src, t.span.join(end))
+                    .with_note(
+                        "SEQUENCE and NOTIFY are IDs of letters, digits, `_` and `-`; NAME is an identifier",
+                    ),
+                );
+                Err(Reported)
+            }
             Tok::Ident if !self.peek_at_clause() => {
                 self.pos += 1;
                 let text = self.slice(t.span);
