@@ -2,4 +2,6 @@
 //!
 //! See `docs/ARCHITECTURE.md` for the code map and the invariants each module keeps.
 
+pub mod bytecode;
 pub mod diag;
+pub mod vm;
