@@ -1610,3 +1610,9 @@ proptest! {
         exercise(&b);
     }
 }
+
+#[test]
+fn instructions_stay_compact() {
+    // Dispatch speed depends on a small pre-decoded instruction.
+    assert!(std::mem::size_of::<Instr>() <= 12, "{}", std::mem::size_of::<Instr>());
+}
