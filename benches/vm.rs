@@ -20,11 +20,28 @@ fn sum_module() -> Module {
     h.emit(Instr::LdcI { dst: rl, c: last });
     let (top, done) = (h.label(), h.label());
     h.bind(top);
-    h.emit(Instr::IntGt { dst: c, a: i, b: rl });
-    h.emit(Instr::JmpIf { cond: c, target: done.target() });
-    h.emit(Instr::IntAdd { dst: sum, a: sum, b: i });
-    h.emit(Instr::IntAdd { dst: i, a: i, b: r1 });
-    h.emit(Instr::Jmp { target: top.target() });
+    h.emit(Instr::IntGt {
+        dst: c,
+        a: i,
+        b: rl,
+    });
+    h.emit(Instr::JmpIf {
+        cond: c,
+        target: done.target(),
+    });
+    h.emit(Instr::IntAdd {
+        dst: sum,
+        a: sum,
+        b: i,
+    });
+    h.emit(Instr::IntAdd {
+        dst: i,
+        a: i,
+        b: r1,
+    });
+    h.emit(Instr::Jmp {
+        target: top.target(),
+    });
     h.bind(done);
     h.emit(Instr::VarSetI { var: out, src: sum });
     h.emit(Instr::Ret {});
@@ -49,7 +66,10 @@ fn footstep_module() -> Module {
     h.emit(Instr::IntAdd { dst: n, a: n, b: a });
     h.emit(Instr::LdcI { dst: b, c: hundred });
     h.emit(Instr::IntGe { dst: c, a: n, b });
-    h.emit(Instr::JmpIfNot { cond: c, target: keep.target() });
+    h.emit(Instr::JmpIfNot {
+        cond: c,
+        target: keep.target(),
+    });
     h.emit(Instr::LdcI { dst: n, c: zero });
     h.bind(keep);
     h.emit(Instr::VarSetI { var: steps, src: n });

@@ -1614,5 +1614,25 @@ proptest! {
 #[test]
 fn instructions_stay_compact() {
     // Dispatch speed depends on a small pre-decoded instruction.
-    assert!(std::mem::size_of::<Instr>() <= 12, "{}", std::mem::size_of::<Instr>());
+    assert!(
+        std::mem::size_of::<Instr>() <= 12,
+        "{}",
+        std::mem::size_of::<Instr>()
+    );
+}
+
+#[test]
+fn errors_become_diagnostics() {
+    let d = Module::decode(b"NOPE").unwrap_err().to_diagnostic("a.sbc");
+    assert_eq!((d.code, d.file.as_str()), ("E0060", "a.sbc"));
+    assert!(d.message.contains("bad magic"), "{}", d.message);
+    let mut m = sample();
+    m.budget = 0;
+    let d = verify(m).unwrap_err().to_diagnostic("a.sbc");
+    assert_eq!(d.code, "E0061");
+    assert!(
+        d.message.starts_with("invalid module: budget 0"),
+        "{}",
+        d.message
+    );
 }

@@ -8,7 +8,11 @@ use sinew::vm::{InstanceState, NullHost, Outcome, Vm};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(m) = Module::decode(data) else { return };
-    assert_eq!(m.encode(), data, "decoding is strict, so re-encoding is exact");
+    assert_eq!(
+        m.encode(),
+        data,
+        "decoding is strict, so re-encoding is exact"
+    );
     let Ok(vm) = verify(m) else { return };
     let _ = disasm(&vm);
     let mut machine = Vm::new();

@@ -7,7 +7,7 @@ use std::fmt;
 use super::isa::{ConstRef, DelayRef, Instr, Param, Reg, Slot, Target, Var};
 use super::module::{DelayDecl, Handler, Module, VarDecl};
 use super::types::{Const, EntityConst, Type, TypeMarker};
-use crate::vm::DEFAULT_BUDGET;
+use super::verify::DEFAULT_BUDGET;
 
 /// Index of a node name in the module's debug table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -15,4 +15,25 @@ pub use isa::{
 };
 pub use module::{DecodeError, DelayDecl, FORMAT_VERSION, Handler, MAGIC, Module, VarDecl};
 pub use types::{B, Const, E, EntityConst, F, I, S, Type, TypeMarker, V, Value};
-pub use verify::{VerifiedModule, VerifyError, verify};
+pub use verify::{DEFAULT_BUDGET, VerifiedModule, VerifyError, verify};
+
+use crate::diag::Diagnostic;
+
+/// Diagnostic code: bytes are not a valid module (bad magic/version, truncated, malformed).
+pub const E_MODULE_DECODE: &str = "E0060";
+/// Diagnostic code: a decoded module failed verification.
+pub const E_MODULE_VERIFY: &str = "E0061";
+
+impl DecodeError {
+    /// As a diagnostic for `file` (code [`E_MODULE_DECODE`]).
+    pub fn to_diagnostic(&self, file: &str) -> Diagnostic {
+        Diagnostic::error(E_MODULE_DECODE, self.to_string()).in_file(file)
+    }
+}
+
+impl VerifyError {
+    /// As a diagnostic for `file` (code [`E_MODULE_VERIFY`]).
+    pub fn to_diagnostic(&self, file: &str) -> Diagnostic {
+        Diagnostic::error(E_MODULE_VERIFY, self.to_string()).in_file(file)
+    }
+}

@@ -5,10 +5,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use super::isa::{Instr, OperandKind};
+use super::isa::OperandKind;
 use super::module::Module;
 use super::types::{Const, Type, Value};
 
+/// Instructions one invocation (a handler run or a resume) may execute by default; also the
+/// builder's default budget metadata.
+pub const DEFAULT_BUDGET: u64 = 100_000;
 /// Largest register count per bank per handler.
 pub const MAX_REGS_PER_BANK: u16 = 4096;
 /// Largest number of instructions in a module.
@@ -297,14 +300,5 @@ fn check_operand(
         OperandKind::Delay => (i >= m.delays.len()).then(|| format!("delay {idx} out of range")),
         OperandKind::Target => (idx < start || idx >= end)
             .then(|| format!("jump target {idx} outside the handler ({start}..{end})")),
-    }
-}
-
-impl Instr {
-    /// True when the instruction may transfer control to `target` (for tools).
-    pub fn jumps_to(&self, target: u32) -> bool {
-        let mut hit = false;
-        self.for_each_operand(&mut |_, k, i| hit |= k == OperandKind::Target && i == target);
-        hit
     }
 }

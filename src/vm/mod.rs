@@ -10,8 +10,7 @@ use crate::bytecode::isa::Instr;
 use crate::bytecode::types::{Const, EntityConst, Value};
 use crate::bytecode::verify::{MAX_STRING_LEN, VerifiedModule};
 
-/// Instructions one invocation (a handler run or a resume) may execute by default.
-pub const DEFAULT_BUDGET: u64 = 100_000;
+pub use crate::bytecode::verify::DEFAULT_BUDGET;
 
 /// The world as seen by a running handler: the instance's entity and its animator, the trace
 /// log and the event hub. Implemented by the runtime (and by tests).
