@@ -1636,3 +1636,80 @@ fn errors_become_diagnostics() {
         d.message
     );
 }
+
+#[test]
+fn opcode_table_snapshot_guards_append_only_numbering() {
+    // Any renumbering or operand change shows up here; only appended lines are acceptable.
+    let text: String = OPCODES
+        .iter()
+        .map(|o| {
+            let ops: Vec<String> = o
+                .operands
+                .iter()
+                .map(|(n, k)| format!("{n}:{k:?}"))
+                .collect();
+            let line = format!("{:#06x} {:<22} {}", o.opcode, o.mnemonic, ops.join(" "));
+            format!("{}\n", line.trim_end())
+        })
+        .collect();
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("bytecode_opcodes", text);
+    });
+}
+
+#[test]
+fn state_of_another_module_is_an_error_not_a_panic() {
+    let a = verify(sample()).unwrap();
+    let b = verify(sum_loop(3)).unwrap();
+    let mut st = InstanceState::new(&b, 0);
+    let payload = [Value::Entity(None), Value::Float(1.0)];
+    let o = run(
+        &a,
+        &mut st,
+        "animseq::run.footstep_l",
+        &payload,
+        &mut TestHost::default(),
+    );
+    assert!(
+        matches!(o, Outcome::Error(ref e) if e.message.contains("does not match")),
+        "{o:?}"
+    );
+    let o = Vm::new().run_handler(&a, &mut st, 99, &[], &mut NullHost, DEFAULT_BUDGET);
+    assert!(
+        matches!(o, Outcome::Error(ref e) if e.message == "no handler 99"),
+        "{o:?}"
+    );
+}
+
+proptest! {
+    #[test]
+    fn int_ops_match_rust(a in any::<i64>(), b in any::<i64>()) {
+        let add = |d, a, b| Instr::IntAdd { dst: d, a, b };
+        let sub = |d, a, b| Instr::IntSub { dst: d, a, b };
+        let mul = |d, a, b| Instr::IntMul { dst: d, a, b };
+        let div = |d, a, b| Instr::IntDiv { dst: d, a, b };
+        prop_assert_eq!(int2(add, a, b), Ok(Value::Int(a.wrapping_add(b))));
+        prop_assert_eq!(int2(sub, a, b), Ok(Value::Int(a.wrapping_sub(b))));
+        prop_assert_eq!(int2(mul, a, b), Ok(Value::Int(a.wrapping_mul(b))));
+        match a.checked_div(b) {
+            Some(q) => prop_assert_eq!(int2(div, a, b), Ok(Value::Int(q))),
+            None if b == 0 => prop_assert!(int2(div, a, b).is_err()),
+            None => prop_assert_eq!(int2(div, a, b), Ok(Value::Int(i64::MIN))),
+        }
+    }
+
+    #[test]
+    fn float_to_int_matches_truncation(x in any::<f64>()) {
+        let got = float1(|d, a| Instr::FloatToInt { dst: d, a }, x);
+        // 2^63: every float strictly between -2^63 and 2^63 truncates to a representable i64.
+        let two63 = 9_223_372_036_854_775_808.0;
+        let want = if x.is_nan() { 0 } else if x >= two63 { i64::MAX } else if x < -two63 { i64::MIN } else { x.trunc() as i64 };
+        prop_assert_eq!(got, Value::Int(want));
+    }
+
+    #[test]
+    fn string_from_float_round_trips(x in any::<f64>().prop_filter("finite", |x| x.is_finite())) {
+        let Value::Str(s) = float1(|d, a| Instr::FloatToString { dst: d, a }, x) else { panic!() };
+        prop_assert_eq!(s.parse::<f64>().unwrap().to_bits(), x.to_bits());
+    }
+}
