@@ -1713,3 +1713,17 @@ proptest! {
         prop_assert_eq!(s.parse::<f64>().unwrap().to_bits(), x.to_bits());
     }
 }
+
+#[test]
+fn many_overlapping_handlers_are_rejected_before_scanning_code() {
+    let mut m = sum_loop(3);
+    let h = m.handlers[0].clone();
+    m.handlers = (0..20_000)
+        .map(|k| Handler {
+            event: format!("e{k}"),
+            ..h.clone()
+        })
+        .collect();
+    let e = verify(m).unwrap_err();
+    assert!(e.message.contains("overlaps"), "{e}");
+}

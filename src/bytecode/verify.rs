@@ -217,14 +217,28 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
                 )
             })?;
         ranges.push((h.start, end, hi));
-        for pc in h.start..end {
+    }
+    // Overlaps first, so the operand pass below is linear in the code size.
+    ranges.sort_unstable();
+    for w in ranges.windows(2) {
+        if w[1].0 < w[0].1 {
+            return Err(err(
+                format!("code overlaps handler {}", w[0].2),
+                Some(w[1].2),
+                Some(w[1].0),
+            ));
+        }
+    }
+    for &(start, end, hi) in &ranges {
+        let (h, here) = (&m.handlers[hi], Some(hi));
+        for pc in start..end {
             let ins = &m.code[pc as usize];
             let mut bad: Option<String> = None;
             ins.for_each_operand(&mut |name, kind, idx| {
                 if bad.is_some() {
                     return;
                 }
-                let problem = check_operand(&m, h, kind, idx, h.start, end);
+                let problem = check_operand(&m, h, kind, idx, start, end);
                 if let Some(p) = problem {
                     bad = Some(format!("`{}` operand `{name}`: {p}", ins.mnemonic()));
                 }
@@ -239,16 +253,6 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
                 "handler's last instruction can fall through (must be `ret` or `jmp`)",
                 here,
                 Some(last),
-            ));
-        }
-    }
-    ranges.sort_unstable();
-    for w in ranges.windows(2) {
-        if w[1].0 < w[0].1 {
-            return Err(err(
-                format!("code overlaps handler {}", w[0].2),
-                Some(w[1].2),
-                Some(w[1].0),
             ));
         }
     }
