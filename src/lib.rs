@@ -3,6 +3,7 @@
 //! See `docs/ARCHITECTURE.md` for the code map and the invariants each module keeps.
 
 pub mod animseq;
+pub mod bytecode;
 pub mod catalog;
 pub mod cli;
 pub mod compile;
@@ -12,3 +13,4 @@ pub mod graph;
 pub mod nodes;
 pub mod palette;
 pub mod ron_span;
+pub mod vm;

@@ -1,0 +1,262 @@
+//! `ModuleBuilder`: the assembler API the graph compiler (and the tests) use to emit modules,
+//! with typed register allocation, interned constants and node names, and label fix-ups.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::isa::{ConstRef, DelayRef, Instr, Param, Reg, Slot, Target, Var};
+use super::module::{DelayDecl, Handler, Module, VarDecl};
+use super::types::{Const, EntityConst, Type, TypeMarker};
+use super::verify::DEFAULT_BUDGET;
+
+/// Index of a node name in the module's debug table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+/// A forward- or backward-referenced code position inside one handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Label(u32);
+
+impl Label {
+    /// The placeholder target to put in an instruction; resolved by [`HandlerBuilder::finish`].
+    pub fn target(self) -> Target {
+        Target(self.0)
+    }
+}
+
+/// A builder mistake (the verifier would reject the result).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError {
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Builds a [`Module`]. Constants and node names are interned in first-use order, so the same
+/// sequence of calls always yields the same module (and bytes).
+#[derive(Clone, Debug)]
+pub struct ModuleBuilder {
+    m: Module,
+    node_ids: BTreeMap<String, u32>,
+}
+
+impl ModuleBuilder {
+    /// An empty module for graph `name`, with the default budget metadata.
+    pub fn new(name: &str) -> Self {
+        ModuleBuilder {
+            m: Module {
+                name: name.to_string(),
+                budget: DEFAULT_BUDGET,
+                consts: Vec::new(),
+                vars: Vec::new(),
+                slots: Vec::new(),
+                delays: Vec::new(),
+                handlers: Vec::new(),
+                code: Vec::new(),
+                nodes: Vec::new(),
+                debug: Vec::new(),
+            },
+            node_ids: BTreeMap::new(),
+        }
+    }
+
+    /// Sets the budget metadata.
+    pub fn set_budget(&mut self, budget: u64) {
+        self.m.budget = budget;
+    }
+
+    /// Interns a node name for debug info.
+    pub fn node(&mut self, name: &str) -> NodeId {
+        if let Some(i) = self.node_ids.get(name) {
+            return NodeId(*i);
+        }
+        let i = self.m.nodes.len() as u32;
+        self.m.nodes.push(name.to_string());
+        self.node_ids.insert(name.to_string(), i);
+        NodeId(i)
+    }
+
+    /// Interns a constant (bitwise identity); returns its raw index.
+    pub fn constant(&mut self, c: Const) -> u32 {
+        if let Some(i) = self.m.consts.iter().position(|k| k.same(&c)) {
+            return i as u32;
+        }
+        self.m.consts.push(c);
+        (self.m.consts.len() - 1) as u32
+    }
+
+    /// A bool constant.
+    pub fn const_bool(&mut self, v: bool) -> ConstRef<super::types::B> {
+        ConstRef::new(self.constant(Const::Bool(v)))
+    }
+    /// An int constant.
+    pub fn const_int(&mut self, v: i64) -> ConstRef<super::types::I> {
+        ConstRef::new(self.constant(Const::Int(v)))
+    }
+    /// A float constant.
+    pub fn const_float(&mut self, v: f64) -> ConstRef<super::types::F> {
+        ConstRef::new(self.constant(Const::Float(v)))
+    }
+    /// A vec3 constant.
+    pub fn const_vec3(&mut self, v: [f32; 3]) -> ConstRef<super::types::V> {
+        ConstRef::new(self.constant(Const::Vec3(v)))
+    }
+    /// A string constant.
+    pub fn const_str(&mut self, v: &str) -> ConstRef<super::types::S> {
+        ConstRef::new(self.constant(Const::Str(v.to_string())))
+    }
+    /// An entity constant.
+    pub fn const_entity(&mut self, v: EntityConst) -> ConstRef<super::types::E> {
+        ConstRef::new(self.constant(Const::Entity(v)))
+    }
+
+    /// Declares a variable of type `T` (the default's type must be `T`; `verify` checks).
+    pub fn var<T: TypeMarker>(&mut self, name: &str, default: Const) -> Var<T> {
+        self.m.vars.push(VarDecl {
+            name: name.to_string(),
+            ty: T::TYPE,
+            default,
+        });
+        Var::new((self.m.vars.len() - 1) as u16)
+    }
+
+    /// Declares a hidden instance slot of type `T` holding `default` initially.
+    pub fn slot<T: TypeMarker>(&mut self, name: &str, default: Const) -> Slot<T> {
+        self.m.slots.push(VarDecl {
+            name: name.to_string(),
+            ty: T::TYPE,
+            default,
+        });
+        Slot::new((self.m.slots.len() - 1) as u16)
+    }
+
+    /// Declares a `flow.delay` node (its pending flag is per instance).
+    pub fn delay(&mut self, node: NodeId) -> DelayRef {
+        self.m.delays.push(DelayDecl { node: node.0 });
+        DelayRef((self.m.delays.len() - 1) as u16)
+    }
+
+    /// Starts a handler for `event` with the given payload types. Its code is appended after
+    /// every earlier handler's; call [`HandlerBuilder::finish`] before starting another.
+    pub fn handler(&mut self, event: &str, params: &[Type]) -> HandlerBuilder<'_> {
+        let node = self.node(event);
+        let start = self.m.code.len() as u32;
+        HandlerBuilder {
+            mb: self,
+            event: event.to_string(),
+            params: params.to_vec(),
+            start,
+            regs: [0; 6],
+            labels: Vec::new(),
+            node,
+        }
+    }
+
+    /// The module built so far.
+    pub fn finish(self) -> Module {
+        self.m
+    }
+}
+
+/// Emits one handler's code. Targets in emitted instructions are label placeholders
+/// (`label.target()`), resolved by [`HandlerBuilder::finish`].
+#[derive(Debug)]
+pub struct HandlerBuilder<'a> {
+    mb: &'a mut ModuleBuilder,
+    event: String,
+    params: Vec<Type>,
+    start: u32,
+    regs: [u16; 6],
+    labels: Vec<Option<u32>>,
+    node: NodeId,
+}
+
+impl HandlerBuilder<'_> {
+    /// The module builder (constants, variables, slots, nodes).
+    pub fn module(&mut self) -> &mut ModuleBuilder {
+        self.mb
+    }
+
+    /// Allocates a fresh register of type `T`.
+    pub fn reg<T: TypeMarker>(&mut self) -> Reg<T> {
+        let n = &mut self.regs[T::TYPE.bank()];
+        let r = Reg::new(*n);
+        *n = n.saturating_add(1);
+        r
+    }
+
+    /// Payload parameter `i` (its declared type must be `T`; `verify` checks).
+    pub fn param<T: TypeMarker>(&self, i: u16) -> Param<T> {
+        Param::new(i)
+    }
+
+    /// Sets the node that following instructions belong to (debug info).
+    pub fn at(&mut self, node: NodeId) {
+        self.node = node;
+    }
+
+    /// Sets the current node by name.
+    pub fn at_node(&mut self, name: &str) {
+        self.node = self.mb.node(name);
+    }
+
+    /// A new unbound label.
+    pub fn label(&mut self) -> Label {
+        self.labels.push(None);
+        Label((self.labels.len() - 1) as u32)
+    }
+
+    /// Binds `l` to the next instruction emitted.
+    pub fn bind(&mut self, l: Label) {
+        let pc = self.mb.m.code.len() as u32;
+        if let Some(slot) = self.labels.get_mut(l.0 as usize) {
+            *slot = Some(pc);
+        }
+    }
+
+    /// Appends an instruction attributed to the current node; returns its pc.
+    pub fn emit(&mut self, i: Instr) -> u32 {
+        let pc = self.mb.m.code.len() as u32;
+        self.mb.m.code.push(i);
+        self.mb.m.debug.push(self.node.0);
+        pc
+    }
+
+    /// Resolves labels and records the handler; returns its index.
+    pub fn finish(self) -> Result<usize, BuildError> {
+        let start = self.start as usize;
+        let mut missing = None;
+        for ins in &mut self.mb.m.code[start..] {
+            ins.map_targets(
+                &mut |l| match self.labels.get(l as usize).copied().flatten() {
+                    Some(pc) => pc,
+                    None => {
+                        missing = Some(l);
+                        u32::MAX
+                    }
+                },
+            );
+        }
+        if let Some(l) = missing {
+            return Err(BuildError {
+                message: format!("handler `{}`: label {l} never bound", self.event),
+            });
+        }
+        let len = self.mb.m.code.len() as u32 - self.start;
+        self.mb.m.handlers.push(Handler {
+            event: self.event,
+            start: self.start,
+            len,
+            params: self.params,
+            regs: self.regs,
+        });
+        Ok(self.mb.m.handlers.len() - 1)
+    }
+}

@@ -1,0 +1,549 @@
+//! The instruction set, described once in the [`isa!`] table: opcodes, operand kinds, encoder,
+//! decoder, verifier metadata and disassembly text are all generated from it.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::types::{Type, TypeMarker};
+
+/// What an operand refers to; the verifier checks each against the module and handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OperandKind {
+    /// A register of the given type's bank.
+    Reg(Type),
+    /// A constant pool index whose constant has the given type.
+    Const(Type),
+    /// A variable index whose variable has the given type.
+    Var(Type),
+    /// A hidden instance slot whose slot has the given type.
+    Slot(Type),
+    /// An event payload parameter of the handler with the given type.
+    Param(Type),
+    /// A `flow.delay` table index.
+    Delay,
+    /// An absolute code address inside the current handler.
+    Target,
+}
+
+/// Operand encoding shared by all operand newtypes.
+pub trait Operand: Copy {
+    /// The kind of this operand (with its type), for the verifier.
+    const KIND: OperandKind;
+    /// Bytes used by the encoded operand.
+    const WIDTH: usize;
+    /// The raw index the operand carries.
+    fn index(self) -> u32;
+    /// Builds the operand from a raw index (`None` when it does not fit the encoding).
+    fn from_index(i: u32) -> Option<Self>;
+}
+
+macro_rules! typed_operand {
+    ($(#[$m:meta])* $name:ident, $raw:ty, $kind:ident, $prefix:literal) => {
+        $(#[$m])*
+        pub struct $name<T>(pub $raw, PhantomData<T>);
+        impl<T> $name<T> {
+            /// Wraps a raw index.
+            pub const fn new(i: $raw) -> Self {
+                $name(i, PhantomData)
+            }
+        }
+        impl<T> Clone for $name<T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T> Copy for $name<T> {}
+        impl<T> PartialEq for $name<T> {
+            fn eq(&self, o: &Self) -> bool {
+                self.0 == o.0
+            }
+        }
+        impl<T> Eq for $name<T> {}
+        impl<T: TypeMarker> fmt::Debug for $name<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(self, f)
+            }
+        }
+        impl<T: TypeMarker> fmt::Display for $name<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                if $prefix.is_empty() {
+                    write!(f, "{}{}", T::TYPE.reg_prefix(), self.0)
+                } else {
+                    write!(f, "{}{}", $prefix, self.0)
+                }
+            }
+        }
+        impl<T: TypeMarker> Operand for $name<T> {
+            const KIND: OperandKind = OperandKind::$kind(T::TYPE);
+            const WIDTH: usize = std::mem::size_of::<$raw>();
+            fn index(self) -> u32 {
+                u32::from(self.0)
+            }
+            fn from_index(i: u32) -> Option<Self> {
+                <$raw>::try_from(i).ok().map(Self::new)
+            }
+        }
+    };
+}
+
+typed_operand!(
+    /// A register in bank `T` (printed `b3`, `i0`, `f2`, `v1`, `s0`, `e4`).
+    Reg, u16, Reg, ""
+);
+typed_operand!(
+    /// A constant pool index holding a constant of type `T`.
+    ConstRef, u32, Const, "c"
+);
+typed_operand!(
+    /// A variable of type `T`.
+    Var, u16, Var, "var"
+);
+typed_operand!(
+    /// A hidden per-instance slot of type `T`.
+    Slot, u16, Slot, "slot"
+);
+typed_operand!(
+    /// An event payload parameter of type `T`.
+    Param, u16, Param, "p"
+);
+
+/// A `flow.delay` table index (printed `d0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DelayRef(pub u16);
+
+impl fmt::Display for DelayRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "d{}", self.0)
+    }
+}
+
+impl Operand for DelayRef {
+    const KIND: OperandKind = OperandKind::Delay;
+    const WIDTH: usize = 2;
+    fn index(self) -> u32 {
+        u32::from(self.0)
+    }
+    fn from_index(i: u32) -> Option<Self> {
+        u16::try_from(i).ok().map(DelayRef)
+    }
+}
+
+/// An absolute code address (printed `@0012`); must lie inside the current handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target(pub u32);
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@{:04}", self.0)
+    }
+}
+
+impl Operand for Target {
+    const KIND: OperandKind = OperandKind::Target;
+    const WIDTH: usize = 4;
+    fn index(self) -> u32 {
+        self.0
+    }
+    fn from_index(i: u32) -> Option<Self> {
+        Some(Target(i))
+    }
+}
+
+/// Static description of one opcode, generated from the table.
+#[derive(Clone, Copy, Debug)]
+pub struct OpInfo {
+    /// Encoded opcode number (explicit, append-only).
+    pub opcode: u16,
+    /// Disassembly mnemonic.
+    pub mnemonic: &'static str,
+    /// Operand names and kinds, in encoding order.
+    pub operands: &'static [(&'static str, OperandKind)],
+}
+
+/// Reads little-endian operand bytes; never panics.
+pub(crate) fn read_uint(bytes: &[u8], pos: &mut usize, width: usize) -> Option<u32> {
+    let end = pos.checked_add(width)?;
+    let s = bytes.get(*pos..end)?;
+    let mut v: u32 = 0;
+    for (k, b) in s.iter().enumerate() {
+        v |= u32::from(*b) << (8 * k);
+    }
+    *pos = end;
+    Some(v)
+}
+
+fn write_uint(out: &mut Vec<u8>, v: u32, width: usize) {
+    out.extend_from_slice(&v.to_le_bytes()[..width]);
+}
+
+macro_rules! isa {
+    ($(
+        $(#[$m:meta])*
+        $variant:ident = $opcode:literal, $mnemonic:literal { $($field:ident : $kind:ty),* $(,)? };
+    )*) => {
+        /// One decoded instruction. Operand types are part of the variant.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Instr {
+            $( $(#[$m])* $variant { $($field: $kind),* }, )*
+        }
+
+        /// Every opcode, in table order.
+        pub const OPCODES: &[OpInfo] = &[
+            $( OpInfo {
+                opcode: $opcode,
+                mnemonic: $mnemonic,
+                operands: &[$((stringify!($field), <$kind as Operand>::KIND)),*],
+            }, )*
+        ];
+
+        impl Instr {
+            /// The encoded opcode number.
+            pub fn opcode(&self) -> u16 {
+                match self { $( Instr::$variant { .. } => $opcode, )* }
+            }
+
+            /// The disassembly mnemonic (also the node-library name where one exists).
+            pub fn mnemonic(&self) -> &'static str {
+                match self { $( Instr::$variant { .. } => $mnemonic, )* }
+            }
+
+            /// Appends the encoding: opcode (u16 LE) then each operand (LE, fixed width).
+            pub fn encode(&self, out: &mut Vec<u8>) {
+                match self {
+                    $( Instr::$variant { $($field),* } => {
+                        write_uint(out, $opcode, 2);
+                        $( write_uint(out, Operand::index(*$field), <$kind as Operand>::WIDTH); )*
+                    } )*
+                }
+            }
+
+            /// Decodes one instruction at `*pos`, advancing it. `None` on an unknown opcode or
+            /// truncated operands.
+            pub fn decode(bytes: &[u8], pos: &mut usize) -> Option<Instr> {
+                let op = read_uint(bytes, pos, 2)?;
+                match op {
+                    $( $opcode => {
+                        $( let $field = <$kind as Operand>::from_index(
+                            read_uint(bytes, pos, <$kind as Operand>::WIDTH)?)?; )*
+                        Some(Instr::$variant { $($field),* })
+                    } )*
+                    _ => None,
+                }
+            }
+
+            /// Calls `f(name, kind, index)` for each operand, in encoding order.
+            pub fn for_each_operand(&self, f: &mut dyn FnMut(&'static str, OperandKind, u32)) {
+                match self {
+                    $( Instr::$variant { $($field),* } => {
+                        $( f(stringify!($field), <$kind as Operand>::KIND, Operand::index(*$field)); )*
+                    } )*
+                }
+            }
+
+            /// Rewrites every `Target` operand with `f` (used by the builder to resolve labels).
+            pub fn map_targets(&mut self, f: &mut dyn FnMut(u32) -> u32) {
+                match self {
+                    $( Instr::$variant { $($field),* } => {
+                        $( map_target_field($field, f); )*
+                    } )*
+                }
+            }
+
+            /// Disassembly text: mnemonic padded, then operands separated by `, `.
+            pub fn text(&self) -> String {
+                let ops: Vec<String> = match self {
+                    $( Instr::$variant { $($field),* } => vec![$($field.to_string()),*], )*
+                };
+                if ops.is_empty() {
+                    self.mnemonic().to_string()
+                } else {
+                    format!("{:<22}{}", self.mnemonic(), ops.join(", "))
+                }
+            }
+        }
+    };
+}
+
+/// Helper so the macro can treat every operand field uniformly.
+trait MaybeTarget {
+    fn map_target(&mut self, f: &mut dyn FnMut(u32) -> u32);
+}
+
+impl<T: Operand> MaybeTarget for T {
+    fn map_target(&mut self, f: &mut dyn FnMut(u32) -> u32) {
+        if T::KIND == OperandKind::Target
+            && let Some(n) = T::from_index(f(self.index()))
+        {
+            *self = n;
+        }
+    }
+}
+
+fn map_target_field<T: MaybeTarget>(x: &mut T, f: &mut dyn FnMut(u32) -> u32) {
+    x.map_target(f);
+}
+
+use super::types::{B, E, F, I, S, V};
+
+isa! {
+    // ---- control (0x00..) ----
+    /// End the invocation.
+    Ret = 0x0000, "ret" {};
+    /// Jump to `target`.
+    Jmp = 0x0001, "jmp" { target: Target };
+    /// Jump to `target` when `cond` is true.
+    JmpIf = 0x0002, "jmp_if" { cond: Reg<B>, target: Target };
+    /// Jump to `target` when `cond` is false.
+    JmpIfNot = 0x0003, "jmp_ifnot" { cond: Reg<B>, target: Target };
+    /// `flow.delay`: if delay `delay` is pending, jump to `busy`; else mark it pending and yield
+    /// for `seconds`; the continuation resumes at the next instruction.
+    Delay = 0x0004, "flow.delay" { delay: DelayRef, seconds: Reg<F>, busy: Target };
+
+    // ---- moves (0x10..) ----
+    /// Copy a bool register.
+    MovB = 0x0010, "mov.b" { dst: Reg<B>, src: Reg<B> };
+    /// Copy an int register.
+    MovI = 0x0011, "mov.i" { dst: Reg<I>, src: Reg<I> };
+    /// Copy a float register.
+    MovF = 0x0012, "mov.f" { dst: Reg<F>, src: Reg<F> };
+    /// Copy a vec3 register.
+    MovV = 0x0013, "mov.v" { dst: Reg<V>, src: Reg<V> };
+    /// Copy a string register.
+    MovS = 0x0014, "mov.s" { dst: Reg<S>, src: Reg<S> };
+    /// Copy an entity register.
+    MovE = 0x0015, "mov.e" { dst: Reg<E>, src: Reg<E> };
+    /// Load a bool constant.
+    LdcB = 0x0018, "ldc.b" { dst: Reg<B>, c: ConstRef<B> };
+    /// Load an int constant.
+    LdcI = 0x0019, "ldc.i" { dst: Reg<I>, c: ConstRef<I> };
+    /// Load a float constant.
+    LdcF = 0x001A, "ldc.f" { dst: Reg<F>, c: ConstRef<F> };
+    /// Load a vec3 constant.
+    LdcV = 0x001B, "ldc.v" { dst: Reg<V>, c: ConstRef<V> };
+    /// Load a string constant.
+    LdcS = 0x001C, "ldc.s" { dst: Reg<S>, c: ConstRef<S> };
+    /// Load an entity constant (`none` or `self`).
+    LdcE = 0x001D, "ldc.e" { dst: Reg<E>, c: ConstRef<E> };
+
+    // ---- event payload (0x20..) ----
+    /// Read a bool payload parameter.
+    ParamB = 0x0020, "param.b" { dst: Reg<B>, p: Param<B> };
+    /// Read an int payload parameter.
+    ParamI = 0x0021, "param.i" { dst: Reg<I>, p: Param<I> };
+    /// Read a float payload parameter.
+    ParamF = 0x0022, "param.f" { dst: Reg<F>, p: Param<F> };
+    /// Read a vec3 payload parameter.
+    ParamV = 0x0023, "param.v" { dst: Reg<V>, p: Param<V> };
+    /// Read a string payload parameter.
+    ParamS = 0x0024, "param.s" { dst: Reg<S>, p: Param<S> };
+    /// Read an entity payload parameter.
+    ParamE = 0x0025, "param.e" { dst: Reg<E>, p: Param<E> };
+
+    // ---- variables (0x28..) ----
+    /// `var.get` (bool).
+    VarGetB = 0x0028, "var.get.b" { dst: Reg<B>, var: Var<B> };
+    /// `var.get` (int).
+    VarGetI = 0x0029, "var.get.i" { dst: Reg<I>, var: Var<I> };
+    /// `var.get` (float).
+    VarGetF = 0x002A, "var.get.f" { dst: Reg<F>, var: Var<F> };
+    /// `var.get` (vec3).
+    VarGetV = 0x002B, "var.get.v" { dst: Reg<V>, var: Var<V> };
+    /// `var.get` (string).
+    VarGetS = 0x002C, "var.get.s" { dst: Reg<S>, var: Var<S> };
+    /// `var.get` (entity).
+    VarGetE = 0x002D, "var.get.e" { dst: Reg<E>, var: Var<E> };
+    /// `var.set` (bool).
+    VarSetB = 0x0030, "var.set.b" { var: Var<B>, src: Reg<B> };
+    /// `var.set` (int).
+    VarSetI = 0x0031, "var.set.i" { var: Var<I>, src: Reg<I> };
+    /// `var.set` (float).
+    VarSetF = 0x0032, "var.set.f" { var: Var<F>, src: Reg<F> };
+    /// `var.set` (vec3).
+    VarSetV = 0x0033, "var.set.v" { var: Var<V>, src: Reg<V> };
+    /// `var.set` (string).
+    VarSetS = 0x0034, "var.set.s" { var: Var<S>, src: Reg<S> };
+    /// `var.set` (entity).
+    VarSetE = 0x0035, "var.set.e" { var: Var<E>, src: Reg<E> };
+
+    // ---- hidden instance slots (0x38..) ----
+    /// Read a bool slot.
+    SlotGetB = 0x0038, "slot.get.b" { dst: Reg<B>, slot: Slot<B> };
+    /// Read an int slot.
+    SlotGetI = 0x0039, "slot.get.i" { dst: Reg<I>, slot: Slot<I> };
+    /// Read a float slot.
+    SlotGetF = 0x003A, "slot.get.f" { dst: Reg<F>, slot: Slot<F> };
+    /// Read a vec3 slot.
+    SlotGetV = 0x003B, "slot.get.v" { dst: Reg<V>, slot: Slot<V> };
+    /// Read a string slot.
+    SlotGetS = 0x003C, "slot.get.s" { dst: Reg<S>, slot: Slot<S> };
+    /// Read an entity slot.
+    SlotGetE = 0x003D, "slot.get.e" { dst: Reg<E>, slot: Slot<E> };
+    /// Write a bool slot.
+    SlotSetB = 0x0040, "slot.set.b" { slot: Slot<B>, src: Reg<B> };
+    /// Write an int slot.
+    SlotSetI = 0x0041, "slot.set.i" { slot: Slot<I>, src: Reg<I> };
+    /// Write a float slot.
+    SlotSetF = 0x0042, "slot.set.f" { slot: Slot<F>, src: Reg<F> };
+    /// Write a vec3 slot.
+    SlotSetV = 0x0043, "slot.set.v" { slot: Slot<V>, src: Reg<V> };
+    /// Write a string slot.
+    SlotSetS = 0x0044, "slot.set.s" { slot: Slot<S>, src: Reg<S> };
+    /// Write an entity slot.
+    SlotSetE = 0x0045, "slot.set.e" { slot: Slot<E>, src: Reg<E> };
+
+    // ---- int (0x50..) ----
+    /// Wrapping add.
+    IntAdd = 0x0050, "int.add" { dst: Reg<I>, a: Reg<I>, b: Reg<I> };
+    /// Wrapping subtract.
+    IntSub = 0x0051, "int.sub" { dst: Reg<I>, a: Reg<I>, b: Reg<I> };
+    /// Wrapping multiply.
+    IntMul = 0x0052, "int.mul" { dst: Reg<I>, a: Reg<I>, b: Reg<I> };
+    /// Truncating divide; by zero is a runtime error; `MIN / -1` wraps to `MIN`.
+    IntDiv = 0x0053, "int.div" { dst: Reg<I>, a: Reg<I>, b: Reg<I> };
+    /// Remainder (sign of `a`); by zero is a runtime error; `MIN % -1` is 0.
+    IntRem = 0x0054, "int.rem" { dst: Reg<I>, a: Reg<I>, b: Reg<I> };
+    /// Minimum.
+    IntMin = 0x0055, "int.min" { dst: Reg<I>, a: Reg<I>, b: Reg<I> };
+    /// Maximum.
+    IntMax = 0x0056, "int.max" { dst: Reg<I>, a: Reg<I>, b: Reg<I> };
+    /// Wrapping negate.
+    IntNeg = 0x0057, "int.neg" { dst: Reg<I>, a: Reg<I> };
+    /// Wrapping absolute value (`MIN` stays `MIN`).
+    IntAbs = 0x0058, "int.abs" { dst: Reg<I>, a: Reg<I> };
+    /// `a == b`.
+    IntEq = 0x0059, "int.eq" { dst: Reg<B>, a: Reg<I>, b: Reg<I> };
+    /// `a != b`.
+    IntNe = 0x005A, "int.ne" { dst: Reg<B>, a: Reg<I>, b: Reg<I> };
+    /// `a < b`.
+    IntLt = 0x005B, "int.lt" { dst: Reg<B>, a: Reg<I>, b: Reg<I> };
+    /// `a <= b`.
+    IntLe = 0x005C, "int.le" { dst: Reg<B>, a: Reg<I>, b: Reg<I> };
+    /// `a > b`.
+    IntGt = 0x005D, "int.gt" { dst: Reg<B>, a: Reg<I>, b: Reg<I> };
+    /// `a >= b`.
+    IntGe = 0x005E, "int.ge" { dst: Reg<B>, a: Reg<I>, b: Reg<I> };
+    /// `max(value, min)` then `min(_, max)` (never panics; `min > max` gives `max`).
+    IntClamp = 0x005F, "int.clamp" { dst: Reg<I>, value: Reg<I>, min: Reg<I>, max: Reg<I> };
+    /// Convert to float (nearest).
+    IntToFloat = 0x0060, "int.to_float" { dst: Reg<F>, a: Reg<I> };
+    /// Decimal text.
+    IntToString = 0x0061, "string.from_int" { dst: Reg<S>, a: Reg<I> };
+
+    // ---- float (0x70..) ----
+    /// IEEE add.
+    FloatAdd = 0x0070, "float.add" { dst: Reg<F>, a: Reg<F>, b: Reg<F> };
+    /// IEEE subtract.
+    FloatSub = 0x0071, "float.sub" { dst: Reg<F>, a: Reg<F>, b: Reg<F> };
+    /// IEEE multiply.
+    FloatMul = 0x0072, "float.mul" { dst: Reg<F>, a: Reg<F>, b: Reg<F> };
+    /// IEEE divide (by zero gives ±inf/NaN).
+    FloatDiv = 0x0073, "float.div" { dst: Reg<F>, a: Reg<F>, b: Reg<F> };
+    /// Remainder `a % b` (Rust/C fmod; `expr` `%`).
+    FloatRem = 0x0074, "float.rem" { dst: Reg<F>, a: Reg<F>, b: Reg<F> };
+    /// Minimum (NaN operands ignored, as `f64::min`).
+    FloatMin = 0x0075, "float.min" { dst: Reg<F>, a: Reg<F>, b: Reg<F> };
+    /// Maximum (NaN operands ignored, as `f64::max`).
+    FloatMax = 0x0076, "float.max" { dst: Reg<F>, a: Reg<F>, b: Reg<F> };
+    /// `a` to the power `b` (`expr` `pow`).
+    FloatPow = 0x0077, "float.pow" { dst: Reg<F>, a: Reg<F>, b: Reg<F> };
+    /// Negate.
+    FloatNeg = 0x0078, "float.neg" { dst: Reg<F>, a: Reg<F> };
+    /// Absolute value.
+    FloatAbs = 0x0079, "float.abs" { dst: Reg<F>, a: Reg<F> };
+    /// Square root (negative gives NaN).
+    FloatSqrt = 0x007A, "float.sqrt" { dst: Reg<F>, a: Reg<F> };
+    /// Sine (radians).
+    FloatSin = 0x007B, "float.sin" { dst: Reg<F>, a: Reg<F> };
+    /// Cosine (radians).
+    FloatCos = 0x007C, "float.cos" { dst: Reg<F>, a: Reg<F> };
+    /// Tangent (radians; `expr` `tan`).
+    FloatTan = 0x007D, "float.tan" { dst: Reg<F>, a: Reg<F> };
+    /// Round toward negative infinity.
+    FloatFloor = 0x007E, "float.floor" { dst: Reg<F>, a: Reg<F> };
+    /// Round toward positive infinity (`expr` `ceil`).
+    FloatCeil = 0x007F, "float.ceil" { dst: Reg<F>, a: Reg<F> };
+    /// `a < b` (false with NaN).
+    FloatLt = 0x0080, "float.lt" { dst: Reg<B>, a: Reg<F>, b: Reg<F> };
+    /// `a <= b` (false with NaN).
+    FloatLe = 0x0081, "float.le" { dst: Reg<B>, a: Reg<F>, b: Reg<F> };
+    /// `a > b` (false with NaN).
+    FloatGt = 0x0082, "float.gt" { dst: Reg<B>, a: Reg<F>, b: Reg<F> };
+    /// `a >= b` (false with NaN).
+    FloatGe = 0x0083, "float.ge" { dst: Reg<B>, a: Reg<F>, b: Reg<F> };
+    /// `max(value, min)` then `min(_, max)` with `f64::max`/`f64::min` (never panics).
+    FloatClamp = 0x0084, "float.clamp" { dst: Reg<F>, value: Reg<F>, min: Reg<F>, max: Reg<F> };
+    /// `a + (b - a) * t`.
+    FloatLerp = 0x0085, "float.lerp" { dst: Reg<F>, a: Reg<F>, b: Reg<F>, t: Reg<F> };
+    /// Truncate toward zero; NaN gives 0; out of range saturates.
+    FloatToInt = 0x0086, "float.to_int" { dst: Reg<I>, a: Reg<F> };
+    /// Shortest round-trip text (Rust `{:?}` of `f64`: `1.0`, `0.1`, `1e300`, `NaN`, `inf`).
+    FloatToString = 0x0087, "string.from_float" { dst: Reg<S>, a: Reg<F> };
+
+    // ---- bool (0x90..) ----
+    /// Logical and.
+    BoolAnd = 0x0090, "bool.and" { dst: Reg<B>, a: Reg<B>, b: Reg<B> };
+    /// Logical or.
+    BoolOr = 0x0091, "bool.or" { dst: Reg<B>, a: Reg<B>, b: Reg<B> };
+    /// Logical exclusive or.
+    BoolXor = 0x0092, "bool.xor" { dst: Reg<B>, a: Reg<B>, b: Reg<B> };
+    /// Logical not.
+    BoolNot = 0x0093, "bool.not" { dst: Reg<B>, a: Reg<B> };
+
+    // ---- vec3 (0xA0..) ----
+    /// Build from three floats (each rounded to f32).
+    Vec3Make = 0x00A0, "vec3.make" { dst: Reg<V>, x: Reg<F>, y: Reg<F>, z: Reg<F> };
+    /// Split into three floats.
+    Vec3Break = 0x00A1, "vec3.break" { x: Reg<F>, y: Reg<F>, z: Reg<F>, v: Reg<V> };
+    /// Component-wise add (f32).
+    Vec3Add = 0x00A2, "vec3.add" { dst: Reg<V>, a: Reg<V>, b: Reg<V> };
+    /// Component-wise subtract (f32).
+    Vec3Sub = 0x00A3, "vec3.sub" { dst: Reg<V>, a: Reg<V>, b: Reg<V> };
+    /// Multiply each component by `s` (in f64, rounded to f32).
+    Vec3Scale = 0x00A4, "vec3.scale" { dst: Reg<V>, v: Reg<V>, s: Reg<F> };
+    /// Euclidean length (computed in f64).
+    Vec3Length = 0x00A5, "vec3.length" { dst: Reg<F>, v: Reg<V> };
+    /// Dot product (computed in f64).
+    Vec3Dot = 0x00A6, "vec3.dot" { dst: Reg<F>, a: Reg<V>, b: Reg<V> };
+
+    // ---- string (0xB0..) ----
+    /// Concatenate (result longer than the VM's string limit is a runtime error).
+    StrConcat = 0x00B0, "string.concat" { dst: Reg<S>, a: Reg<S>, b: Reg<S> };
+    /// Byte-wise equality.
+    StrEq = 0x00B1, "string.eq" { dst: Reg<B>, a: Reg<S>, b: Reg<S> };
+
+    // ---- entity and host calls (0xC0..) ----
+    /// `entity.self`: the instance's own entity (from the host).
+    EntitySelf = 0x00C0, "entity.self" { dst: Reg<E> };
+    /// `debug.log`.
+    Log = 0x00C1, "debug.log" { message: Reg<S> };
+    /// `anim.set_state`: `ok` is the host's answer.
+    AnimSetState = 0x00C2, "anim.set_state" { ok: Reg<B>, state: Reg<S> };
+    /// `anim.set_param`.
+    AnimSetParam = 0x00C3, "anim.set_param" { name: Reg<S>, value: Reg<F> };
+    /// `anim.get_param`.
+    AnimGetParam = 0x00C4, "anim.get_param" { dst: Reg<F>, name: Reg<S> };
+    /// `anim.play_on_layer`.
+    AnimPlayOnLayer = 0x00C5, "anim.play_on_layer" { layer: Reg<S>, clip: Reg<S> };
+    /// `anim.stop_layer`.
+    AnimStopLayer = 0x00C6, "anim.stop_layer" { layer: Reg<S> };
+    /// `anim.set_layer_weight`.
+    AnimSetLayerWeight = 0x00C7, "anim.set_layer_weight" { layer: Reg<S>, weight: Reg<F> };
+    /// `anim.current_state`.
+    AnimCurrentState = 0x00C8, "anim.current_state" { dst: Reg<S> };
+    /// `anim.curve`.
+    AnimCurve = 0x00C9, "anim.curve" { dst: Reg<F>, name: Reg<S> };
+    /// `event.send`: the event identity is a string constant (`custom::NAME`).
+    EventSend = 0x00CA, "event.send" { event: ConstRef<S>, target: Reg<E> };
+}
+
+impl Instr {
+    /// Looks up the table entry for an opcode number.
+    pub fn info(opcode: u16) -> Option<&'static OpInfo> {
+        OPCODES.iter().find(|o| o.opcode == opcode)
+    }
+
+    /// True for instructions after which control never falls through to `pc + 1`.
+    pub fn is_terminator(&self) -> bool {
+        matches!(self, Instr::Ret {} | Instr::Jmp { .. })
+    }
+}

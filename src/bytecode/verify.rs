@@ -1,0 +1,308 @@
+//! The verifier: the only way to obtain a [`VerifiedModule`], which the VM trusts for register,
+//! constant, variable, slot, parameter and delay indices, operand types and jump targets.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use super::isa::OperandKind;
+use super::module::Module;
+use super::types::{Const, Type, Value};
+
+/// Instructions one invocation (a handler run or a resume) may execute by default; also the
+/// builder's default budget metadata.
+pub const DEFAULT_BUDGET: u64 = 100_000;
+/// Largest register count per bank per handler.
+pub const MAX_REGS_PER_BANK: u16 = 4096;
+/// Largest number of instructions in a module.
+pub const MAX_CODE: usize = 1 << 20;
+/// Largest accepted budget metadata.
+pub const MAX_BUDGET: u64 = 100_000_000;
+/// Largest string constant, variable default or runtime string, in bytes.
+pub const MAX_STRING_LEN: usize = 1 << 16;
+/// Largest number of event payload parameters per handler.
+pub const MAX_PARAMS: usize = 64;
+
+/// Why a module was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    /// What is wrong.
+    pub message: String,
+    /// The offending handler, if any.
+    pub handler: Option<usize>,
+    /// The offending instruction (absolute pc), if any.
+    pub pc: Option<u32>,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid module")?;
+        if let Some(h) = self.handler {
+            write!(f, ", handler {h}")?;
+        }
+        if let Some(pc) = self.pc {
+            write!(f, ", pc {pc}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// A module that passed [`verify`]. Only `verify` can build one.
+#[derive(Clone, Debug)]
+pub struct VerifiedModule {
+    module: Module,
+    /// Constants as runtime values (strings shared, so `ldc.s` never allocates).
+    values: Vec<Value>,
+    by_event: BTreeMap<String, usize>,
+}
+
+impl VerifiedModule {
+    /// The verified module (read-only).
+    pub fn module(&self) -> &Module {
+        &self.module
+    }
+
+    /// The handler index for an event identity.
+    pub fn handler_index(&self, event: &str) -> Option<usize> {
+        self.by_event.get(event).copied()
+    }
+
+    /// Constant `i` as a runtime value (entity constants resolve to `None` here; the VM
+    /// resolves `self`).
+    pub(crate) fn const_value(&self, i: u32) -> Option<&Value> {
+        self.values.get(i as usize)
+    }
+
+    /// The node name debug info gives for `pc` (empty when out of range).
+    pub fn node_at(&self, pc: u32) -> &str {
+        self.module
+            .debug
+            .get(pc as usize)
+            .and_then(|n| self.module.nodes.get(*n as usize))
+            .map_or("", String::as_str)
+    }
+}
+
+fn err(message: impl Into<String>, handler: Option<usize>, pc: Option<u32>) -> VerifyError {
+    VerifyError {
+        message: message.into(),
+        handler,
+        pc,
+    }
+}
+
+fn check_const(what: &str, c: &Const, ty: Type) -> Result<(), VerifyError> {
+    if c.ty() != ty {
+        return Err(err(
+            format!("{what}: default has type {}, declared {ty}", c.ty()),
+            None,
+            None,
+        ));
+    }
+    if let Const::Str(s) = c
+        && s.len() > MAX_STRING_LEN
+    {
+        return Err(err(format!("{what}: string too long"), None, None));
+    }
+    Ok(())
+}
+
+/// Checks everything the VM relies on; see `docs/bytecode.md` ("Verifier rules").
+pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
+    if m.budget == 0 || m.budget > MAX_BUDGET {
+        return Err(err(
+            format!("budget {} outside 1..={MAX_BUDGET}", m.budget),
+            None,
+            None,
+        ));
+    }
+    if m.code.len() > MAX_CODE {
+        return Err(err("too many instructions", None, None));
+    }
+    for (i, c) in m.consts.iter().enumerate() {
+        check_const(&format!("constant c{i}"), c, c.ty())?;
+    }
+    for (what, decls) in [("variable", &m.vars), ("slot", &m.slots)] {
+        let mut seen = BTreeMap::new();
+        for (i, d) in decls.iter().enumerate() {
+            check_const(&format!("{what} `{}`", d.name), &d.default, d.ty)?;
+            if seen.insert(d.name.as_str(), i).is_some() {
+                return Err(err(
+                    format!("duplicate {what} name `{}`", d.name),
+                    None,
+                    None,
+                ));
+            }
+        }
+    }
+    if m.vars.len() > usize::from(u16::MAX) + 1 || m.slots.len() > usize::from(u16::MAX) + 1 {
+        return Err(err("too many variables or slots", None, None));
+    }
+    for (i, d) in m.delays.iter().enumerate() {
+        if d.node as usize >= m.nodes.len() {
+            return Err(err(
+                format!("delay d{i} names node {} of {}", d.node, m.nodes.len()),
+                None,
+                None,
+            ));
+        }
+    }
+    if m.debug.len() != m.code.len() {
+        return Err(err(
+            format!(
+                "debug info covers {} instructions, code has {}",
+                m.debug.len(),
+                m.code.len()
+            ),
+            None,
+            None,
+        ));
+    }
+    for (pc, n) in m.debug.iter().enumerate() {
+        if *n as usize >= m.nodes.len() {
+            return Err(err(
+                format!("debug info names node {n} of {}", m.nodes.len()),
+                None,
+                Some(pc as u32),
+            ));
+        }
+    }
+
+    let mut by_event = BTreeMap::new();
+    let mut ranges = Vec::new();
+    for (hi, h) in m.handlers.iter().enumerate() {
+        let here = Some(hi);
+        if h.event.is_empty() {
+            return Err(err("empty event identity", here, None));
+        }
+        if by_event.insert(h.event.clone(), hi).is_some() {
+            return Err(err(
+                format!("event `{}` handled twice", h.event),
+                here,
+                None,
+            ));
+        }
+        if h.params.len() > MAX_PARAMS {
+            return Err(err("too many payload parameters", here, None));
+        }
+        if let Some(t) = Type::ALL
+            .iter()
+            .find(|t| h.regs[t.bank()] > MAX_REGS_PER_BANK)
+        {
+            return Err(err(
+                format!(
+                    "{} {t} registers (max {MAX_REGS_PER_BANK})",
+                    h.regs[t.bank()]
+                ),
+                here,
+                None,
+            ));
+        }
+        let end = h
+            .start
+            .checked_add(h.len)
+            .filter(|e| *e as usize <= m.code.len() && h.len > 0)
+            .ok_or_else(|| {
+                err(
+                    format!(
+                        "code range {}+{} outside the {} instructions",
+                        h.start,
+                        h.len,
+                        m.code.len()
+                    ),
+                    here,
+                    None,
+                )
+            })?;
+        ranges.push((h.start, end, hi));
+    }
+    // Overlaps first, so the operand pass below is linear in the code size.
+    ranges.sort_unstable();
+    for w in ranges.windows(2) {
+        if w[1].0 < w[0].1 {
+            return Err(err(
+                format!("code overlaps handler {}", w[0].2),
+                Some(w[1].2),
+                Some(w[1].0),
+            ));
+        }
+    }
+    for &(start, end, hi) in &ranges {
+        let (h, here) = (&m.handlers[hi], Some(hi));
+        for pc in start..end {
+            let ins = &m.code[pc as usize];
+            let mut bad: Option<String> = None;
+            ins.for_each_operand(&mut |name, kind, idx| {
+                if bad.is_some() {
+                    return;
+                }
+                let problem = check_operand(&m, h, kind, idx, start, end);
+                if let Some(p) = problem {
+                    bad = Some(format!("`{}` operand `{name}`: {p}", ins.mnemonic()));
+                }
+            });
+            if let Some(b) = bad {
+                return Err(err(b, here, Some(pc)));
+            }
+        }
+        let last = end - 1;
+        if !m.code[last as usize].is_terminator() {
+            return Err(err(
+                "handler's last instruction can fall through (must be `ret` or `jmp`)",
+                here,
+                Some(last),
+            ));
+        }
+    }
+
+    let values = m
+        .consts
+        .iter()
+        .map(|c| match c {
+            Const::Str(s) => Value::Str(Arc::from(s.as_str())),
+            c => c.to_value(None),
+        })
+        .collect();
+    Ok(VerifiedModule {
+        module: m,
+        values,
+        by_event,
+    })
+}
+
+fn check_operand(
+    m: &Module,
+    h: &super::module::Handler,
+    kind: OperandKind,
+    idx: u32,
+    start: u32,
+    end: u32,
+) -> Option<String> {
+    let typed = |what: &str, found: Option<Type>, want: Type, count: usize| match found {
+        None => Some(format!("{what} {idx} out of range ({count} declared)")),
+        Some(t) if t != want => Some(format!("{what} {idx} has type {t}, expected {want}")),
+        Some(_) => None,
+    };
+    let i = idx as usize;
+    match kind {
+        OperandKind::Reg(t) => {
+            let n = h.regs[t.bank()];
+            (idx >= u32::from(n))
+                .then(|| format!("register {idx} out of range ({n} {t} registers)"))
+        }
+        OperandKind::Const(t) => typed(
+            "constant",
+            m.consts.get(i).map(Const::ty),
+            t,
+            m.consts.len(),
+        ),
+        OperandKind::Var(t) => typed("variable", m.vars.get(i).map(|d| d.ty), t, m.vars.len()),
+        OperandKind::Slot(t) => typed("slot", m.slots.get(i).map(|d| d.ty), t, m.slots.len()),
+        OperandKind::Param(t) => typed("parameter", h.params.get(i).copied(), t, h.params.len()),
+        OperandKind::Delay => (i >= m.delays.len()).then(|| format!("delay {idx} out of range")),
+        OperandKind::Target => (idx < start || idx >= end)
+            .then(|| format!("jump target {idx} outside the handler ({start}..{end})")),
+    }
+}

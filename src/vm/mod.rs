@@ -1,0 +1,777 @@
+//! The bytecode VM: runs handlers of a [`VerifiedModule`] against one instance's state under an
+//! instruction budget, yielding continuations at `flow.delay`. No I/O; the world is reached only
+//! through [`Host`].
+#![forbid(unsafe_code)]
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::bytecode::isa::Instr;
+use crate::bytecode::types::{Const, EntityConst, Value};
+use crate::bytecode::verify::{MAX_STRING_LEN, VerifiedModule};
+
+pub use crate::bytecode::verify::DEFAULT_BUDGET;
+
+/// The world as seen by a running handler: the instance's entity and its animator, the trace
+/// log and the event hub. Implemented by the runtime (and by tests).
+pub trait Host {
+    /// The entity the instance runs on (`entity.self`, entity constant `self`).
+    fn self_entity(&mut self) -> u64;
+    /// `debug.log`.
+    fn log(&mut self, message: &str);
+    /// `anim.set_state`: true iff the state machine has that state.
+    fn set_state(&mut self, state: &str) -> bool;
+    /// `anim.set_param`.
+    fn set_param(&mut self, name: &str, value: f64);
+    /// `anim.get_param` (unset parameters read 0).
+    fn get_param(&mut self, name: &str) -> f64;
+    /// `anim.play_on_layer`.
+    fn play_on_layer(&mut self, layer: &str, clip: &str);
+    /// `anim.stop_layer`.
+    fn stop_layer(&mut self, layer: &str);
+    /// `anim.set_layer_weight`.
+    fn set_layer_weight(&mut self, layer: &str, weight: f64);
+    /// `anim.current_state` (empty when there is none).
+    fn current_state(&mut self) -> Arc<str>;
+    /// `anim.curve`: 0 when absent.
+    fn curve(&mut self, name: &str) -> f64;
+    /// `event.send`: deliver `event` (`custom::NAME`) to `target` at the next flush.
+    fn send(&mut self, event: &str, target: Option<u64>);
+}
+
+/// A host that ignores every command (entity 0, no states, parameters and curves read 0).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NullHost;
+
+impl Host for NullHost {
+    fn self_entity(&mut self) -> u64 {
+        0
+    }
+    fn log(&mut self, _: &str) {}
+    fn set_state(&mut self, _: &str) -> bool {
+        false
+    }
+    fn set_param(&mut self, _: &str, _: f64) {}
+    fn get_param(&mut self, _: &str) -> f64 {
+        0.0
+    }
+    fn play_on_layer(&mut self, _: &str, _: &str) {}
+    fn stop_layer(&mut self, _: &str) {}
+    fn set_layer_weight(&mut self, _: &str, _: f64) {}
+    fn current_state(&mut self) -> Arc<str> {
+        Arc::from("")
+    }
+    fn curve(&mut self, _: &str) -> f64 {
+        0.0
+    }
+    fn send(&mut self, _: &str, _: Option<u64>) {}
+}
+
+/// One graph instance's state: variables, hidden slots and pending-delay flags. Errors never
+/// reset it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstanceState {
+    vars: Vec<Value>,
+    slots: Vec<Value>,
+    pending: Vec<bool>,
+}
+
+impl InstanceState {
+    /// Fresh state: every variable and slot at its declared default (entity `self` = `owner`).
+    pub fn new(m: &VerifiedModule, owner: u64) -> Self {
+        let m = m.module();
+        InstanceState {
+            vars: m
+                .vars
+                .iter()
+                .map(|d| d.default.to_value(Some(owner)))
+                .collect(),
+            slots: m
+                .slots
+                .iter()
+                .map(|d| d.default.to_value(Some(owner)))
+                .collect(),
+            pending: vec![false; m.delays.len()],
+        }
+    }
+
+    /// Variable values, in declaration order.
+    pub fn vars(&self) -> &[Value] {
+        &self.vars
+    }
+
+    /// Hidden slot values, in declaration order.
+    pub fn slots(&self) -> &[Value] {
+        &self.slots
+    }
+
+    /// Whether delay `d` is pending (a continuation for it is outstanding).
+    pub fn delay_pending(&self, d: usize) -> bool {
+        self.pending.get(d).copied().unwrap_or(false)
+    }
+
+    /// Clears delay `d`'s pending flag (the host dropped its continuation).
+    pub fn cancel_delay(&mut self, d: usize) {
+        if let Some(p) = self.pending.get_mut(d) {
+            *p = false;
+        }
+    }
+}
+
+/// A runtime error: the invocation is aborted, the instance state is kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeError {
+    /// The instruction that failed.
+    pub pc: u32,
+    /// The graph node that instruction belongs to.
+    pub node: String,
+    /// What happened.
+    pub message: String,
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "node `{}` (pc {}): {}", self.node, self.pc, self.message)
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+/// Typed register banks (sized from the handler's verified counts).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Regs {
+    b: Vec<bool>,
+    i: Vec<i64>,
+    f: Vec<f64>,
+    v: Vec<[f32; 3]>,
+    s: Vec<Arc<str>>,
+    e: Vec<Option<u64>>,
+}
+
+impl Regs {
+    fn counts(&self) -> [usize; 6] {
+        [
+            self.b.len(),
+            self.i.len(),
+            self.f.len(),
+            self.v.len(),
+            self.s.len(),
+            self.e.len(),
+        ]
+    }
+}
+
+/// A suspended handler: where to resume, the live registers and the event payload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Continuation {
+    handler: u32,
+    pc: u32,
+    delay: u16,
+    regs: Regs,
+    payload: Vec<Value>,
+}
+
+impl Continuation {
+    /// The handler it belongs to.
+    pub fn handler(&self) -> usize {
+        self.handler as usize
+    }
+    /// The pc it resumes at.
+    pub fn pc(&self) -> u32 {
+        self.pc
+    }
+    /// The delay that created it.
+    pub fn delay(&self) -> usize {
+        usize::from(self.delay)
+    }
+}
+
+/// How an invocation ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// Reached `ret`.
+    Completed,
+    /// Reached a `flow.delay`: call [`Vm::resume`] with `continuation` after `delay_seconds`
+    /// (finite or +inf, never negative or NaN) of game time.
+    Yielded {
+        /// Game time to wait.
+        delay_seconds: f64,
+        /// What to resume.
+        continuation: Continuation,
+    },
+    /// Aborted; the instance state keeps every change made before the error.
+    Error(RuntimeError),
+}
+
+/// The interpreter. Reuses its register banks across invocations (no per-instruction
+/// allocation; allocation per invocation only when a handler needs more registers).
+#[derive(Debug)]
+pub struct Vm {
+    regs: Regs,
+    empty: Arc<str>,
+}
+
+impl Default for Vm {
+    fn default() -> Self {
+        Vm::new()
+    }
+}
+
+fn fail(m: &VerifiedModule, pc: u32, message: impl Into<String>) -> Outcome {
+    Outcome::Error(RuntimeError {
+        pc,
+        node: m.node_at(pc).to_string(),
+        message: message.into(),
+    })
+}
+
+const STATE_MISMATCH: &str = "instance state does not match the module";
+
+impl Vm {
+    /// A VM with empty register banks.
+    pub fn new() -> Self {
+        Vm {
+            regs: Regs::default(),
+            empty: Arc::from(""),
+        }
+    }
+
+    /// Runs handler `handler` from its entry with `event_payload` (whose types must equal the
+    /// handler's parameters) for at most `budget` instructions.
+    pub fn run_handler(
+        &mut self,
+        m: &VerifiedModule,
+        st: &mut InstanceState,
+        handler: usize,
+        event_payload: &[Value],
+        host: &mut dyn Host,
+        budget: u64,
+    ) -> Outcome {
+        let Some(h) = m.module().handlers.get(handler) else {
+            return Outcome::Error(RuntimeError {
+                pc: 0,
+                node: String::new(),
+                message: format!("no handler {handler}"),
+            });
+        };
+        if h.params.len() != event_payload.len()
+            || h.params
+                .iter()
+                .zip(event_payload)
+                .any(|(t, v)| *t != v.ty())
+        {
+            return fail(
+                m,
+                h.start,
+                "event payload does not match the handler's parameters",
+            );
+        }
+        let r = &mut self.regs;
+        let c = h.regs.map(usize::from);
+        r.b.clear();
+        r.b.resize(c[0], false);
+        r.i.clear();
+        r.i.resize(c[1], 0);
+        r.f.clear();
+        r.f.resize(c[2], 0.0);
+        r.v.clear();
+        r.v.resize(c[3], [0.0; 3]);
+        r.s.clear();
+        r.s.resize(c[4], self.empty.clone());
+        r.e.clear();
+        r.e.resize(c[5], None);
+        exec(
+            m,
+            st,
+            &mut self.regs,
+            handler as u32,
+            h.start,
+            event_payload,
+            host,
+            budget,
+        )
+    }
+
+    /// Resumes a continuation from [`Outcome::Yielded`] (clearing its delay's pending flag)
+    /// for at most `budget` instructions. A continuation that does not fit `m` is an error.
+    pub fn resume(
+        &mut self,
+        m: &VerifiedModule,
+        st: &mut InstanceState,
+        continuation: Continuation,
+        host: &mut dyn Host,
+        budget: u64,
+    ) -> Outcome {
+        let k = continuation;
+        let module = m.module();
+        let bad = |msg: &str| {
+            Outcome::Error(RuntimeError {
+                pc: k.pc,
+                node: m.node_at(k.pc).to_string(),
+                message: format!("invalid continuation: {msg}"),
+            })
+        };
+        let Some(h) = module.handlers.get(k.handler as usize) else {
+            return bad("no such handler");
+        };
+        let end = h.start.saturating_add(h.len);
+        if k.pc <= h.start || k.pc >= end {
+            return bad("pc outside its handler");
+        }
+        match module.code.get(k.pc as usize - 1) {
+            Some(Instr::Delay { delay, .. }) if delay.0 == k.delay => {}
+            _ => return bad("pc does not follow its delay"),
+        }
+        if k.regs.counts() != h.regs.map(usize::from) {
+            return bad("register counts differ from the handler's");
+        }
+        if h.params.len() != k.payload.len()
+            || h.params.iter().zip(&k.payload).any(|(t, v)| *t != v.ty())
+        {
+            return bad("payload does not match the handler's parameters");
+        }
+        st.cancel_delay(usize::from(k.delay));
+        self.regs = k.regs;
+        exec(
+            m,
+            st,
+            &mut self.regs,
+            k.handler,
+            k.pc,
+            &k.payload,
+            host,
+            budget,
+        )
+    }
+}
+
+macro_rules! var_get {
+    ($m:expr, $pc:expr, $store:expr, $idx:expr, $variant:ident) => {
+        match $store.get($idx.0 as usize) {
+            Some(Value::$variant(x)) => x.clone(),
+            _ => return fail($m, $pc, STATE_MISMATCH),
+        }
+    };
+}
+
+macro_rules! var_set {
+    ($m:expr, $pc:expr, $store:expr, $idx:expr, $variant:ident, $val:expr) => {
+        match $store.get_mut($idx.0 as usize) {
+            Some(Value::$variant(x)) => *x = $val,
+            _ => return fail($m, $pc, STATE_MISMATCH),
+        }
+    };
+}
+
+macro_rules! param {
+    ($m:expr, $pc:expr, $payload:expr, $idx:expr, $variant:ident) => {
+        match $payload.get($idx.0 as usize) {
+            Some(Value::$variant(x)) => x.clone(),
+            _ => {
+                return fail(
+                    $m,
+                    $pc,
+                    "event payload does not match the handler's parameters",
+                )
+            }
+        }
+    };
+}
+
+#[allow(clippy::too_many_arguments)]
+fn exec(
+    m: &VerifiedModule,
+    st: &mut InstanceState,
+    r: &mut Regs,
+    handler: u32,
+    start_pc: u32,
+    payload: &[Value],
+    host: &mut dyn Host,
+    budget: u64,
+) -> Outcome {
+    let code = &m.module().code[..];
+    let consts = &m.module().consts[..];
+    let mut left = budget;
+    let mut pc = start_pc;
+    loop {
+        let Some(ins) = code.get(pc as usize) else {
+            return fail(m, pc, "pc outside the code");
+        };
+        if left == 0 {
+            return fail(m, pc, format!("instruction budget of {budget} exhausted"));
+        }
+        left -= 1;
+        let here = pc;
+        pc += 1;
+        macro_rules! konst {
+            ($c:expr, $variant:ident) => {
+                match m.const_value($c.0) {
+                    Some(Value::$variant(x)) => x.clone(),
+                    _ => return fail(m, here, "constant type mismatch"),
+                }
+            };
+        }
+        match *ins {
+            Instr::Ret {} => return Outcome::Completed,
+            Instr::Jmp { target } => pc = target.0,
+            Instr::JmpIf { cond, target } => {
+                if r.b[cond.0 as usize] {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIfNot { cond, target } => {
+                if !r.b[cond.0 as usize] {
+                    pc = target.0;
+                }
+            }
+            Instr::Delay {
+                delay,
+                seconds,
+                busy,
+            } => {
+                let Some(p) = st.pending.get_mut(usize::from(delay.0)) else {
+                    return fail(m, here, STATE_MISMATCH);
+                };
+                if *p {
+                    pc = busy.0;
+                    continue;
+                }
+                *p = true;
+                let s = r.f[seconds.0 as usize];
+                let delay_seconds = if s.is_nan() || s < 0.0 { 0.0 } else { s };
+                return Outcome::Yielded {
+                    delay_seconds,
+                    continuation: Continuation {
+                        handler,
+                        pc,
+                        delay: delay.0,
+                        regs: r.clone(),
+                        payload: payload.to_vec(),
+                    },
+                };
+            }
+
+            Instr::MovB { dst, src } => r.b[dst.0 as usize] = r.b[src.0 as usize],
+            Instr::MovI { dst, src } => r.i[dst.0 as usize] = r.i[src.0 as usize],
+            Instr::MovF { dst, src } => r.f[dst.0 as usize] = r.f[src.0 as usize],
+            Instr::MovV { dst, src } => r.v[dst.0 as usize] = r.v[src.0 as usize],
+            Instr::MovS { dst, src } => r.s[dst.0 as usize] = r.s[src.0 as usize].clone(),
+            Instr::MovE { dst, src } => r.e[dst.0 as usize] = r.e[src.0 as usize],
+            Instr::LdcB { dst, c } => r.b[dst.0 as usize] = konst!(c, Bool),
+            Instr::LdcI { dst, c } => r.i[dst.0 as usize] = konst!(c, Int),
+            Instr::LdcF { dst, c } => r.f[dst.0 as usize] = konst!(c, Float),
+            Instr::LdcV { dst, c } => r.v[dst.0 as usize] = konst!(c, Vec3),
+            Instr::LdcS { dst, c } => r.s[dst.0 as usize] = konst!(c, Str),
+            Instr::LdcE { dst, c } => {
+                r.e[dst.0 as usize] = match consts.get(c.0 as usize) {
+                    Some(Const::Entity(EntityConst::None)) => None,
+                    Some(Const::Entity(EntityConst::Owner)) => Some(host.self_entity()),
+                    _ => return fail(m, here, "constant type mismatch"),
+                }
+            }
+
+            Instr::ParamB { dst, p } => r.b[dst.0 as usize] = param!(m, here, payload, p, Bool),
+            Instr::ParamI { dst, p } => r.i[dst.0 as usize] = param!(m, here, payload, p, Int),
+            Instr::ParamF { dst, p } => r.f[dst.0 as usize] = param!(m, here, payload, p, Float),
+            Instr::ParamV { dst, p } => r.v[dst.0 as usize] = param!(m, here, payload, p, Vec3),
+            Instr::ParamS { dst, p } => r.s[dst.0 as usize] = param!(m, here, payload, p, Str),
+            Instr::ParamE { dst, p } => r.e[dst.0 as usize] = param!(m, here, payload, p, Entity),
+
+            Instr::VarGetB { dst, var } => {
+                r.b[dst.0 as usize] = var_get!(m, here, st.vars, var, Bool)
+            }
+            Instr::VarGetI { dst, var } => {
+                r.i[dst.0 as usize] = var_get!(m, here, st.vars, var, Int)
+            }
+            Instr::VarGetF { dst, var } => {
+                r.f[dst.0 as usize] = var_get!(m, here, st.vars, var, Float)
+            }
+            Instr::VarGetV { dst, var } => {
+                r.v[dst.0 as usize] = var_get!(m, here, st.vars, var, Vec3)
+            }
+            Instr::VarGetS { dst, var } => {
+                r.s[dst.0 as usize] = var_get!(m, here, st.vars, var, Str)
+            }
+            Instr::VarGetE { dst, var } => {
+                r.e[dst.0 as usize] = var_get!(m, here, st.vars, var, Entity)
+            }
+            Instr::VarSetB { var, src } => {
+                var_set!(m, here, st.vars, var, Bool, r.b[src.0 as usize])
+            }
+            Instr::VarSetI { var, src } => {
+                var_set!(m, here, st.vars, var, Int, r.i[src.0 as usize])
+            }
+            Instr::VarSetF { var, src } => {
+                var_set!(m, here, st.vars, var, Float, r.f[src.0 as usize])
+            }
+            Instr::VarSetV { var, src } => {
+                var_set!(m, here, st.vars, var, Vec3, r.v[src.0 as usize])
+            }
+            Instr::VarSetS { var, src } => {
+                var_set!(m, here, st.vars, var, Str, r.s[src.0 as usize].clone())
+            }
+            Instr::VarSetE { var, src } => {
+                var_set!(m, here, st.vars, var, Entity, r.e[src.0 as usize])
+            }
+
+            Instr::SlotGetB { dst, slot } => {
+                r.b[dst.0 as usize] = var_get!(m, here, st.slots, slot, Bool)
+            }
+            Instr::SlotGetI { dst, slot } => {
+                r.i[dst.0 as usize] = var_get!(m, here, st.slots, slot, Int)
+            }
+            Instr::SlotGetF { dst, slot } => {
+                r.f[dst.0 as usize] = var_get!(m, here, st.slots, slot, Float)
+            }
+            Instr::SlotGetV { dst, slot } => {
+                r.v[dst.0 as usize] = var_get!(m, here, st.slots, slot, Vec3)
+            }
+            Instr::SlotGetS { dst, slot } => {
+                r.s[dst.0 as usize] = var_get!(m, here, st.slots, slot, Str)
+            }
+            Instr::SlotGetE { dst, slot } => {
+                r.e[dst.0 as usize] = var_get!(m, here, st.slots, slot, Entity)
+            }
+            Instr::SlotSetB { slot, src } => {
+                var_set!(m, here, st.slots, slot, Bool, r.b[src.0 as usize])
+            }
+            Instr::SlotSetI { slot, src } => {
+                var_set!(m, here, st.slots, slot, Int, r.i[src.0 as usize])
+            }
+            Instr::SlotSetF { slot, src } => {
+                var_set!(m, here, st.slots, slot, Float, r.f[src.0 as usize])
+            }
+            Instr::SlotSetV { slot, src } => {
+                var_set!(m, here, st.slots, slot, Vec3, r.v[src.0 as usize])
+            }
+            Instr::SlotSetS { slot, src } => {
+                var_set!(m, here, st.slots, slot, Str, r.s[src.0 as usize].clone())
+            }
+            Instr::SlotSetE { slot, src } => {
+                var_set!(m, here, st.slots, slot, Entity, r.e[src.0 as usize])
+            }
+
+            Instr::IntAdd { dst, a, b } => {
+                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_add(r.i[b.0 as usize])
+            }
+            Instr::IntSub { dst, a, b } => {
+                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_sub(r.i[b.0 as usize])
+            }
+            Instr::IntMul { dst, a, b } => {
+                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_mul(r.i[b.0 as usize])
+            }
+            Instr::IntDiv { dst, a, b } => {
+                let d = r.i[b.0 as usize];
+                if d == 0 {
+                    return fail(m, here, "integer division by zero");
+                }
+                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_div(d);
+            }
+            Instr::IntRem { dst, a, b } => {
+                let d = r.i[b.0 as usize];
+                if d == 0 {
+                    return fail(m, here, "integer remainder by zero");
+                }
+                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_rem(d);
+            }
+            Instr::IntMin { dst, a, b } => {
+                r.i[dst.0 as usize] = r.i[a.0 as usize].min(r.i[b.0 as usize])
+            }
+            Instr::IntMax { dst, a, b } => {
+                r.i[dst.0 as usize] = r.i[a.0 as usize].max(r.i[b.0 as usize])
+            }
+            Instr::IntNeg { dst, a } => r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_neg(),
+            Instr::IntAbs { dst, a } => r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_abs(),
+            Instr::IntEq { dst, a, b } => {
+                r.b[dst.0 as usize] = r.i[a.0 as usize] == r.i[b.0 as usize]
+            }
+            Instr::IntNe { dst, a, b } => {
+                r.b[dst.0 as usize] = r.i[a.0 as usize] != r.i[b.0 as usize]
+            }
+            Instr::IntLt { dst, a, b } => {
+                r.b[dst.0 as usize] = r.i[a.0 as usize] < r.i[b.0 as usize]
+            }
+            Instr::IntLe { dst, a, b } => {
+                r.b[dst.0 as usize] = r.i[a.0 as usize] <= r.i[b.0 as usize]
+            }
+            Instr::IntGt { dst, a, b } => {
+                r.b[dst.0 as usize] = r.i[a.0 as usize] > r.i[b.0 as usize]
+            }
+            Instr::IntGe { dst, a, b } => {
+                r.b[dst.0 as usize] = r.i[a.0 as usize] >= r.i[b.0 as usize]
+            }
+            Instr::IntClamp {
+                dst,
+                value,
+                min,
+                max,
+            } => {
+                r.i[dst.0 as usize] = r.i[value.0 as usize]
+                    .max(r.i[min.0 as usize])
+                    .min(r.i[max.0 as usize])
+            }
+            Instr::IntToFloat { dst, a } => r.f[dst.0 as usize] = r.i[a.0 as usize] as f64,
+            Instr::IntToString { dst, a } => {
+                r.s[dst.0 as usize] = Arc::from(r.i[a.0 as usize].to_string())
+            }
+
+            Instr::FloatAdd { dst, a, b } => {
+                r.f[dst.0 as usize] = r.f[a.0 as usize] + r.f[b.0 as usize]
+            }
+            Instr::FloatSub { dst, a, b } => {
+                r.f[dst.0 as usize] = r.f[a.0 as usize] - r.f[b.0 as usize]
+            }
+            Instr::FloatMul { dst, a, b } => {
+                r.f[dst.0 as usize] = r.f[a.0 as usize] * r.f[b.0 as usize]
+            }
+            Instr::FloatDiv { dst, a, b } => {
+                r.f[dst.0 as usize] = r.f[a.0 as usize] / r.f[b.0 as usize]
+            }
+            Instr::FloatRem { dst, a, b } => {
+                r.f[dst.0 as usize] = r.f[a.0 as usize] % r.f[b.0 as usize]
+            }
+            Instr::FloatMin { dst, a, b } => {
+                r.f[dst.0 as usize] = r.f[a.0 as usize].min(r.f[b.0 as usize])
+            }
+            Instr::FloatMax { dst, a, b } => {
+                r.f[dst.0 as usize] = r.f[a.0 as usize].max(r.f[b.0 as usize])
+            }
+            Instr::FloatPow { dst, a, b } => {
+                r.f[dst.0 as usize] = r.f[a.0 as usize].powf(r.f[b.0 as usize])
+            }
+            Instr::FloatNeg { dst, a } => r.f[dst.0 as usize] = -r.f[a.0 as usize],
+            Instr::FloatAbs { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].abs(),
+            Instr::FloatSqrt { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].sqrt(),
+            Instr::FloatSin { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].sin(),
+            Instr::FloatCos { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].cos(),
+            Instr::FloatTan { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].tan(),
+            Instr::FloatFloor { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].floor(),
+            Instr::FloatCeil { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].ceil(),
+            Instr::FloatLt { dst, a, b } => {
+                r.b[dst.0 as usize] = r.f[a.0 as usize] < r.f[b.0 as usize]
+            }
+            Instr::FloatLe { dst, a, b } => {
+                r.b[dst.0 as usize] = r.f[a.0 as usize] <= r.f[b.0 as usize]
+            }
+            Instr::FloatGt { dst, a, b } => {
+                r.b[dst.0 as usize] = r.f[a.0 as usize] > r.f[b.0 as usize]
+            }
+            Instr::FloatGe { dst, a, b } => {
+                r.b[dst.0 as usize] = r.f[a.0 as usize] >= r.f[b.0 as usize]
+            }
+            Instr::FloatClamp {
+                dst,
+                value,
+                min,
+                max,
+            } => {
+                r.f[dst.0 as usize] = r.f[value.0 as usize]
+                    .max(r.f[min.0 as usize])
+                    .min(r.f[max.0 as usize])
+            }
+            Instr::FloatLerp { dst, a, b, t } => {
+                let (a, b, t) = (r.f[a.0 as usize], r.f[b.0 as usize], r.f[t.0 as usize]);
+                r.f[dst.0 as usize] = a + (b - a) * t;
+            }
+            Instr::FloatToInt { dst, a } => r.i[dst.0 as usize] = r.f[a.0 as usize] as i64,
+            Instr::FloatToString { dst, a } => {
+                r.s[dst.0 as usize] = Arc::from(format!("{:?}", r.f[a.0 as usize]))
+            }
+
+            Instr::BoolAnd { dst, a, b } => {
+                r.b[dst.0 as usize] = r.b[a.0 as usize] & r.b[b.0 as usize]
+            }
+            Instr::BoolOr { dst, a, b } => {
+                r.b[dst.0 as usize] = r.b[a.0 as usize] | r.b[b.0 as usize]
+            }
+            Instr::BoolXor { dst, a, b } => {
+                r.b[dst.0 as usize] = r.b[a.0 as usize] ^ r.b[b.0 as usize]
+            }
+            Instr::BoolNot { dst, a } => r.b[dst.0 as usize] = !r.b[a.0 as usize],
+
+            Instr::Vec3Make { dst, x, y, z } => {
+                r.v[dst.0 as usize] = [
+                    r.f[x.0 as usize] as f32,
+                    r.f[y.0 as usize] as f32,
+                    r.f[z.0 as usize] as f32,
+                ]
+            }
+            Instr::Vec3Break { x, y, z, v } => {
+                let [a, b, c] = r.v[v.0 as usize];
+                r.f[x.0 as usize] = f64::from(a);
+                r.f[y.0 as usize] = f64::from(b);
+                r.f[z.0 as usize] = f64::from(c);
+            }
+            Instr::Vec3Add { dst, a, b } => {
+                let (a, b) = (r.v[a.0 as usize], r.v[b.0 as usize]);
+                r.v[dst.0 as usize] = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+            }
+            Instr::Vec3Sub { dst, a, b } => {
+                let (a, b) = (r.v[a.0 as usize], r.v[b.0 as usize]);
+                r.v[dst.0 as usize] = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+            }
+            Instr::Vec3Scale { dst, v, s } => {
+                let (v, s) = (r.v[v.0 as usize], r.f[s.0 as usize]);
+                r.v[dst.0 as usize] = v.map(|c| (f64::from(c) * s) as f32);
+            }
+            Instr::Vec3Length { dst, v } => {
+                let v = r.v[v.0 as usize].map(f64::from);
+                r.f[dst.0 as usize] = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            }
+            Instr::Vec3Dot { dst, a, b } => {
+                let (a, b) = (
+                    r.v[a.0 as usize].map(f64::from),
+                    r.v[b.0 as usize].map(f64::from),
+                );
+                r.f[dst.0 as usize] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+            }
+
+            Instr::StrConcat { dst, a, b } => {
+                let (a, b) = (&r.s[a.0 as usize], &r.s[b.0 as usize]);
+                if a.len().saturating_add(b.len()) > MAX_STRING_LEN {
+                    return fail(
+                        m,
+                        here,
+                        format!("string longer than {MAX_STRING_LEN} bytes"),
+                    );
+                }
+                let mut s = String::with_capacity(a.len() + b.len());
+                s.push_str(a);
+                s.push_str(b);
+                r.s[dst.0 as usize] = Arc::from(s);
+            }
+            Instr::StrEq { dst, a, b } => {
+                r.b[dst.0 as usize] = r.s[a.0 as usize] == r.s[b.0 as usize]
+            }
+
+            Instr::EntitySelf { dst } => r.e[dst.0 as usize] = Some(host.self_entity()),
+            Instr::Log { message } => host.log(&r.s[message.0 as usize]),
+            Instr::AnimSetState { ok, state } => {
+                r.b[ok.0 as usize] = host.set_state(&r.s[state.0 as usize])
+            }
+            Instr::AnimSetParam { name, value } => {
+                host.set_param(&r.s[name.0 as usize], r.f[value.0 as usize])
+            }
+            Instr::AnimGetParam { dst, name } => {
+                r.f[dst.0 as usize] = host.get_param(&r.s[name.0 as usize])
+            }
+            Instr::AnimPlayOnLayer { layer, clip } => {
+                host.play_on_layer(&r.s[layer.0 as usize], &r.s[clip.0 as usize])
+            }
+            Instr::AnimStopLayer { layer } => host.stop_layer(&r.s[layer.0 as usize]),
+            Instr::AnimSetLayerWeight { layer, weight } => {
+                host.set_layer_weight(&r.s[layer.0 as usize], r.f[weight.0 as usize])
+            }
+            Instr::AnimCurrentState { dst } => r.s[dst.0 as usize] = host.current_state(),
+            Instr::AnimCurve { dst, name } => {
+                r.f[dst.0 as usize] = host.curve(&r.s[name.0 as usize])
+            }
+            Instr::EventSend { event, target } => {
+                let Some(Value::Str(ev)) = m.const_value(event.0) else {
+                    return fail(m, here, "constant type mismatch");
+                };
+                host.send(ev, r.e[target.0 as usize]);
+            }
+        }
+    }
+}
