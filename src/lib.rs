@@ -3,3 +3,4 @@
 //! See `docs/ARCHITECTURE.md` for the code map and the invariants each module keeps.
 
 pub mod diag;
+pub mod runtime;
