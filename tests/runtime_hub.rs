@@ -7,9 +7,10 @@ use bevy_ecs::prelude::*;
 use proptest::prelude::*;
 use sinew::runtime::testing::{DeliveryLog, Record, RecordingDispatch, RepublishDispatch, note};
 use sinew::runtime::{
-    AnimationSet, Channel, Continuation, Dispatch, Dispatcher, Event, EventHub, EventId,
+    AnimationSet, Channel, Continuation, Delivery, Dispatch, Dispatcher, EventHub, EventId,
     FlushReport, GameTime, GraphInstances, LastFlush, MAX_FLUSH_ROUNDS, Notify, Overrun, Payload,
-    PendingDelays, Publisher, SceneActions, Subscriber, add_sinew_systems, flush, init_world,
+    PendingDelays, Publisher, SceneActions, Subscriber, Value, add_sinew_systems, flush,
+    init_world,
 };
 
 /// A world + schedule with Sinew's systems, and display names for entities.
@@ -104,7 +105,9 @@ impl H {
         let hub = self.world.resource::<EventHub>();
         log.iter()
             .map(|r| match r {
-                Record::Delivered { tick, to, event } => {
+                Record::Delivered {
+                    tick, to, event, ..
+                } => {
                     let ident = hub.name(event.id).unwrap_or("?");
                     let chan = match event.channel {
                         Channel::Global => " (global)".to_string(),
@@ -226,24 +229,35 @@ fn payload_reaches_the_handler_intact() {
     let a = h.spawn("a", false);
     let id = h.id("animseq::run.step");
     h.sub("animseq::run.step", a, 0);
-    let fields: Arc<[sinew::runtime::Value]> = Arc::from(vec![
-        sinew::runtime::Value::String(Arc::from("grass")),
-        sinew::runtime::Value::Float(0.8),
-    ]);
+    let fields = vec![Value::String(Arc::from("grass")), Value::Float(0.8)];
+    h.hub().set_notify_fields(id, fields.clone());
     let n = Notify {
         source: a.to_bits(),
         time: 1.2,
         clip_time: 0.2,
         cycle: 1,
-        fields,
     };
     h.hub().publisher().notify(id, a, n.clone());
+    h.hub()
+        .publish(id, Channel::of(a), Payload::Custom { sender: None });
     h.flush();
     let log = h.world.resource::<DeliveryLog>().0.clone();
     match log.as_slice() {
-        [Record::Delivered { event, .. }] => {
+        [
+            Record::Delivered {
+                event, fields: f1, ..
+            },
+            Record::Delivered {
+                event: e2,
+                fields: f2,
+                ..
+            },
+        ] => {
             assert_eq!(event.payload, Payload::Notify(n));
             assert_eq!(event.channel, Channel::of(a));
+            assert_eq!(f1, &fields);
+            assert_eq!(e2.payload, Payload::Custom { sender: None });
+            assert!(f2.is_empty(), "fields go with notify payloads only");
         }
         other => panic!("unexpected log {other:?}"),
     }
@@ -344,13 +358,11 @@ fn overrun_message_names_rounds_and_pending() {
 
 #[test]
 fn reentrant_flush_does_nothing() {
-    let mut h = H::new(
-        |world: &mut World, _: Subscriber, _: &Event, out: &mut Publisher| {
-            let inner = flush(world, &mut RecordingDispatch);
-            assert_eq!(inner, FlushReport::default());
-            out.publish(EventId(99), Channel::Global, Payload::None);
-        },
-    );
+    let mut h = H::new(|world: &mut World, _: Delivery<'_>, out: &mut Publisher| {
+        let inner = flush(world, &mut RecordingDispatch);
+        assert_eq!(inner, FlushReport::default());
+        out.publish(EventId(99), Channel::Global, Payload::None);
+    });
     let a = h.spawn("a", false);
     h.sub("custom::x", a, 0);
     h.publish("custom::x", Channel::of(a));
@@ -399,20 +411,18 @@ fn despawn_drops_queued_events_and_subscriptions() {
 #[test]
 fn despawn_during_a_round_skips_pending_deliveries_silently() {
     // Handler on `b` despawns `a`, whose delivery is later in the same round.
-    let mut h = H::new(
-        |world: &mut World, to: Subscriber, ev: &Event, out: &mut Publisher| {
-            RecordingDispatch.deliver(world, to, ev, out);
-            if to.handler == 7 {
-                let victim = world
-                    .query_filtered::<Entity, With<Victim>>()
-                    .iter(world)
-                    .next();
-                if let Some(v) = victim {
-                    world.despawn(v);
-                }
+    let mut h = H::new(|world: &mut World, d: Delivery<'_>, out: &mut Publisher| {
+        RecordingDispatch.deliver(world, d, out);
+        if d.to.handler == 7 {
+            let victim = world
+                .query_filtered::<Entity, With<Victim>>()
+                .iter(world)
+                .next();
+            if let Some(v) = victim {
+                world.despawn(v);
             }
-        },
-    );
+        }
+    });
     let b = h.spawn("b", true);
     let a = h.spawn("a", true);
     h.world.entity_mut(a).insert(Victim);
@@ -451,7 +461,6 @@ fn animate(world: &mut World) {
             time: 0.0,
             clip_time: 0.0,
             cycle: 0,
-            fields: Arc::from(Vec::new()),
         };
         hub.publisher().notify(id, e, n);
     }
@@ -605,7 +614,8 @@ struct DelayTester {
 }
 
 impl Dispatch for DelayTester {
-    fn deliver(&mut self, world: &mut World, to: Subscriber, _: &Event, _: &mut Publisher) {
+    fn deliver(&mut self, world: &mut World, d: Delivery<'_>, _: &mut Publisher) {
+        let to = d.to;
         let (tick, start) = {
             let t = world.resource::<GameTime>();
             (t.tick(), t.time())

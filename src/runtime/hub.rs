@@ -73,7 +73,10 @@ pub enum Value {
     Entity(Option<u64>),
 }
 
-/// Context and fields of a notify crossing (`event animseq::S.N` output pins, in pin order).
+/// Runtime context of a notify crossing (`event animseq::S.N` output pins `entity`, `time`,
+/// `clip_time`, `cycle`). The notify's typed fields are constant per identity: register them once
+/// with [`EventHub::set_notify_fields`]; handlers receive them as [`Delivery::fields`]. Keeping
+/// them out of the payload makes a crossing a plain 32-byte value (no reference counting).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notify {
     /// The entity playing the sequence (`entity` pin), as [`Entity::to_bits`].
@@ -84,10 +87,6 @@ pub struct Notify {
     pub clip_time: f64,
     /// Cycle index `k` (`cycle` pin).
     pub cycle: i64,
-    /// Typed fields in the notify's authored (catalog schema) order, one per extra output pin.
-    /// Build one `Arc` per notify when the asset loads and clone it per crossing: publishing then
-    /// never allocates.
-    pub fields: Arc<[Value]>,
 }
 
 /// What an event carries. The VM maps each variant onto the event node's output pins.
@@ -211,20 +210,163 @@ pub(crate) type IntMap<K, V> = HashMap<K, V, BuildHasherDefault<IntHasher>>;
 type IntSet<K> = HashSet<K, BuildHasherDefault<IntHasher>>;
 
 /// Subscription key: exact `(identity, channel)` pair.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct SubKey {
     id: EventId,
     channel: Channel,
 }
 
-impl Hash for SubKey {
+/// One subscription on a channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SubEntry {
+    id: EventId,
+    who: Subscriber,
+}
+
+/// The subscriptions on one entity channel, sorted by identity (stable: subscription order is
+/// kept within an identity).
+#[derive(Debug, Default)]
+struct ChannelSubs {
+    bits: u64,
+    entries: Vec<SubEntry>,
+}
+
+impl ChannelSubs {
     #[inline]
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        match self.channel {
-            Channel::Global => state.write_u64(u64::from(self.id.0) << 1),
+    fn find(&self, id: EventId) -> &[SubEntry] {
+        let e = &self.entries;
+        if e.len() <= 8 {
+            // Short lists: a linear scan beats a binary search.
+            let Some(first) = e.iter().position(|x| x.id == id) else {
+                return &[];
+            };
+            let len = e[first..].iter().take_while(|x| x.id == id).count();
+            &e[first..first + len]
+        } else {
+            let lo = e.partition_point(|x| x.id < id);
+            let hi = lo + e[lo..].partition_point(|x| x.id == id);
+            &e[lo..hi]
+        }
+    }
+}
+
+/// Entity channels with an index below this live in a dense table indexed by entity index
+/// (sequential, cache-friendly lookups); larger indices go to a hash map.
+const DENSE_CHANNELS: usize = 1 << 20;
+
+/// Subscriptions: dense per-entity-index table for entity channels, hash maps for the rest.
+#[derive(Debug, Default)]
+struct SubTable {
+    dense: Vec<ChannelSubs>,
+    sparse: IntMap<u64, ChannelSubs>,
+    global: IntMap<EventId, Vec<SubEntry>>,
+}
+
+/// Entity index of channel bits, `None` for bits no entity has.
+#[inline]
+fn index_of(bits: u64) -> Option<usize> {
+    Entity::try_from_bits(bits).map(|e| e.index_u32() as usize)
+}
+
+impl SubTable {
+    #[inline]
+    fn channel(&self, bits: u64) -> Option<&ChannelSubs> {
+        let idx = index_of(bits)?;
+        let slot = if idx < self.dense.len() {
+            &self.dense[idx]
+        } else if self.sparse.is_empty() {
+            return None;
+        } else {
+            self.sparse.get(&bits)?
+        };
+        (slot.bits == bits).then_some(slot)
+    }
+
+    /// The slot for `bits`, reset if it held a dead entity with the same index.
+    fn channel_mut(&mut self, bits: u64) -> Option<&mut ChannelSubs> {
+        let idx = index_of(bits)?;
+        let slot = if idx < DENSE_CHANNELS {
+            if idx >= self.dense.len() {
+                self.dense.resize_with(idx + 1, ChannelSubs::default);
+            }
+            &mut self.dense[idx]
+        } else {
+            self.sparse.entry(bits).or_default()
+        };
+        if slot.bits != bits {
+            slot.bits = bits;
+            slot.entries.clear();
+        }
+        Some(slot)
+    }
+
+    #[inline]
+    fn get(&self, id: EventId, channel: Channel) -> &[SubEntry] {
+        match channel {
+            Channel::Global => self.global.get(&id).map_or(&[], |v| v.as_slice()),
+            Channel::Entity(bits) => self.channel(bits).map_or(&[], |c| c.find(id)),
+        }
+    }
+
+    /// Adds `who`; false when it was already there (or the channel names no entity).
+    fn add(&mut self, id: EventId, channel: Channel, who: Subscriber) -> bool {
+        let entry = SubEntry { id, who };
+        let list = match channel {
+            Channel::Global => self.global.entry(id).or_default(),
+            Channel::Entity(bits) => match self.channel_mut(bits) {
+                Some(c) => &mut c.entries,
+                None => return false,
+            },
+        };
+        if list.contains(&entry) {
+            return false;
+        }
+        let at = list.partition_point(|x| x.id <= id);
+        list.insert(at, entry);
+        true
+    }
+
+    /// Removes every subscription on the channel `bits` (whoever the subscriber).
+    fn clear_channel(&mut self, bits: u64) {
+        let Some(idx) = index_of(bits) else { return };
+        if idx < self.dense.len() {
+            let slot = &mut self.dense[idx];
+            if slot.bits == bits {
+                slot.entries = Vec::new();
+            }
+        } else {
+            self.sparse.remove(&bits);
+        }
+    }
+
+    /// Removes every subscription of `entity` under `key`.
+    fn remove(&mut self, key: SubKey, entity: Entity) {
+        match key.channel {
+            Channel::Global => {
+                if let Some(list) = self.global.get_mut(&key.id) {
+                    list.retain(|x| x.who.entity != entity);
+                    if list.is_empty() {
+                        self.global.remove(&key.id);
+                    }
+                }
+            }
             Channel::Entity(bits) => {
-                state.write_u64((u64::from(self.id.0) << 1) | 1);
-                state.write_u64(bits);
+                let Some(idx) = index_of(bits) else { return };
+                let slot = if idx < self.dense.len() {
+                    &mut self.dense[idx]
+                } else {
+                    match self.sparse.get_mut(&bits) {
+                        Some(s) => s,
+                        None => return,
+                    }
+                };
+                if slot.bits == bits {
+                    slot.entries
+                        .retain(|x| !(x.id == key.id && x.who.entity == entity));
+                }
+                if slot.entries.is_empty() && idx >= DENSE_CHANNELS {
+                    self.sparse.remove(&bits);
+                }
             }
         }
     }
@@ -331,6 +473,18 @@ pub struct Continuation {
     pub resume: u32,
 }
 
+/// One handler invocation handed to [`Dispatch::deliver`].
+#[derive(Debug, Clone, Copy)]
+pub struct Delivery<'a> {
+    /// Who runs: entity, graph instance index, handler index.
+    pub to: Subscriber,
+    /// The event.
+    pub event: &'a Event,
+    /// For [`Payload::Notify`]: the notify's typed fields in catalog schema order (one per
+    /// extra output pin), as registered with [`EventHub::set_notify_fields`]; empty otherwise.
+    pub fields: &'a [Value],
+}
+
 /// Runs handlers: the seam between the hub and the VM.
 ///
 /// [`flush`] calls [`Dispatch::deliver`] once per (event, subscriber) pair with exclusive access
@@ -339,14 +493,14 @@ pub struct Continuation {
 /// flush. `resume_delays` calls [`Dispatch::resume`] for due continuations; what it publishes is
 /// delivered at this update's flush.
 ///
-/// The dispatcher lives in the [`Dispatcher`] resource; it is taken out of the world while it
-/// runs, so a handler that re-enters [`flush_events`] finds no dispatcher and delivers nothing.
+/// The world's dispatcher lives in the [`Dispatcher`] resource and is taken out while it runs.
+/// A flush started from inside a flush (re-entrancy) returns at once and delivers nothing.
 ///
-/// Any `FnMut(&mut World, Subscriber, &Event, &mut Publisher) + Send + Sync + 'static` closure
-/// is a `Dispatch` (with a no-op `resume`).
+/// Any `FnMut(&mut World, Delivery<'_>, &mut Publisher) + Send + Sync + 'static` closure is a
+/// `Dispatch` (with a no-op `resume`).
 pub trait Dispatch: Send + Sync + 'static {
-    /// Runs handler `to.handler` of instance `to.instance` on `to.entity` for `event`.
-    fn deliver(&mut self, world: &mut World, to: Subscriber, event: &Event, out: &mut Publisher);
+    /// Runs handler `d.to.handler` of instance `d.to.instance` on `d.to.entity` for `d.event`.
+    fn deliver(&mut self, world: &mut World, d: Delivery<'_>, out: &mut Publisher);
 
     /// Resumes a `flow.delay` continuation. Default: does nothing.
     fn resume(&mut self, world: &mut World, continuation: Continuation, out: &mut Publisher) {
@@ -356,11 +510,11 @@ pub trait Dispatch: Send + Sync + 'static {
 
 impl<F> Dispatch for F
 where
-    F: FnMut(&mut World, Subscriber, &Event, &mut Publisher) + Send + Sync + 'static,
+    F: FnMut(&mut World, Delivery<'_>, &mut Publisher) + Send + Sync + 'static,
 {
     #[inline]
-    fn deliver(&mut self, world: &mut World, to: Subscriber, event: &Event, out: &mut Publisher) {
-        self(world, to, event, out)
+    fn deliver(&mut self, world: &mut World, d: Delivery<'_>, out: &mut Publisher) {
+        self(world, d, out)
     }
 }
 
@@ -370,7 +524,7 @@ pub struct NoopDispatch;
 
 impl Dispatch for NoopDispatch {
     #[inline]
-    fn deliver(&mut self, _: &mut World, _: Subscriber, _: &Event, _: &mut Publisher) {}
+    fn deliver(&mut self, _: &mut World, _: Delivery<'_>, _: &mut Publisher) {}
 }
 
 /// Resource holding the world's dispatcher (`None`: deliveries and resumes are dropped).
@@ -429,10 +583,12 @@ pub enum HubError {
 pub struct EventHub {
     ids: HashMap<Arc<str>, EventId>,
     names: Vec<Arc<str>>,
-    subs: IntMap<SubKey, Vec<Subscriber>>,
+    subs: SubTable,
     /// For channel clearing: every key each entity subscribed under.
     keys_of: IntMap<u64, Vec<SubKey>>,
     queue: Publisher,
+    /// Typed notify fields per identity (index = `EventId.0`); shared with a running flush.
+    fields: Arc<Vec<Box<[Value]>>>,
     /// Entities with [`GraphInstances`], in attach order (tick order).
     hosts: Vec<Entity>,
     /// Hosts removed since the last compaction of `hosts`.
@@ -456,9 +612,10 @@ impl EventHub {
         let mut hub = EventHub {
             ids: HashMap::new(),
             names: Vec::new(),
-            subs: IntMap::default(),
+            subs: SubTable::default(),
             keys_of: IntMap::default(),
             queue: Publisher::default(),
+            fields: Arc::new(Vec::new()),
             hosts: Vec::new(),
             removed_hosts: IntSet::default(),
             spare: Vec::new(),
@@ -494,6 +651,25 @@ impl EventHub {
         Ok(id)
     }
 
+    /// Registers the typed fields of notify identity `id` (authored order = catalog schema
+    /// order), replacing earlier ones (hot reload). Delivered as [`Delivery::fields`].
+    pub fn set_notify_fields(&mut self, id: EventId, fields: Vec<Value>) {
+        let idx = id.0 as usize;
+        if idx >= self.names.len() {
+            return; // not an id of this hub
+        }
+        let table = Arc::make_mut(&mut self.fields);
+        if table.len() <= idx {
+            table.resize_with(idx + 1, Default::default);
+        }
+        table[idx] = fields.into_boxed_slice();
+    }
+
+    /// The typed fields registered for `id` (empty when none).
+    pub fn notify_fields(&self, id: EventId) -> &[Value] {
+        self.fields.get(id.0 as usize).map_or(&[], |f| &f[..])
+    }
+
     /// The id of an already interned name.
     pub fn lookup(&self, name: &str) -> Option<EventId> {
         self.ids.get(name).copied()
@@ -507,12 +683,10 @@ impl EventHub {
     /// Subscribes `who` to `(id, channel)`. Subscribing the same subscriber twice to the same
     /// pair is a no-op. Subscribers of one pair are delivered to in subscription order.
     pub fn subscribe(&mut self, id: EventId, channel: Channel, who: Subscriber) {
-        let key = SubKey { id, channel };
-        let list = self.subs.entry(key).or_default();
-        if list.contains(&who) {
+        if !self.subs.add(id, channel, who) {
             return;
         }
-        list.push(who);
+        let key = SubKey { id, channel };
         let keys = self.keys_of.entry(who.entity.to_bits()).or_default();
         if !keys.contains(&key) {
             keys.push(key);
@@ -534,10 +708,8 @@ impl EventHub {
     }
 
     /// Subscribers of the exact pair `(id, channel)`, in delivery order.
-    pub fn subscribers(&self, id: EventId, channel: Channel) -> &[Subscriber] {
-        self.subs
-            .get(&SubKey { id, channel })
-            .map_or(&[], |v| v.as_slice())
+    pub fn subscribers(&self, id: EventId, channel: Channel) -> Vec<Subscriber> {
+        self.subs.get(id, channel).iter().map(|e| e.who).collect()
     }
 
     /// Removes every subscription whose subscriber is `entity` (on any channel).
@@ -546,12 +718,7 @@ impl EventHub {
             return;
         };
         for key in keys {
-            if let Some(list) = self.subs.get_mut(&key) {
-                list.retain(|s| s.entity != entity);
-                if list.is_empty() {
-                    self.subs.remove(&key);
-                }
-            }
+            self.subs.remove(key, entity);
         }
     }
 
@@ -559,7 +726,9 @@ impl EventHub {
     /// it. Called automatically when [`GraphInstances`] is removed or its entity despawned.
     pub fn clear_channel(&mut self, entity: Entity) {
         self.unsubscribe_entity(entity);
-        let channel = Channel::of(entity);
+        let bits = entity.to_bits();
+        self.subs.clear_channel(bits);
+        let channel = Channel::Entity(bits);
         self.queue.events.retain(|e| e.channel != channel);
     }
 
@@ -694,6 +863,8 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
         next.events = std::mem::take(&mut hub.spare);
         (current, deliveries, next)
     };
+    // Snapshot of the notify field table: one reference-count operation per flush.
+    let mut fields = world.resource::<EventHub>().fields.clone();
     let mut dead: Vec<Entity> = Vec::new();
 
     while !current.is_empty() {
@@ -714,13 +885,8 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
                 break;
             };
             for (index, event) in current.iter().enumerate() {
-                let key = SubKey {
-                    id: event.id,
-                    channel: event.channel,
-                };
-                if let Some(list) = hub.subs.get(&key) {
-                    deliveries.extend(list.iter().map(|&s| (index, s)));
-                }
+                let list = hub.subs.get(event.id, event.channel);
+                deliveries.extend(list.iter().map(|s| (index, s.who)));
             }
         }
         report.events = report.events.saturating_add(current.len() as u64);
@@ -734,7 +900,12 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
                 }
                 continue;
             }
-            dispatch.deliver(world, to, &current[index], &mut next);
+            let event = &current[index];
+            let fields: &[Value] = match event.payload {
+                Payload::Notify(_) => fields.get(event.id.0 as usize).map_or(&[], |f| &f[..]),
+                _ => &[],
+            };
+            dispatch.deliver(world, Delivery { to, event, fields }, &mut next);
             report.delivered += 1;
         }
 
@@ -744,8 +915,12 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
         std::mem::swap(&mut current, &mut next.events);
         if let Some(mut hub) = world.get_resource_mut::<EventHub>() {
             current.append(&mut hub.queue.events);
+            if !Arc::ptr_eq(&fields, &hub.fields) {
+                fields = hub.fields.clone();
+            }
         }
     }
+    drop(fields);
 
     if let Some(mut hub) = world.get_resource_mut::<EventHub>() {
         hub.flushing = false;

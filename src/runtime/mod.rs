@@ -10,9 +10,9 @@ pub mod schedule;
 pub mod testing;
 
 pub use hub::{
-    Channel, Continuation, DEFAULT_QUEUE_LIMIT, Dispatch, Dispatcher, Event, EventHub, EventId,
-    FlushReport, GraphInstances, HubError, LastFlush, MAX_FLUSH_ROUNDS, NoopDispatch, Notify,
-    Overrun, Payload, Publisher, Subscriber, Value, flush, flush_events,
+    Channel, Continuation, DEFAULT_QUEUE_LIMIT, Delivery, Dispatch, Dispatcher, Event, EventHub,
+    EventId, FlushReport, GraphInstances, HubError, LastFlush, MAX_FLUSH_ROUNDS, NoopDispatch,
+    Notify, Overrun, Payload, Publisher, Subscriber, Value, flush, flush_events,
 };
 pub use schedule::{
     AnimationSet, GameTime, PendingDelays, SceneAction, SceneActions, SinewSet, TIME_EPSILON,

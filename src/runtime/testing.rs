@@ -3,7 +3,10 @@
 
 use bevy_ecs::prelude::*;
 
-use super::hub::{Channel, Continuation, Dispatch, Event, EventId, Payload, Publisher, Subscriber};
+use super::hub::Value;
+use super::hub::{
+    Channel, Continuation, Delivery, Dispatch, Event, EventId, Payload, Publisher, Subscriber,
+};
 use super::schedule::GameTime;
 
 /// One thing a recording dispatcher was asked to run.
@@ -17,6 +20,8 @@ pub enum Record {
         to: Subscriber,
         /// The event.
         event: Event,
+        /// Its notify fields.
+        fields: Vec<Value>,
     },
     /// A resumed `flow.delay` continuation.
     Resumed {
@@ -58,10 +63,15 @@ fn tick_of(world: &World) -> (u64, f64) {
 pub struct RecordingDispatch;
 
 impl Dispatch for RecordingDispatch {
-    fn deliver(&mut self, world: &mut World, to: Subscriber, event: &Event, _: &mut Publisher) {
+    fn deliver(&mut self, world: &mut World, d: Delivery<'_>, _: &mut Publisher) {
         let (tick, _) = tick_of(world);
-        let event = event.clone();
-        log(world, Record::Delivered { tick, to, event });
+        let record = Record::Delivered {
+            tick,
+            to: d.to,
+            event: d.event.clone(),
+            fields: d.fields.to_vec(),
+        };
+        log(world, record);
     }
 
     fn resume(&mut self, world: &mut World, continuation: Continuation, _: &mut Publisher) {
@@ -87,11 +97,11 @@ pub struct RepublishDispatch {
 }
 
 impl Dispatch for RepublishDispatch {
-    fn deliver(&mut self, world: &mut World, to: Subscriber, event: &Event, out: &mut Publisher) {
-        RecordingDispatch.deliver(world, to, event, out);
+    fn deliver(&mut self, world: &mut World, d: Delivery<'_>, out: &mut Publisher) {
+        RecordingDispatch.deliver(world, d, out);
         for &(on, publish) in &self.rules {
-            if on == event.id {
-                out.publish(publish, Channel::of(to.entity), event.payload.clone());
+            if on == d.event.id {
+                out.publish(publish, Channel::of(d.to.entity), d.event.payload.clone());
             }
         }
     }
