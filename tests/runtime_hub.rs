@@ -752,3 +752,140 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hub bookkeeping (no schedule)
+// ---------------------------------------------------------------------------------------------
+
+fn who(e: Entity, handler: u32) -> Subscriber {
+    Subscriber {
+        entity: e,
+        instance: 0,
+        handler,
+    }
+}
+
+/// Subscribes `subs` (entity, handler) to `custom::x` on each one's own channel and returns
+/// who is subscribed on `probe`'s channel.
+fn check_subs(subs: &[(Entity, u32)], clear: Option<Entity>, probe: Entity, expected: &[u32]) {
+    let mut hub = EventHub::new();
+    let x = hub.intern("custom::x").expect("intern");
+    for &(e, hd) in subs {
+        hub.subscribe(x, Channel::of(e), who(e, hd));
+    }
+    if let Some(e) = clear {
+        hub.clear_channel(e);
+    }
+    let got: Vec<u32> = hub
+        .subscribers(x, Channel::of(probe))
+        .iter()
+        .map(|s| s.handler)
+        .collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn builtin_identities_and_interning() {
+    let mut hub = EventHub::new();
+    assert_eq!(hub.lookup("tick"), Some(EventId::TICK));
+    assert_eq!(hub.lookup("begin_play"), Some(EventId::BEGIN_PLAY));
+    let a = hub.intern("custom::a").expect("intern");
+    assert_eq!(hub.intern("custom::a"), Ok(a));
+    assert_ne!(hub.intern("custom::b"), Ok(a));
+    assert_eq!(hub.name(a), Some("custom::a"));
+    assert_eq!(hub.name(EventId(9999)), None);
+    assert_eq!(hub.lookup("custom::zzz"), None);
+}
+
+#[test]
+fn notify_fields_only_for_issued_ids() {
+    let mut hub = EventHub::new();
+    let a = hub.intern("animseq::s.a").expect("intern");
+    hub.set_notify_fields(EventId(500), vec![Value::Int(1)]);
+    assert!(hub.notify_fields(EventId(500)).is_empty());
+    hub.set_notify_fields(a, vec![Value::Int(1)]);
+    hub.set_notify_fields(a, vec![Value::Int(2)]); // hot reload replaces
+    assert_eq!(hub.notify_fields(a), &[Value::Int(2)]);
+}
+
+#[test]
+fn large_entity_indices_use_the_sparse_table() {
+    let big = Entity::from_raw_u32(3_000_000).expect("index");
+    let small = Entity::from_raw_u32(5).expect("index");
+    check_subs(&[(big, 1), (small, 2)], None, big, &[1]);
+    check_subs(&[(big, 1), (small, 2)], None, small, &[2]);
+    check_subs(&[(big, 1), (small, 2)], Some(big), big, &[]);
+    check_subs(&[(big, 1), (small, 2)], Some(big), small, &[2]);
+}
+
+#[test]
+fn clear_channel_removes_foreign_subscribers_too() {
+    let mut world = World::new();
+    let a = world.spawn_empty().id();
+    let b = world.spawn_empty().id();
+    let mut hub = EventHub::new();
+    let x = hub.intern("custom::x").expect("intern");
+    hub.subscribe(x, Channel::of(a), who(b, 3)); // b listens on a's channel
+    hub.subscribe(x, Channel::Global, who(a, 4));
+    hub.clear_channel(a);
+    assert!(hub.subscribers(x, Channel::of(a)).is_empty());
+    assert!(hub.subscribers(x, Channel::Global).is_empty());
+}
+
+#[test]
+fn new_generation_of_an_index_starts_with_no_subscriptions() {
+    // Same index, next generation (what a world hands out after a despawn without
+    // GraphInstances, when nothing was cleared eagerly).
+    let old = Entity::from_raw_u32(4).expect("index");
+    let new = Entity::from_index_and_generation(old.index(), old.generation().after_versions(1));
+    assert_ne!(old, new);
+    let mut hub = EventHub::new();
+    let x = hub.intern("custom::x").expect("intern");
+    hub.subscribe(x, Channel::of(old), who(old, 1));
+    assert!(hub.subscribers(x, Channel::of(new)).is_empty());
+    hub.subscribe(x, Channel::of(new), who(new, 2));
+    let got: Vec<u32> = hub
+        .subscribers(x, Channel::of(new))
+        .iter()
+        .map(|s| s.handler)
+        .collect();
+    assert_eq!(got, [2]);
+    assert!(hub.subscribers(x, Channel::of(old)).is_empty());
+}
+
+#[test]
+fn invalid_channel_bits_reach_nobody() {
+    let mut hub = EventHub::new();
+    let x = hub.intern("custom::x").expect("intern");
+    // Low 32 bits zero is no entity (entity indices are stored inverted and never u32::MAX).
+    let bogus = Channel::Entity(0);
+    hub.subscribe(x, bogus, who(Entity::PLACEHOLDER, 0));
+    assert!(hub.subscribers(x, bogus).is_empty());
+    hub.publish(x, bogus, Payload::None);
+    let mut world = World::new();
+    world.insert_resource(hub);
+    let r = flush(&mut world, &mut RecordingDispatch);
+    assert_eq!((r.events, r.delivered), (1, 0));
+}
+
+#[test]
+fn many_subscriptions_on_one_channel_keep_per_identity_order() {
+    // More than 8 entries switches the lookup to binary search.
+    let mut hub = EventHub::new();
+    let e = Entity::from_raw_u32(7).expect("index");
+    let ids: Vec<EventId> = (0..12)
+        .map(|i| hub.intern(&format!("custom::e{i}")).expect("intern"))
+        .collect();
+    for (i, &id) in ids.iter().enumerate().rev() {
+        hub.subscribe(id, Channel::of(e), who(e, i as u32 * 10));
+        hub.subscribe(id, Channel::of(e), who(e, i as u32 * 10 + 1));
+    }
+    for (i, &id) in ids.iter().enumerate() {
+        let got: Vec<u32> = hub
+            .subscribers(id, Channel::of(e))
+            .iter()
+            .map(|s| s.handler)
+            .collect();
+        assert_eq!(got, [i as u32 * 10, i as u32 * 10 + 1]);
+    }
+}
