@@ -105,6 +105,21 @@ fn bench_hub(c: &mut Criterion) {
         })
     });
 
+    // Same, with entities publishing in a scrambled order (worst case for cache locality).
+    let mut s = setup(false);
+    let n = s.entities.len();
+    for i in 0..n {
+        // Deterministic scramble: multiplicative permutation modulo a prime-free stride.
+        let j = (i * 7919 + 13) % n;
+        s.entities.swap(i, j);
+    }
+    group.bench_function("publish_flush_dispatch_10k_entities_x3_scrambled", |b| {
+        b.iter(|| {
+            publish_all(&mut s);
+            black_box(flush(&mut s.world, &mut noop))
+        })
+    });
+
     // A whole update: Sinew's schedule (time, actions, delays, tick to 10k hosts, flush) plus
     // the 30k notify publishes an animation step would make: 40k events per update.
     let mut s = setup(true);
