@@ -889,3 +889,21 @@ fn many_subscriptions_on_one_channel_keep_per_identity_order() {
         assert_eq!(got, [i as u32 * 10, i as u32 * 10 + 1]);
     }
 }
+
+#[test]
+fn event_fits_in_one_cache_line() {
+    // Publishing is one push of this many bytes; keep it small.
+    assert!(std::mem::size_of::<sinew::runtime::Event>() <= 64);
+}
+
+#[test]
+fn timed_queue_orders_by_due_then_insertion() {
+    let mut q = sinew::runtime::TimedQueue::default();
+    for (due, tag) in [(0.5, "a"), (0.5, "b"), (-0.0, "c"), (0.0, "d"), (0.6, "e")] {
+        q.push(due, tag).expect("finite");
+    }
+    assert_eq!(q.take_due(0.5), ["c", "d", "a", "b"]);
+    assert_eq!(q.next_due(), Some(0.6));
+    assert!(q.push(f64::NAN, "x").is_err());
+    assert_eq!(q.len(), 1);
+}
