@@ -18,9 +18,12 @@
 //!
 //! # Hot path
 //!
-//! Identities are `u32`; subscription lookup hashes `(u32, u64)` with a small multiplicative
-//! hasher; queues, the per-round delivery list and the spare round buffer are reused between
-//! flushes, so a steady-state flush allocates nothing per event.
+//! Identities are `u32`. Entity channels live in a dense table indexed by entity index (a hash
+//! map only for indices ≥ 2²⁰), each holding its subscriptions sorted by identity; `Global`
+//! subscriptions are in a small integer-keyed map. Notify fields are registered once per
+//! identity, so events carry no reference counts. Queues, the per-round delivery list and the
+//! spare round buffer are reused between flushes: a steady-state flush allocates nothing per
+//! event.
 
 use std::collections::HashMap;
 use std::collections::HashSet;
