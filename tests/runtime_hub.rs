@@ -907,3 +907,54 @@ fn timed_queue_orders_by_due_then_insertion() {
     assert!(q.push(f64::NAN, "x").is_err());
     assert_eq!(q.len(), 1);
 }
+
+proptest! {
+    /// Handlers republish along a random DAG of identities (fan-out ≤ 2, depth < 16, so no
+    /// overrun): deliveries are round-major, publish order within a round, nothing lost.
+    #[test]
+    fn republish_rounds_match_model(
+        rules in prop::collection::vec((0u32..8, 0u32..8), 0..12),
+        seeds in prop::collection::vec((0u32..8, 0usize..2), 1..6),
+    ) {
+        // Keep only forward edges (DAG), at most two per source, in given order.
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for (a, b) in rules {
+            if a < b && edges.iter().filter(|(x, _)| *x == a).count() < 2 {
+                edges.push((a, b));
+            }
+        }
+        let mut h = H::new(RecordingDispatch);
+        let ents = [h.spawn("p", false), h.spawn("q", false)];
+        let ids: Vec<EventId> = (0..8).map(|i| h.id(&format!("custom::n{i}"))).collect();
+        for &e in &ents {
+            for (i, _) in ids.iter().enumerate() {
+                h.sub(&format!("custom::n{i}"), e, i as u32);
+            }
+        }
+        let rules: Vec<(EventId, EventId)> =
+            edges.iter().map(|&(a, b)| (ids[a as usize], ids[b as usize])).collect();
+        h.world.insert_resource(Dispatcher::new(RepublishDispatch { rules }));
+        for &(i, e) in &seeds {
+            h.publish(&format!("custom::n{i}"), Channel::of(ents[e]));
+        }
+        let r = h.tick();
+        prop_assert_eq!(r.overrun, None);
+
+        // Model: rounds of (identity, entity) pairs.
+        let mut want = Vec::new();
+        let mut round: Vec<(u32, usize)> = seeds.clone();
+        while !round.is_empty() {
+            let mut next = Vec::new();
+            for &(i, e) in &round {
+                want.push(format!("t1 {} custom::n{i} h{i}", ["p", "q"][e]));
+                for &(a, b) in &edges {
+                    if a == i {
+                        next.push((b, e));
+                    }
+                }
+            }
+            round = next;
+        }
+        prop_assert_eq!(h.take_log(), want);
+    }
+}
