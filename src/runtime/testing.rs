@@ -5,7 +5,7 @@ use bevy_ecs::prelude::*;
 
 use super::hub::Value;
 use super::hub::{
-    Channel, Continuation, Delivery, Dispatch, Event, EventId, Payload, Publisher, Subscriber,
+    Channel, Continuation, Delivery, Dispatch, Event, EventId, Publisher, Subscriber,
 };
 use super::schedule::GameTime;
 
@@ -112,9 +112,4 @@ pub fn note(world: &mut World, text: impl Into<String>) {
     let (tick, _) = tick_of(world);
     let text = text.into();
     log(world, Record::Note { tick, text });
-}
-
-/// Payload-free helper: `Payload::Custom { sender: None }`.
-pub fn custom() -> Payload {
-    Payload::Custom { sender: None }
 }
