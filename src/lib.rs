@@ -13,4 +13,5 @@ pub mod graph;
 pub mod nodes;
 pub mod palette;
 pub mod ron_span;
+pub mod runtime;
 pub mod vm;
