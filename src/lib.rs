@@ -2,4 +2,5 @@
 //!
 //! See `docs/ARCHITECTURE.md` for the code map and the invariants each module keeps.
 
+pub mod crossing;
 pub mod diag;
