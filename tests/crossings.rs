@@ -592,7 +592,7 @@ fn scenario() -> impl Strategy<Value = (f64, Vec<f64>, f64)> {
     duration().prop_flat_map(|d| {
         let base = prop_oneof![
             3 => Just(0.0),
-            1 => (-1e3f64..1e3),
+            1 => -1e3f64..1e3,
             1 => Just(1e9),
             1 => Just(-1e9),
             1 => Just(1e12),

@@ -196,7 +196,7 @@ pub fn fuzz_one(data: &[u8]) {
         queries += 1;
         let kind = r.byte();
         let looping = kind & 1 == 1;
-        let mut point = |r: &mut Reader| -> f64 {
+        let point = |r: &mut Reader| -> f64 {
             match r.byte() % 4 {
                 0 => f64::from_bits(r.u64()),
                 1 if !times.is_empty() => {
