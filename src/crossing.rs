@@ -134,6 +134,11 @@ pub struct NotifyIndex {
     group_start: Vec<u32>,
     /// Authored indices, grouped, each group ascending.
     ids: Vec<u32>,
+    /// `buckets[j]` is the first group with time ≥ `j * D / nb` (`nb + 1` entries, last `ng`):
+    /// a search hint only.
+    buckets: Vec<u32>,
+    /// `nb / D`.
+    bucket_scale: f64,
     /// Largest `max(|from|, |to|)` the fast path serves (may be negative: never).
     fast_limit: f64,
     /// The last group sits at `t == D` (end marker).
@@ -214,7 +219,20 @@ impl NotifyIndex {
                 .min(min_gap * 562_949_953_421_312.0 - 8.0 * duration) // min_gap * 2^49
                 .min(f64::MAX / 4.0)
         };
+        let nb = uniq.len().next_power_of_two().min(1 << 16);
+        let width = duration / nb as f64;
+        let buckets = (0..=nb)
+            .map(|j| {
+                if j == nb {
+                    uniq.len() as u32
+                } else {
+                    uniq.partition_point(|&t| t < j as f64 * width) as u32
+                }
+            })
+            .collect();
         Ok(NotifyIndex {
+            buckets,
+            bucket_scale: nb as f64 / duration,
             duration,
             inv_duration: 1.0 / duration,
             has_end: uniq.last() == Some(&duration),
@@ -405,70 +423,70 @@ impl NotifyIndex {
         false
     }
 
-    /// First group of cycle `k` (base `b`) that passes the forward departure test, or `ng`.
+    /// First group `g` of the cycle with base `b` whose time `b + t_g >= x` (`ng` if none).
+    /// `local` estimates the clip time of `x` in that cycle; it only picks the bucket where the
+    /// search starts, every decision compares canonical times.
     #[inline(always)]
-    fn first_departing(&self, dep: &Bound, b: f64) -> usize {
-        let ng = self.group_len();
-        if self.departs_fwd(dep, 0, b + self.times[0]) {
-            return 0;
+    fn lower_bound(&self, b: f64, x: f64, local: f64) -> usize {
+        let u = &self.times;
+        let ng = u.len();
+        let nb = self.buckets.len() - 1;
+        // Saturating cast: negative or huge estimates land in the first or last bucket.
+        let j = ((local * self.bucket_scale) as usize).min(nb - 1);
+        let mut lo = self.buckets[j] as usize;
+        let mut hi = self.buckets[j + 1] as usize;
+        // The answer lies in [lo, hi] unless a bucket edge says otherwise.
+        if lo > 0 && b + u[lo - 1] >= x {
+            hi = lo - 1;
+            lo = 0;
+        } else if hi < ng && b + u[hi] < x {
+            lo = hi + 1;
+            hi = ng;
         }
-        let mut lo = 1;
-        let mut len = ng - 1;
-        while len > 0 {
+        // Branch-free binary search of [lo, hi): first index with b + u >= x, else hi.
+        let mut len = hi - lo;
+        if len == 0 {
+            return lo;
+        }
+        let mut base = lo;
+        while len > 1 {
             let half = len / 2;
-            let mid = lo + half;
-            if self.departs_fwd(dep, mid, b + self.times[mid]) {
-                len = half;
-            } else {
-                lo = mid + 1;
-                len -= half + 1;
+            if b + u[base + half] < x {
+                base += half;
             }
+            len -= half;
         }
-        lo
-    }
-
-    /// Number of groups of cycle base `b` that pass the reverse departure test (those are the
-    /// groups `0..count`).
-    #[inline(always)]
-    fn count_departing_rev(&self, dep: &Bound, b: f64) -> usize {
-        let ng = self.group_len();
-        let last = ng - 1;
-        if self.departs_rev(dep, last, b + self.times[last]) {
-            return ng;
-        }
-        let mut lo = 0;
-        let mut len = last;
-        while len > 0 {
-            let half = len / 2;
-            let mid = lo + half;
-            if self.departs_rev(dep, mid, b + self.times[mid]) {
-                lo = mid + 1;
-                len -= half + 1;
-            } else {
-                len = half;
-            }
-        }
-        lo
+        base + usize::from(b + u[base] < x)
     }
 
     /// Fast forward merge of two consecutive cycles. `None`: hand over to the general path.
     fn fast_forward(&self, plan: &Plan, out: &mut Vec<Crossing>, limit: usize) -> Option<bool> {
         let d = self.duration;
-        let ng = self.group_len();
+        let u = &self.times;
+        let ng = u.len();
         let last = ng - 1;
-        let t_last = self.times[last];
-        let dep = &plan.dep;
-        // First cycle whose last group departs: cycles before it fire nothing (T is monotone).
-        let mut k = (dep.x * self.inv_duration).floor() as i64;
+        let x = plan.dep.x;
+        // Departure test as one comparison `T >= xf`, plus the loop-point exception: a looping
+        // Start does not fire the end group at `T == at`.
+        let xf = if plan.dep.inclusive { x } else { x.next_up() };
+        let skip_end = plan.dep.inclusive && plan.dep.skip_loop_point && self.has_end;
+        let last_departs = |t: f64| t >= xf && !(skip_end && t == xf);
+        let first = |b: f64| {
+            let g = self.lower_bound(b, xf, x - b);
+            if skip_end && g == last && b + u[g] == xf { ng } else { g }
+        };
+        // First cycle whose last group departs: cycles before it fire nothing (T is monotone
+        // in k, and within a cycle in the group order). The division is only an estimate.
+        let mut k = floor_i64(x * self.inv_duration);
         let mut steps = 0;
-        while self.departs_fwd(dep, last, canonical_time(d, t_last, k - 1)) {
+        while last_departs(canonical_time(d, u[last], k - 1)) {
             k -= 1;
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
             }
         }
-        while !self.departs_fwd(dep, last, canonical_time(d, t_last, k)) {
+        while !last_departs(canonical_time(d, u[last], k)) {
             k += 1;
             steps += 1;
             if steps > MAX_ADJUST {
@@ -477,28 +495,25 @@ impl NotifyIndex {
         }
         let to = plan.arr;
         let mut room = limit;
-        // Cursor A: cycle k at group ga; cursor B: cycle k + 1 at group gb.
+        // Cursor A: cycle k at group ga; cursor B: cycle k + 1 at group gb. In the fast regime
+        // cycle k + 2 starts after cycle k ends, so merging two cursors gives firing order.
         let mut ba = cycle_base(d, k);
-        let mut ga = self.first_departing(dep, ba);
+        let mut ga = first(ba);
         let mut bb = cycle_base(d, k + 1);
-        let mut gb = self.first_departing(dep, bb);
+        let mut gb = first(bb);
         loop {
             if ga == ng {
-                // A is done: B becomes A, the next cycle becomes B.
                 k += 1;
                 ba = bb;
                 ga = gb;
                 bb = cycle_base(d, k + 1);
-                gb = self.first_departing(dep, bb);
+                gb = first(bb);
                 continue;
             }
-            let ta = ba + self.times[ga];
-            let take_b = gb < ng && {
-                let tb = bb + self.times[gb];
-                tb < ta
-            };
-            if take_b {
-                let tb = bb + self.times[gb];
+            let ta = ba + u[ga];
+            // Equal times: the lower cycle (A) fires first.
+            if gb < ng && bb + u[gb] < ta {
+                let tb = bb + u[gb];
                 if tb > to {
                     return Some(false);
                 }
@@ -521,19 +536,29 @@ impl NotifyIndex {
     /// Fast reverse merge of two consecutive cycles. `None`: hand over to the general path.
     fn fast_reverse(&self, plan: &Plan, out: &mut Vec<Crossing>, limit: usize) -> Option<bool> {
         let d = self.duration;
-        let t_first = self.times[0];
-        let dep = &plan.dep;
-        // Last cycle whose first group departs (reverse): later cycles fire nothing.
-        let mut k = (dep.x * self.inv_duration).floor() as i64;
+        let u = &self.times;
+        let x = plan.dep.x;
+        // Reverse departure test as `T < xr`, plus the loop-point exception: a looping Start
+        // in reverse does not fire the zero group at `T == at`.
+        let xr = if plan.dep.inclusive { x.next_up() } else { x };
+        let skip_zero = plan.dep.inclusive && plan.dep.skip_loop_point && self.has_zero;
+        let first_departs = |t: f64| t < xr && !(skip_zero && t == x);
+        // Groups 0..count of the cycle with base `b` depart.
+        let count = |b: f64| {
+            let c = self.lower_bound(b, xr, x - b);
+            if skip_zero && c >= 1 && b + u[0] == x { 0 } else { c }
+        };
+        // Last cycle whose first group departs: later cycles fire nothing.
+        let mut k = floor_i64(x * self.inv_duration);
         let mut steps = 0;
-        while self.departs_rev(dep, 0, canonical_time(d, t_first, k + 1)) {
+        while first_departs(canonical_time(d, u[0], k + 1)) {
             k += 1;
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
             }
         }
-        while !self.departs_rev(dep, 0, canonical_time(d, t_first, k)) {
+        while !first_departs(canonical_time(d, u[0], k)) {
             k -= 1;
             steps += 1;
             if steps > MAX_ADJUST {
@@ -544,25 +569,22 @@ impl NotifyIndex {
         let mut room = limit;
         // Cursor A: cycle k, groups 0..na remain (next is na - 1); cursor B: cycle k - 1.
         let mut ba = cycle_base(d, k);
-        let mut na = self.count_departing_rev(dep, ba);
+        let mut na = count(ba);
         let mut bb = cycle_base(d, k - 1);
-        let mut nb = self.count_departing_rev(dep, bb);
+        let mut nb = count(bb);
         loop {
             if na == 0 {
                 k -= 1;
                 ba = bb;
                 na = nb;
                 bb = cycle_base(d, k - 1);
-                nb = self.count_departing_rev(dep, bb);
+                nb = count(bb);
                 continue;
             }
-            let ta = ba + self.times[na - 1];
-            let take_b = nb > 0 && {
-                let tb = bb + self.times[nb - 1];
-                tb > ta
-            };
-            if take_b {
-                let tb = bb + self.times[nb - 1];
+            let ta = ba + u[na - 1];
+            // Equal times: the higher cycle (A) fires first.
+            if nb > 0 && bb + u[nb - 1] > ta {
+                let tb = bb + u[nb - 1];
                 if tb < to {
                     return Some(false);
                 }
@@ -648,6 +670,13 @@ impl NotifyIndex {
         }
         false
     }
+}
+
+/// `floor(q)` as an integer without a libm call; `|q|` is below 2^41 in the fast regime.
+#[inline(always)]
+fn floor_i64(q: f64) -> i64 {
+    let k = q as i64;
+    if (k as f64) > q { k - 1 } else { k }
 }
 
 fn finite(field: &'static str, value: f64) -> Result<(), QueryError> {
