@@ -22,6 +22,9 @@ const FAST_CYCLES: f64 = 1_099_511_627_776.0;
 /// hands the query to the general path (the estimate is within ±3 cycles in the fast regime).
 const MAX_ADJUST: u32 = 8;
 
+/// Cursor state of a cycle whose first departing group has not been searched yet.
+const UNRESOLVED: usize = usize::MAX;
+
 /// How playback moved during one update.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PlaybackInterval {
@@ -459,6 +462,26 @@ impl NotifyIndex {
         base + usize::from(b + u[base] < x)
     }
 
+    /// First group of the cycle with base `b` that departs forward (`T >= xf`, except the end
+    /// group at `T == xf` under `skip_end`), or `ng`.
+    #[inline(always)]
+    fn first_fwd(&self, b: f64, x: f64, xf: f64, skip_end: bool) -> usize {
+        let g = self.lower_bound(b, xf, x - b);
+        if skip_end && g + 1 == self.times.len() && b + self.times[g] == xf {
+            g + 1
+        } else {
+            g
+        }
+    }
+
+    /// Number of leading groups of the cycle with base `b` that depart in reverse (`T < xr`,
+    /// except the zero group at `T == x` under `skip_zero`).
+    #[inline(always)]
+    fn count_rev(&self, b: f64, x: f64, xr: f64, skip_zero: bool) -> usize {
+        let c = self.lower_bound(b, xr, x - b);
+        if skip_zero && c >= 1 && b + self.times[0] == x { 0 } else { c }
+    }
+
     /// Fast forward merge of two consecutive cycles. `None`: hand over to the general path.
     fn fast_forward(&self, plan: &Plan, out: &mut Vec<Crossing>, limit: usize) -> Option<bool> {
         let d = self.duration;
@@ -471,23 +494,24 @@ impl NotifyIndex {
         let xf = if plan.dep.inclusive { x } else { x.next_up() };
         let skip_end = plan.dep.inclusive && plan.dep.skip_loop_point && self.has_end;
         let last_departs = |t: f64| t >= xf && !(skip_end && t == xf);
-        let first = |b: f64| {
-            let g = self.lower_bound(b, xf, x - b);
-            if skip_end && g == last && b + u[g] == xf { ng } else { g }
-        };
-        // First cycle whose last group departs: cycles before it fire nothing (T is monotone
-        // in k, and within a cycle in the group order). The division is only an estimate.
+        // Cursor A: the first cycle k whose last group departs (cycles before it fire nothing:
+        // T is monotone in k, and within a cycle in the group order), at its first departing
+        // group ga. The division only estimates k; canonical times decide. Cycle k - 1 can only
+        // depart when ga <= 1: otherwise T(1, k) (> T(last, k - 1) in the fast regime) does not.
         let mut k = floor_i64(x * self.inv_duration);
+        let mut ba = cycle_base(d, k);
+        let mut ga = self.first_fwd(ba, x, xf, skip_end);
         let mut steps = 0;
-        while last_departs(canonical_time(d, u[last], k - 1)) {
-            k -= 1;
-            steps += 1;
-            if steps > MAX_ADJUST {
-                return None;
+        loop {
+            if ga == ng {
+                k += 1;
+            } else if ga <= 1 && last_departs(canonical_time(d, u[last], k - 1)) {
+                k -= 1;
+            } else {
+                break;
             }
-        }
-        while !last_departs(canonical_time(d, u[last], k)) {
-            k += 1;
+            ba = cycle_base(d, k);
+            ga = self.first_fwd(ba, x, xf, skip_end);
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
@@ -495,23 +519,23 @@ impl NotifyIndex {
         }
         let to = plan.arr;
         let mut room = limit;
-        // Cursor A: cycle k at group ga; cursor B: cycle k + 1 at group gb. In the fast regime
-        // cycle k + 2 starts after cycle k ends, so merging two cursors gives firing order.
-        let mut ba = cycle_base(d, k);
-        let mut ga = first(ba);
+        // B is resolved lazily: its head is at least `bb + u[0]`, so while that is not below
+        // A's head, A fires first (equal times: the lower cycle first) without searching B.
         let mut bb = cycle_base(d, k + 1);
-        let mut gb = first(bb);
+        let mut gb = UNRESOLVED;
         loop {
             if ga == ng {
                 k += 1;
                 ba = bb;
-                ga = gb;
+                ga = if gb == UNRESOLVED { self.first_fwd(ba, x, xf, skip_end) } else { gb };
                 bb = cycle_base(d, k + 1);
-                gb = first(bb);
+                gb = UNRESOLVED;
                 continue;
             }
             let ta = ba + u[ga];
-            // Equal times: the lower cycle (A) fires first.
+            if gb == UNRESOLVED && bb + u[0] < ta {
+                gb = self.first_fwd(bb, x, xf, skip_end);
+            }
             if gb < ng && bb + u[gb] < ta {
                 let tb = bb + u[gb];
                 if tb > to {
@@ -543,23 +567,24 @@ impl NotifyIndex {
         let xr = if plan.dep.inclusive { x.next_up() } else { x };
         let skip_zero = plan.dep.inclusive && plan.dep.skip_loop_point && self.has_zero;
         let first_departs = |t: f64| t < xr && !(skip_zero && t == x);
-        // Groups 0..count of the cycle with base `b` depart.
-        let count = |b: f64| {
-            let c = self.lower_bound(b, xr, x - b);
-            if skip_zero && c >= 1 && b + u[0] == x { 0 } else { c }
-        };
-        // Last cycle whose first group departs: later cycles fire nothing.
+        // Cursor A: the last cycle k whose first group departs (later cycles fire nothing), with
+        // groups 0..na departing. Cycle k + 1 can only depart when na >= ng - 1: otherwise
+        // T(ng - 2, k) (< T(0, k + 1) in the fast regime) does not.
+        let ng = u.len();
         let mut k = floor_i64(x * self.inv_duration);
+        let mut ba = cycle_base(d, k);
+        let mut na = self.count_rev(ba, x, xr, skip_zero);
         let mut steps = 0;
-        while first_departs(canonical_time(d, u[0], k + 1)) {
-            k += 1;
-            steps += 1;
-            if steps > MAX_ADJUST {
-                return None;
+        loop {
+            if na == 0 {
+                k -= 1;
+            } else if na + 1 >= ng && first_departs(canonical_time(d, u[0], k + 1)) {
+                k += 1;
+            } else {
+                break;
             }
-        }
-        while !first_departs(canonical_time(d, u[0], k)) {
-            k -= 1;
+            ba = cycle_base(d, k);
+            na = self.count_rev(ba, x, xr, skip_zero);
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
@@ -567,23 +592,25 @@ impl NotifyIndex {
         }
         let to = plan.arr;
         let mut room = limit;
-        // Cursor A: cycle k, groups 0..na remain (next is na - 1); cursor B: cycle k - 1.
-        let mut ba = cycle_base(d, k);
-        let mut na = count(ba);
+        // B is resolved lazily: its head is at most `bb + u[last]`.
+        let last = ng - 1;
         let mut bb = cycle_base(d, k - 1);
-        let mut nb = count(bb);
+        let mut nb = UNRESOLVED;
         loop {
             if na == 0 {
                 k -= 1;
                 ba = bb;
-                na = nb;
+                na = if nb == UNRESOLVED { self.count_rev(ba, x, xr, skip_zero) } else { nb };
                 bb = cycle_base(d, k - 1);
-                nb = count(bb);
+                nb = UNRESOLVED;
                 continue;
             }
             let ta = ba + u[na - 1];
+            if nb == UNRESOLVED && bb + u[last] > ta {
+                nb = self.count_rev(bb, x, xr, skip_zero);
+            }
             // Equal times: the higher cycle (A) fires first.
-            if nb > 0 && bb + u[nb - 1] > ta {
+            if nb != UNRESOLVED && nb > 0 && bb + u[nb - 1] > ta {
                 let tb = bb + u[nb - 1];
                 if tb < to {
                     return Some(false);
