@@ -35,7 +35,12 @@ fn naive_scan(times: &[f64], from: f64, to: f64, limit: usize, out: &mut Vec<Cro
                 break;
             }
             if time > from {
-                out.push(Crossing { notify: i as u32, time, clip_time: t, cycle: k });
+                out.push(Crossing {
+                    notify: i as u32,
+                    time,
+                    clip_time: t,
+                    cycle: k,
+                });
             }
             k += 1;
         }
@@ -75,8 +80,16 @@ fn bench_group(c: &mut Criterion, name: &str, span: impl Fn(usize, &mut Rng) -> 
             b.iter(|| {
                 let (from, to) = queries[i & 1023];
                 i += 1;
-                let iv = PlaybackInterval::Advance { from, to, looping: true };
-                black_box(index.query_into(&mut out, black_box(&iv), DEFAULT_LIMIT).unwrap());
+                let iv = PlaybackInterval::Advance {
+                    from,
+                    to,
+                    looping: true,
+                };
+                black_box(
+                    index
+                        .query_into(&mut out, black_box(&iv), DEFAULT_LIMIT)
+                        .unwrap(),
+                );
                 black_box(out.len())
             })
         });
@@ -85,7 +98,13 @@ fn bench_group(c: &mut Criterion, name: &str, span: impl Fn(usize, &mut Rng) -> 
             b.iter(|| {
                 let (from, to) = queries[i & 1023];
                 i += 1;
-                black_box(naive_scan(&times, black_box(from), black_box(to), DEFAULT_LIMIT, &mut out));
+                black_box(naive_scan(
+                    &times,
+                    black_box(from),
+                    black_box(to),
+                    DEFAULT_LIMIT,
+                    &mut out,
+                ));
                 black_box(out.len())
             })
         });
@@ -108,12 +127,24 @@ fn no_notifies(c: &mut Criterion) {
     let index = NotifyIndex::new(D, &[]).unwrap();
     let mut out = Vec::new();
     for cycles in [1.0, 1e3, 1e6, 1e9] {
-        group.bench_with_input(BenchmarkId::from_parameter(cycles), &cycles, |b, &cycles| {
-            b.iter(|| {
-                let iv = PlaybackInterval::Advance { from: 0.25, to: 0.25 + cycles * D, looping: true };
-                black_box(index.query_into(&mut out, black_box(&iv), DEFAULT_LIMIT).unwrap())
-            })
-        });
+        group.bench_with_input(
+            BenchmarkId::from_parameter(cycles),
+            &cycles,
+            |b, &cycles| {
+                b.iter(|| {
+                    let iv = PlaybackInterval::Advance {
+                        from: 0.25,
+                        to: 0.25 + cycles * D,
+                        looping: true,
+                    };
+                    black_box(
+                        index
+                            .query_into(&mut out, black_box(&iv), DEFAULT_LIMIT)
+                            .unwrap(),
+                    )
+                })
+            },
+        );
     }
     group.finish();
 }

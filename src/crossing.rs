@@ -22,6 +22,9 @@ const FAST_CYCLES: f64 = 1_099_511_627_776.0;
 /// hands the query to the general path (the estimate is within ±3 cycles in the fast regime).
 const MAX_ADJUST: u32 = 8;
 
+/// Smallest duration served by the fast path (2^-900).
+const TINY_DURATION: f64 = 1.183_052_186_166_774_7e-271;
+
 /// Cursor state of a cycle whose first departing group has not been searched yet.
 const UNRESOLVED: usize = usize::MAX;
 
@@ -215,7 +218,9 @@ impl NotifyIndex {
             .fold(f64::INFINITY, f64::min);
         // Fast regime (see docs/crossings.md, "Algorithm"): touched cycles |k| ≤ 2^40 + 3, so
         // cycles k and k + 2 never overlap, and distinct clip times never round to one time.
-        let fast_limit = if duration > f64::MAX / 64.0 {
+        // Durations below 2^-900 (or near f64::MAX) always take the general path: 1 / D may
+        // overflow there and the error analysis assumes normal-range arithmetic.
+        let fast_limit = if !(TINY_DURATION..=f64::MAX / 64.0).contains(&duration) {
             -1.0
         } else {
             (duration * FAST_CYCLES)
@@ -479,7 +484,11 @@ impl NotifyIndex {
     #[inline(always)]
     fn count_rev(&self, b: f64, x: f64, xr: f64, skip_zero: bool) -> usize {
         let c = self.lower_bound(b, xr, x - b);
-        if skip_zero && c >= 1 && b + self.times[0] == x { 0 } else { c }
+        if skip_zero && c >= 1 && b + self.times[0] == x {
+            0
+        } else {
+            c
+        }
     }
 
     /// Fast forward merge of two consecutive cycles. `None`: hand over to the general path.
@@ -498,7 +507,11 @@ impl NotifyIndex {
         // T is monotone in k, and within a cycle in the group order), at its first departing
         // group ga. The division only estimates k; canonical times decide. Cycle k - 1 can only
         // depart when ga <= 1: otherwise T(1, k) (> T(last, k - 1) in the fast regime) does not.
-        let mut k = floor_i64(x * self.inv_duration);
+        let q = x * self.inv_duration;
+        if !(q.abs() <= FAST_CYCLES * 2.0) {
+            return None; // unreachable in the fast regime; keeps k far from overflow
+        }
+        let mut k = floor_i64(q);
         let mut ba = cycle_base(d, k);
         let mut ga = self.first_fwd(ba, x, xf, skip_end);
         let mut steps = 0;
@@ -527,7 +540,11 @@ impl NotifyIndex {
             if ga == ng {
                 k += 1;
                 ba = bb;
-                ga = if gb == UNRESOLVED { self.first_fwd(ba, x, xf, skip_end) } else { gb };
+                ga = if gb == UNRESOLVED {
+                    self.first_fwd(ba, x, xf, skip_end)
+                } else {
+                    gb
+                };
                 bb = cycle_base(d, k + 1);
                 gb = UNRESOLVED;
                 continue;
@@ -571,7 +588,11 @@ impl NotifyIndex {
         // groups 0..na departing. Cycle k + 1 can only depart when na >= ng - 1: otherwise
         // T(ng - 2, k) (< T(0, k + 1) in the fast regime) does not.
         let ng = u.len();
-        let mut k = floor_i64(x * self.inv_duration);
+        let q = x * self.inv_duration;
+        if !(q.abs() <= FAST_CYCLES * 2.0) {
+            return None; // unreachable in the fast regime; keeps k far from overflow
+        }
+        let mut k = floor_i64(q);
         let mut ba = cycle_base(d, k);
         let mut na = self.count_rev(ba, x, xr, skip_zero);
         let mut steps = 0;
@@ -600,7 +621,11 @@ impl NotifyIndex {
             if na == 0 {
                 k -= 1;
                 ba = bb;
-                na = if nb == UNRESOLVED { self.count_rev(ba, x, xr, skip_zero) } else { nb };
+                na = if nb == UNRESOLVED {
+                    self.count_rev(ba, x, xr, skip_zero)
+                } else {
+                    nb
+                };
                 bb = cycle_base(d, k - 1);
                 nb = UNRESOLVED;
                 continue;
@@ -632,8 +657,9 @@ impl NotifyIndex {
     }
 
     /// General path: per notify, the contiguous range of cycles that fire (canonical `T` is
-    /// monotone in `k`), found by binary search over all of `i64`; then a heap merge of those
-    /// streams in firing order. Correct for any magnitude; O(n log |k| + crossings log n).
+    /// monotone in `k`), found by exponential search from a division estimate then bisection,
+    /// over all of `i64`; then a heap merge of those streams in firing order. Correct for any
+    /// magnitude; O(groups · log |error of the estimate| + (n + crossings) · log n).
     fn general(&self, plan: &Plan, out: &mut Vec<Crossing>, limit: usize) -> bool {
         let d = self.duration;
         let dep = &plan.dep;
@@ -642,13 +668,15 @@ impl NotifyIndex {
         for (g, &t) in self.times.iter().enumerate() {
             let at = |k: i64| canonical_time(d, t, k);
             // Cycles [lo, hi] fire for this group.
+            // Guesses only: the searches decide with canonical times. Casts saturate.
+            let guess = |y: f64| ((y - t) * self.inv_duration).floor() as i64;
             let range = if plan.reverse {
-                let hi = last_true(|k| self.departs_rev(dep, g, at(k)));
-                let lo = first_true(|k| at(k) >= to);
+                let hi = last_true(|k| self.departs_rev(dep, g, at(k)), guess(dep.x));
+                let lo = first_true(|k| at(k) >= to, guess(to));
                 lo.zip(hi)
             } else {
-                let lo = first_true(|k| self.departs_fwd(dep, g, at(k)));
-                let hi = last_true(|k| at(k) <= to);
+                let lo = first_true(|k| self.departs_fwd(dep, g, at(k)), guess(dep.x));
+                let hi = last_true(|k| at(k) <= to, guess(to));
                 lo.zip(hi)
             };
             let Some((lo, hi)) = range else { continue };
@@ -703,7 +731,11 @@ impl NotifyIndex {
 #[inline(always)]
 fn floor_i64(q: f64) -> i64 {
     let k = q as i64;
-    if (k as f64) > q { k - 1 } else { k }
+    if (k as f64) > q {
+        k.saturating_sub(1)
+    } else {
+        k
+    }
 }
 
 fn finite(field: &'static str, value: f64) -> Result<(), QueryError> {
@@ -714,38 +746,66 @@ fn finite(field: &'static str, value: f64) -> Result<(), QueryError> {
     }
 }
 
-/// Smallest `k` in `i64` with `p(k)`, for `p` monotone false → true.
-fn first_true(p: impl Fn(i64) -> bool) -> Option<i64> {
-    if !p(i64::MAX) {
-        return None;
-    }
-    let (mut lo, mut hi) = (i64::MIN, i64::MAX);
-    while lo < hi {
-        let mid = ((lo as i128 + hi as i128).div_euclid(2)) as i64;
-        if p(mid) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
+/// Smallest `k` in `i64` with `p(k)`, for `p` monotone false → true: exponential search out
+/// from `guess`, then bisection. O(log |answer − guess|) evaluations, at most about 128.
+fn first_true(p: impl Fn(i64) -> bool, guess: i64) -> Option<i64> {
+    // Invariant: p is false at `lo` and true at `hi`, where i64::MIN − 1 and i64::MAX + 1 stand
+    // for "false below the range" and "true above the range".
+    const BELOW: i128 = i64::MIN as i128 - 1;
+    const ABOVE: i128 = i64::MAX as i128 + 1;
+    let g = guess as i128;
+    let (mut lo, mut hi);
+    let mut step: i128 = 1;
+    if p(guess) {
+        hi = g;
+        loop {
+            let c = hi - step;
+            if c <= BELOW {
+                lo = BELOW;
+                break;
+            }
+            if p(c as i64) {
+                hi = c;
+                step *= 2;
+            } else {
+                lo = c;
+                break;
+            }
+        }
+    } else {
+        lo = g;
+        loop {
+            let c = lo + step;
+            if c >= ABOVE {
+                hi = ABOVE;
+                break;
+            }
+            if p(c as i64) {
+                hi = c;
+                break;
+            }
+            lo = c;
+            step *= 2;
         }
     }
-    Some(lo)
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if p(mid as i64) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    if hi == ABOVE { None } else { Some(hi as i64) }
 }
 
 /// Largest `k` in `i64` with `p(k)`, for `p` monotone true → false.
-fn last_true(p: impl Fn(i64) -> bool) -> Option<i64> {
-    if !p(i64::MIN) {
-        return None;
+fn last_true(p: impl Fn(i64) -> bool, guess: i64) -> Option<i64> {
+    match first_true(|k| !p(k), guess) {
+        None => Some(i64::MAX),
+        Some(i64::MIN) => None,
+        Some(k) => Some(k - 1),
     }
-    let (mut lo, mut hi) = (i64::MIN, i64::MAX);
-    while lo < hi {
-        let mid = ((lo as i128 + hi as i128 + 1).div_euclid(2)) as i64;
-        if p(mid) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    Some(lo)
 }
 
 /// The next occurrence of one notify's stream in the general path's merge heap.

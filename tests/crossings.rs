@@ -703,3 +703,27 @@ fn reference_agrees_with_spec_example() {
     let got: Vec<(u32, f64, i64)> = want.iter().map(|c| (c.notify, c.time, c.cycle)).collect();
     assert_eq!(got, [(1, 0.8, 0), (0, 1.2, 1)]);
 }
+
+#[test]
+fn fuzz_regressions() {
+    // Subnormal duration: 1 / D overflows; used to overflow the cycle estimate.
+    fuzz_one(&[
+        0, 0, 0, 0, 50, 7, 0, 0, 0, 26, 182, 182, 182, 182, 182, 182, 182, 182, 182, 182, 182, 182,
+        182, 182, 182, 182, 1, 1, 182, 182, 182, 182, 182, 182, 182, 182, 182, 182, 182, 182, 182,
+        182, 182, 182, 182, 182, 182, 182, 182, 182, 0, 26, 179, 26, 26, 213, 26, 179, 26, 26,
+    ]);
+}
+
+#[test]
+fn subnormal_duration() {
+    let d = 5e-324;
+    check_invariants(d, &[0.0, d], &adv(-1e-310, -1e-310 + 2.5 * d), L);
+    let got = query(d, &[0.0, d], adv(0.0, 2.0 * d), L);
+    assert_eq!(
+        got.list
+            .iter()
+            .map(|c| (c.notify, c.cycle))
+            .collect::<Vec<_>>(),
+        [(1, 0), (0, 1), (1, 1), (0, 2)]
+    );
+}

@@ -183,10 +183,7 @@ pub fn fuzz_one(data: &[u8]) {
             0 => f64::from_bits(r.u64()),
             1 => 0.0,
             2 => d,
-            3 => times
-                .last()
-                .map_or(0.0, |&p: &f64| f64::from_bits(p.to_bits() + 1))
-                .min(d),
+            3 => times.last().map_or(0.0, |&p: &f64| p.next_up()).min(d),
             _ => d * f64::from(r.byte()) / 255.0,
         };
         times.push(t);
