@@ -508,7 +508,7 @@ impl NotifyIndex {
         // group ga. The division only estimates k; canonical times decide. Cycle k - 1 can only
         // depart when ga <= 1: otherwise T(1, k) (> T(last, k - 1) in the fast regime) does not.
         let q = x * self.inv_duration;
-        if !(q.abs() <= FAST_CYCLES * 2.0) {
+        if q.abs() > FAST_CYCLES * 2.0 {
             return None; // unreachable in the fast regime; keeps k far from overflow
         }
         let mut k = floor_i64(q);
@@ -589,7 +589,7 @@ impl NotifyIndex {
         // T(ng - 2, k) (< T(0, k + 1) in the fast regime) does not.
         let ng = u.len();
         let q = x * self.inv_duration;
-        if !(q.abs() <= FAST_CYCLES * 2.0) {
+        if q.abs() > FAST_CYCLES * 2.0 {
             return None; // unreachable in the fast regime; keeps k far from overflow
         }
         let mut k = floor_i64(q);
