@@ -547,6 +547,9 @@ impl NotifyIndex {
                 };
                 bb = cycle_base(d, k + 1);
                 gb = UNRESOLVED;
+                if ga == ng {
+                    return None; // impossible in the fast regime; never loop without progress
+                }
                 continue;
             }
             let ta = ba + u[ga];
@@ -628,6 +631,9 @@ impl NotifyIndex {
                 };
                 bb = cycle_base(d, k - 1);
                 nb = UNRESOLVED;
+                if na == 0 {
+                    return None; // impossible in the fast regime; never loop without progress
+                }
                 continue;
             }
             let ta = ba + u[na - 1];
