@@ -7,6 +7,7 @@ pub mod bytecode;
 pub mod catalog;
 pub mod cli;
 pub mod compile;
+pub mod crossing;
 pub mod diag;
 pub mod fsutil;
 pub mod graph;
