@@ -777,7 +777,13 @@ impl Value {
             ValueKind::Float { .. } => "a float".into(),
             ValueKind::Str(_) => "a string".into(),
             ValueKind::Ident(n) => format!("`{}`", shorten(n)),
-            ValueKind::Tuple { name: Some(n), .. } => format!("`{}(...)`", shorten(&n.text)),
+            ValueKind::Tuple {
+                name: Some(n),
+                items,
+            } => match items.len() {
+                1 => format!("`{}(..)` with 1 value", shorten(&n.text)),
+                k => format!("`{}(..)` with {k} values", shorten(&n.text)),
+            },
             ValueKind::Tuple { name: None, items } => format!("a tuple of {}", items.len()),
             ValueKind::Struct { name: Some(n), .. } => format!("struct `{}`", shorten(&n.text)),
             ValueKind::Struct { name: None, .. } => "a struct".into(),
@@ -931,7 +937,7 @@ pub fn expect_struct<'v>(
     known: &'static [&'static str],
     errs: &mut Vec<DecodeError>,
 ) -> Option<Fields<'v>> {
-    let expected = || format!("a `{name}(...)` struct");
+    let expected = || format!("struct `{name}(...)`");
     let (sname, fields): (&Option<Name>, &[Field]) = match &v.kind {
         ValueKind::Struct { name, fields } => (name, fields),
         ValueKind::Tuple { name, items } if items.is_empty() => (name, &[]),
@@ -1111,7 +1117,7 @@ mod tests {
         assert!(expect_struct(&ok("U(bone: 1)"), "T", KNOWN, &mut errs).is_none());
         assert_eq!(
             errs[0].message(),
-            "expected a `T(...)` struct, found struct `U`"
+            "expected struct `T(...)`, found struct `U`"
         );
         assert_eq!(ok("Some(1)").as_option().map(|o| o.is_some()), Ok(true));
         assert_eq!(ok("None").as_option().map(|o| o.is_some()), Ok(false));
