@@ -546,7 +546,7 @@ impl<'a> Parser<'a> {
                 "NaN" => Ok(float_value(f64::NAN, f32::NAN, span)),
                 _ => Err(self.err(
                     span,
-                    format!("invalid number `{}`", &self.src[start..self.pos]),
+                    format!("invalid number `{}`", shorten(&self.src[start..self.pos])),
                 )),
             };
         }
@@ -584,7 +584,7 @@ impl<'a> Parser<'a> {
                     span,
                     format!(
                         "invalid or out-of-range integer `{}`",
-                        &self.src[start..self.pos]
+                        shorten(&self.src[start..self.pos])
                     ),
                 )),
             };
@@ -621,7 +621,7 @@ impl<'a> Parser<'a> {
                 span,
                 format!(
                     "invalid number `{}`",
-                    self.src.get(start..end).unwrap_or("")
+                    shorten(self.src.get(start..end).unwrap_or(""))
                 ),
             ));
         }
@@ -639,7 +639,7 @@ impl<'a> Parser<'a> {
         }
         match (cleaned.parse::<f64>(), cleaned.parse::<f32>()) {
             (Ok(a), Ok(b)) => Ok(float_value(a, b, span)),
-            _ => Err(self.err(span, format!("invalid number `{raw}`"))),
+            _ => Err(self.err(span, format!("invalid number `{}`", shorten(raw)))),
         }
     }
 
@@ -707,7 +707,9 @@ impl DecodeError {
             DecodeErrorKind::TypeMismatch { expected, found } => {
                 format!("expected {expected}, found {found}")
             }
-            DecodeErrorKind::UnknownField { name, .. } => format!("unknown field `{name}`"),
+            DecodeErrorKind::UnknownField { name, .. } => {
+                format!("unknown field `{}`", shorten(name))
+            }
             DecodeErrorKind::DuplicateField { name, .. } => format!("duplicate field `{name}`"),
             DecodeErrorKind::MissingField { name } => format!("missing field `{name}`"),
         }

@@ -147,3 +147,25 @@ fn format_refusal_names_the_value_even_when_huge() {
     let text = "AnimSeq(format: -3, id: \"s\", name: \"S\", duration: 1.0, tracks: [])";
     assert_eq!(check(text.as_bytes()), [animseq::E_FORMAT_INVALID]);
 }
+
+#[test]
+fn huge_tokens_give_short_messages() {
+    let digits = "1".repeat(5_000_000);
+    let ident = "x".repeat(5_000_000);
+    for text in [
+        format!("AnimSeq(id: \"s\", name: \"S\", duration: {digits}.5.5, tracks: [])"),
+        format!("AnimSeq(id: \"s\", name: \"S\", duration: 0x{digits}, tracks: [])"),
+        format!("AnimSeq(id: \"s\", name: \"S\", duration: 1.0, tracks: [], {ident}: 1)"),
+        format!("AnimSeq(id: \"s\", name: \"S\", duration: 1.0, tracks: [], target: {ident})"),
+    ] {
+        let l = load_bytes("huge.animseq", text.as_bytes());
+        assert!(l.seq.is_none());
+        for d in &l.diagnostics {
+            let notes: usize = d.notes.iter().map(String::len).sum();
+            assert!(d.message.len() + notes < 1000, "{}", &d.message[..200]);
+        }
+    }
+    // A huge but valid number is fine.
+    let text = format!("AnimSeq(id: \"s\", name: \"S\", duration: 0.{digits}5, tracks: [])");
+    assert!(load_bytes("huge.animseq", text.as_bytes()).seq.is_some());
+}
