@@ -386,6 +386,8 @@ impl<'a> Parser<'a> {
         })
     }
 
+    // Kept out of line: the recursive `value` frame stays small (deep nesting).
+    #[inline(never)]
     fn string(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
         self.pos += 1;
@@ -462,6 +464,8 @@ impl<'a> Parser<'a> {
     }
 
     /// At the `u` of `\u{...}`; leaves the cursor on the closing `}` on success.
+    // Kept out of line: the recursive `value` frame stays small (deep nesting).
+    #[inline(never)]
     fn unicode_escape(&mut self) -> Option<char> {
         self.pos += 1;
         if self.peek() != Some(b'{') {
@@ -488,6 +492,8 @@ impl<'a> Parser<'a> {
         char::from_u32(v)
     }
 
+    // Kept out of line: the recursive `value` frame stays small (deep nesting).
+    #[inline(never)]
     fn raw_string(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
         self.pos += 1;
@@ -526,6 +532,8 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // Kept out of line: the recursive `value` frame stays small (deep nesting).
+    #[inline(never)]
     fn number(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
         let negative = self.peek() == Some(b'-');

@@ -3,7 +3,9 @@
 
 use sinew::animseq::{self, E_BAD_ID, E_NOT_UTF8, E_SYNTAX, load_bytes};
 
-/// Runs `f` on a thread with a small stack, so unbounded recursion would crash the test.
+/// Runs `f` on a thread with a 1 MB stack (half the default for spawned threads), so
+/// unbounded recursion would crash the test. Parsing at the depth limit needs ~200 KB in
+/// release builds and under 1 MB in debug builds.
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     std::thread::Builder::new()
         .stack_size(1024 * 1024)
