@@ -21,22 +21,29 @@ pub const MAX_DEPTH: usize = 128;
 /// One RON value and the bytes it covers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Value {
+    /// What the value is.
     pub kind: ValueKind,
+    /// The bytes it covers (for a named struct or variant, from the name).
     pub span: Span,
 }
 
 /// An identifier with its span (struct names, variant names).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name {
+    /// The identifier.
     pub text: String,
+    /// Where it is written.
     pub span: Span,
 }
 
 /// One `name: value` entry of a struct; `name_span` covers the field name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
+    /// The field name.
     pub name: String,
+    /// Where the field name is written.
     pub name_span: Span,
+    /// The field value.
     pub value: Value,
 }
 
@@ -48,19 +55,28 @@ pub enum ValueKind {
     /// An integer literal that fits `i64` (larger ones become floats, as in the `ron` crate).
     Int(i64),
     /// A float literal, parsed both ways so `f32` data round-trips without double rounding.
-    Float { f64: f64, f32: f32 },
+    Float {
+        /// The literal as f64.
+        f64: f64,
+        /// The literal parsed directly as f32.
+        f32: f32,
+    },
     /// A string (escapes resolved).
     Str(String),
     /// A bare identifier: a unit variant or unit struct (`None`, `Owner`).
     Ident(String),
     /// `(a, b)` or `Name(a, b)`; `()` is an empty anonymous tuple.
     Tuple {
+        /// The tuple struct or variant name, if any.
         name: Option<Name>,
+        /// The elements.
         items: Vec<Value>,
     },
     /// `(f: v)` or `Name(f: v)`, fields in authored order (duplicates kept).
     Struct {
+        /// The struct name, if written.
         name: Option<Name>,
+        /// The fields in authored order.
         fields: Vec<Field>,
     },
     /// `[a, b]`.
@@ -72,7 +88,9 @@ pub enum ValueKind {
 /// A syntax error: a message and the span of the offending token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// What is wrong ("expected `,` or `)`, found `x`").
     pub message: String,
+    /// The offending token.
     pub span: Span,
 }
 
@@ -678,22 +696,39 @@ fn float_value(f64: f64, f32: f32, span: Span) -> Value {
 #[derive(Clone, Debug, PartialEq)]
 pub enum DecodeErrorKind {
     /// The value has the wrong shape (`expected` and `found` are short descriptions).
-    TypeMismatch { expected: String, found: String },
+    TypeMismatch {
+        /// What should be there.
+        expected: String,
+        /// What is there.
+        found: String,
+    },
     /// A struct field nobody knows (reported at the field name).
     UnknownField {
+        /// The unknown name.
         name: String,
+        /// The fields the struct knows.
         known: &'static [&'static str],
     },
     /// A struct field written twice (reported at the second name; `first` is the first name).
-    DuplicateField { name: String, first: Span },
+    DuplicateField {
+        /// The repeated name.
+        name: String,
+        /// Where it was first written.
+        first: Span,
+    },
     /// A required field is absent (reported at the struct's head).
-    MissingField { name: &'static str },
+    MissingField {
+        /// The absent field.
+        name: &'static str,
+    },
 }
 
 /// One decoding error at a span.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecodeError {
+    /// What went wrong.
     pub kind: DecodeErrorKind,
+    /// Where.
     pub span: Span,
 }
 
@@ -772,7 +807,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// A variant or tuple-struct view: `Name`, `Name(args)`.
 #[derive(Clone, Copy, Debug)]
 pub struct Variant<'v> {
+    /// The variant name.
     pub name: &'v str,
+    /// Where the name is written.
     pub name_span: Span,
     /// `None` for a unit variant, `Some(args)` for `Name(args...)`.
     pub args: Option<&'v [Value]>,
