@@ -16,13 +16,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
-    tmp_name.push(format!(".tmp{}", std::process::id()));
+    // A random suffix: concurrent writers (threads or processes) never share a temporary.
+    tmp_name.push(format!(".{}.tmp", uuid::Uuid::new_v4().simple()));
     let tmp = dir.join(tmp_name);
     let result = (|| {
         let mut f = std::fs::OpenOptions::new()
             .write(true)
-            .create(true)
-            .truncate(true)
+            .create_new(true)
             .open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
@@ -56,6 +56,25 @@ mod tests {
             .map(|e| e.expect("entry").file_name())
             .collect();
         assert_eq!(names, [std::ffi::OsString::from("a.animseq")]);
+    }
+
+    #[test]
+    fn concurrent_writers_do_not_collide() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("a.animseq");
+        std::thread::scope(|s| {
+            for i in 0..8u8 {
+                let p = &p;
+                s.spawn(move || write_atomic(p, &[b'0' + i; 1000]).expect("write"));
+            }
+        });
+        let content = std::fs::read(&p).expect("read");
+        assert_eq!(content.len(), 1000);
+        assert!(
+            content.iter().all(|&b| b == content[0]),
+            "one writer's bytes, whole"
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
     }
 
     #[test]

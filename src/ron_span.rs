@@ -21,22 +21,29 @@ pub const MAX_DEPTH: usize = 128;
 /// One RON value and the bytes it covers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Value {
+    /// What the value is.
     pub kind: ValueKind,
+    /// The bytes it covers (for a named struct or variant, from the name).
     pub span: Span,
 }
 
 /// An identifier with its span (struct names, variant names).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name {
+    /// The identifier.
     pub text: String,
+    /// Where it is written.
     pub span: Span,
 }
 
 /// One `name: value` entry of a struct; `name_span` covers the field name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
+    /// The field name.
     pub name: String,
+    /// Where the field name is written.
     pub name_span: Span,
+    /// The field value.
     pub value: Value,
 }
 
@@ -48,19 +55,28 @@ pub enum ValueKind {
     /// An integer literal that fits `i64` (larger ones become floats, as in the `ron` crate).
     Int(i64),
     /// A float literal, parsed both ways so `f32` data round-trips without double rounding.
-    Float { f64: f64, f32: f32 },
+    Float {
+        /// The literal as f64.
+        f64: f64,
+        /// The literal parsed directly as f32.
+        f32: f32,
+    },
     /// A string (escapes resolved).
     Str(String),
     /// A bare identifier: a unit variant or unit struct (`None`, `Owner`).
     Ident(String),
     /// `(a, b)` or `Name(a, b)`; `()` is an empty anonymous tuple.
     Tuple {
+        /// The tuple struct or variant name, if any.
         name: Option<Name>,
+        /// The elements.
         items: Vec<Value>,
     },
     /// `(f: v)` or `Name(f: v)`, fields in authored order (duplicates kept).
     Struct {
+        /// The struct name, if written.
         name: Option<Name>,
+        /// The fields in authored order.
         fields: Vec<Field>,
     },
     /// `[a, b]`.
@@ -72,7 +88,9 @@ pub enum ValueKind {
 /// A syntax error: a message and the span of the offending token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// What is wrong ("expected `,` or `)`, found `x`").
     pub message: String,
+    /// The offending token.
     pub span: Span,
 }
 
@@ -386,6 +404,8 @@ impl<'a> Parser<'a> {
         })
     }
 
+    // Kept out of line: the recursive `value` frame stays small (deep nesting).
+    #[inline(never)]
     fn string(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
         self.pos += 1;
@@ -462,6 +482,8 @@ impl<'a> Parser<'a> {
     }
 
     /// At the `u` of `\u{...}`; leaves the cursor on the closing `}` on success.
+    // Kept out of line: the recursive `value` frame stays small (deep nesting).
+    #[inline(never)]
     fn unicode_escape(&mut self) -> Option<char> {
         self.pos += 1;
         if self.peek() != Some(b'{') {
@@ -488,6 +510,8 @@ impl<'a> Parser<'a> {
         char::from_u32(v)
     }
 
+    // Kept out of line: the recursive `value` frame stays small (deep nesting).
+    #[inline(never)]
     fn raw_string(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
         self.pos += 1;
@@ -526,6 +550,8 @@ impl<'a> Parser<'a> {
         }
     }
 
+    // Kept out of line: the recursive `value` frame stays small (deep nesting).
+    #[inline(never)]
     fn number(&mut self) -> Result<Value, ParseError> {
         let start = self.pos;
         let negative = self.peek() == Some(b'-');
@@ -546,7 +572,7 @@ impl<'a> Parser<'a> {
                 "NaN" => Ok(float_value(f64::NAN, f32::NAN, span)),
                 _ => Err(self.err(
                     span,
-                    format!("invalid number `{}`", &self.src[start..self.pos]),
+                    format!("invalid number `{}`", shorten(&self.src[start..self.pos])),
                 )),
             };
         }
@@ -584,7 +610,7 @@ impl<'a> Parser<'a> {
                     span,
                     format!(
                         "invalid or out-of-range integer `{}`",
-                        &self.src[start..self.pos]
+                        shorten(&self.src[start..self.pos])
                     ),
                 )),
             };
@@ -621,7 +647,7 @@ impl<'a> Parser<'a> {
                 span,
                 format!(
                     "invalid number `{}`",
-                    self.src.get(start..end).unwrap_or("")
+                    shorten(self.src.get(start..end).unwrap_or(""))
                 ),
             ));
         }
@@ -639,7 +665,7 @@ impl<'a> Parser<'a> {
         }
         match (cleaned.parse::<f64>(), cleaned.parse::<f32>()) {
             (Ok(a), Ok(b)) => Ok(float_value(a, b, span)),
-            _ => Err(self.err(span, format!("invalid number `{raw}`"))),
+            _ => Err(self.err(span, format!("invalid number `{}`", shorten(raw)))),
         }
     }
 
@@ -670,22 +696,39 @@ fn float_value(f64: f64, f32: f32, span: Span) -> Value {
 #[derive(Clone, Debug, PartialEq)]
 pub enum DecodeErrorKind {
     /// The value has the wrong shape (`expected` and `found` are short descriptions).
-    TypeMismatch { expected: String, found: String },
+    TypeMismatch {
+        /// What should be there.
+        expected: String,
+        /// What is there.
+        found: String,
+    },
     /// A struct field nobody knows (reported at the field name).
     UnknownField {
+        /// The unknown name.
         name: String,
+        /// The fields the struct knows.
         known: &'static [&'static str],
     },
     /// A struct field written twice (reported at the second name; `first` is the first name).
-    DuplicateField { name: String, first: Span },
+    DuplicateField {
+        /// The repeated name.
+        name: String,
+        /// Where it was first written.
+        first: Span,
+    },
     /// A required field is absent (reported at the struct's head).
-    MissingField { name: &'static str },
+    MissingField {
+        /// The absent field.
+        name: &'static str,
+    },
 }
 
 /// One decoding error at a span.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecodeError {
+    /// What went wrong.
     pub kind: DecodeErrorKind,
+    /// Where.
     pub span: Span,
 }
 
@@ -707,7 +750,9 @@ impl DecodeError {
             DecodeErrorKind::TypeMismatch { expected, found } => {
                 format!("expected {expected}, found {found}")
             }
-            DecodeErrorKind::UnknownField { name, .. } => format!("unknown field `{name}`"),
+            DecodeErrorKind::UnknownField { name, .. } => {
+                format!("unknown field `{}`", shorten(name))
+            }
             DecodeErrorKind::DuplicateField { name, .. } => format!("duplicate field `{name}`"),
             DecodeErrorKind::MissingField { name } => format!("missing field `{name}`"),
         }
@@ -762,7 +807,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// A variant or tuple-struct view: `Name`, `Name(args)`.
 #[derive(Clone, Copy, Debug)]
 pub struct Variant<'v> {
+    /// The variant name.
     pub name: &'v str,
+    /// Where the name is written.
     pub name_span: Span,
     /// `None` for a unit variant, `Some(args)` for `Name(args...)`.
     pub args: Option<&'v [Value]>,
@@ -777,7 +824,13 @@ impl Value {
             ValueKind::Float { .. } => "a float".into(),
             ValueKind::Str(_) => "a string".into(),
             ValueKind::Ident(n) => format!("`{}`", shorten(n)),
-            ValueKind::Tuple { name: Some(n), .. } => format!("`{}(...)`", shorten(&n.text)),
+            ValueKind::Tuple {
+                name: Some(n),
+                items,
+            } => match items.len() {
+                1 => format!("`{}(..)` with 1 value", shorten(&n.text)),
+                k => format!("`{}(..)` with {k} values", shorten(&n.text)),
+            },
             ValueKind::Tuple { name: None, items } => format!("a tuple of {}", items.len()),
             ValueKind::Struct { name: Some(n), .. } => format!("struct `{}`", shorten(&n.text)),
             ValueKind::Struct { name: None, .. } => "a struct".into(),
@@ -931,7 +984,7 @@ pub fn expect_struct<'v>(
     known: &'static [&'static str],
     errs: &mut Vec<DecodeError>,
 ) -> Option<Fields<'v>> {
-    let expected = || format!("a `{name}(...)` struct");
+    let expected = || format!("struct `{name}(...)`");
     let (sname, fields): (&Option<Name>, &[Field]) = match &v.kind {
         ValueKind::Struct { name, fields } => (name, fields),
         ValueKind::Tuple { name, items } if items.is_empty() => (name, &[]),
@@ -1111,7 +1164,7 @@ mod tests {
         assert!(expect_struct(&ok("U(bone: 1)"), "T", KNOWN, &mut errs).is_none());
         assert_eq!(
             errs[0].message(),
-            "expected a `T(...)` struct, found struct `U`"
+            "expected struct `T(...)`, found struct `U`"
         );
         assert_eq!(ok("Some(1)").as_option().map(|o| o.is_some()), Ok(true));
         assert_eq!(ok("None").as_option().map(|o| o.is_some()), Ok(false));

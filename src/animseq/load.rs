@@ -654,6 +654,10 @@ impl Cx<'_> {
                 }
                 Some(Target::Variable(name.to_string()))
             }
+            ("Variable", _) => {
+                self.decode(DecodeError::mismatch("`Variable(\"name\")`", v));
+                None
+            }
             _ => {
                 self.decode(DecodeError::mismatch(EXPECTED, v));
                 None
@@ -706,7 +710,15 @@ impl Cx<'_> {
             "a field value `Bool(..)`, `Int(..)`, `Float(..)`, `String(..)` or `Vec3((x, y, z))`";
         let var = self.variant(v, EXPECTED)?;
         let Some([arg]) = var.args else {
-            self.decode(DecodeError::mismatch(EXPECTED, v));
+            let expected = match var.name {
+                "Bool" => "`Bool(true)` or `Bool(false)`",
+                "Int" => "`Int(integer)`",
+                "Float" => "`Float(number)`",
+                "String" => "`String(\"text\")`",
+                "Vec3" => "`Vec3((x, y, z))` (one tuple inside the parentheses)",
+                _ => EXPECTED,
+            };
+            self.decode(DecodeError::mismatch(expected, v));
             return None;
         };
         let value = match var.name {

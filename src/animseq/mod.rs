@@ -129,10 +129,13 @@ pub struct AnimSeq {
 /// Keys of one bone; each list is strictly increasing in time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Track {
+    /// The bone these keys animate (unique within a sequence).
     pub bone: String,
+    /// `(time, (x, y, z))` translation keys.
     pub translation: Vec<(f64, [f32; 3])>,
-    /// Quaternions `(x, y, z, w)`.
+    /// `(time, (x, y, z, w))` rotation keys (quaternions, normalized when sampled).
     pub rotation: Vec<(f64, [f32; 4])>,
+    /// `(time, (x, y, z))` scale keys.
     pub scale: Vec<(f64, [f32; 3])>,
 }
 
@@ -145,6 +148,7 @@ pub struct Notify {
     pub name: String,
     /// Clip time, `0 ≤ time ≤ duration`.
     pub time: f64,
+    /// Who receives the event.
     pub target: Target,
     /// Typed payload fields in authored order.
     pub fields: Vec<(String, FieldValue)>,
@@ -163,10 +167,15 @@ pub enum Target {
 /// A typed notify field value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FieldValue {
+    /// `Bool(true)`.
     Bool(bool),
+    /// `Int(3)`, an i64.
     Int(i64),
+    /// `Float(0.8)`, a finite f64.
     Float(f64),
+    /// `String("grass")`.
     String(String),
+    /// `Vec3((x, y, z))`, three finite f32.
     Vec3([f32; 3]),
 }
 
@@ -186,7 +195,9 @@ impl FieldValue {
 /// A named, sampled channel (never turned into events).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Curve {
+    /// Name gameplay samples it by (unique within a sequence).
     pub name: String,
+    /// How values move between keys.
     pub interpolation: Interpolation,
     /// Strictly increasing times in `[0, duration]`, one value type.
     pub keys: Vec<(f64, CurveValue)>,
@@ -204,14 +215,18 @@ pub enum Interpolation {
 /// A curve key value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CurveValue {
+    /// A scalar key.
     Float(f64),
+    /// A vector key.
     Vec3([f32; 3]),
 }
 
 /// Which parts of the root bone's motion are extracted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootMotion {
+    /// The root bone whose motion is extracted.
     pub bone: String,
+    /// Which translation axes are extracted.
     pub translation: Axes,
     /// Extract rotation about +Y.
     pub yaw: bool,
@@ -220,8 +235,11 @@ pub struct RootMotion {
 /// A per-axis selection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Axes {
+    /// Extract X.
     pub x: bool,
+    /// Extract Y.
     pub y: bool,
+    /// Extract Z.
     pub z: bool,
 }
 

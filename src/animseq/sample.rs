@@ -31,8 +31,10 @@ impl Curve {
         }
         let s = (t - t0) / (t1 - t0);
         match (v0, v1) {
+            // `a(1-s) + bs` cannot overflow for finite keys (unlike `a + (b-a)s`) and is exact
+            // at both ends.
             (CurveValue::Float(a), CurveValue::Float(b)) => {
-                Some(CurveValue::Float(a + (b - a) * s))
+                Some(CurveValue::Float(a * (1.0 - s) + b * s))
             }
             (CurveValue::Vec3(a), CurveValue::Vec3(b)) => Some(CurveValue::Vec3(lerp3(a, b, s))),
             // Mixed types never pass validation; hold the earlier key.
@@ -161,7 +163,8 @@ pub struct RootDelta {
 /// full-cycle delta `F(D) - F(0)` (computed once, multiplied by the cycle count: O(1) in the
 /// number of wraps). A non-looping clip clamps both times to `[0, D]`. Reverse playback
 /// (`to < from`) gives the exact negative of the forward delta over the same span. `None`
-/// when there is no root motion, a time is NaN or infinite, or the duration is not usable.
+/// when there is no root motion, a time is NaN or infinite, the duration is not usable, or the
+/// delta itself is not finite (overflow over astronomically many cycles).
 /// A root bone without a track (it lives in the skeleton's rest pose) does not move.
 pub fn root_motion_delta(seq: &AnimSeq, from: f64, to: f64, looping: bool) -> Option<RootDelta> {
     let rm = seq.root_motion.as_ref()?;
@@ -184,6 +187,9 @@ pub fn root_motion_delta(seq: &AnimSeq, from: f64, to: f64, looping: bool) -> Op
     let delta = if looping {
         let (k0, c0) = split(from, d);
         let (k1, c1) = split(to, d);
+        if !(k0.is_finite() && k1.is_finite()) {
+            return None;
+        }
         let cycle = sampler.at(d).sub(sampler.at(0.0));
         let whole = k1 - k0;
         sampler.at(c1).sub(sampler.at(c0)).add(cycle.scale(whole))
@@ -192,7 +198,8 @@ pub fn root_motion_delta(seq: &AnimSeq, from: f64, to: f64, looping: bool) -> Op
         let c1 = to.clamp(0.0, d);
         sampler.at(c1).sub(sampler.at(c0)).add(Pose::ZERO)
     };
-    Some(delta)
+    // Astronomically many cycles of motion can overflow: say so rather than return inf/NaN.
+    (delta.translation.iter().all(|x| x.is_finite()) && delta.yaw.is_finite()).then_some(delta)
 }
 
 /// Unwrapped time `u` → (cycle index as f64, clip time in `[0, D)`).
@@ -326,6 +333,9 @@ mod tests {
         assert_eq!(f(lin.sample(1.5)), 1.0);
         assert_eq!(f(lin.sample(9.0)), -1.0);
         assert_eq!(lin.sample(f64::NAN), None);
+        let wide = curve(Interpolation::Linear, &[(0.0, -f64::MAX), (1.0, f64::MAX)]);
+        assert_eq!(f(wide.sample(0.5)), 0.0);
+        assert_eq!(f(wide.sample(1.0)), f64::MAX);
         assert_eq!(curve(Interpolation::Linear, &[]).sample(0.0), None);
         let v = Curve {
             name: "v".into(),
@@ -476,6 +486,9 @@ mod tests {
     #[test]
     fn bad_inputs_give_none() {
         let s = seq(XZ, true);
+        let mut tiny = s.clone();
+        tiny.duration = 5e-324;
+        assert!(root_motion_delta(&tiny, 0.0, 1e308, true).is_none());
         assert!(root_motion_delta(&s, f64::NAN, 1.0, true).is_none());
         assert!(root_motion_delta(&s, 0.0, f64::INFINITY, false).is_none());
         let mut no_rm = s.clone();

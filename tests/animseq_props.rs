@@ -1,0 +1,352 @@
+//! Property tests of the `.animseq` loader and writer: random valid sequences round-trip
+//! exactly (and the `ron` crate agrees), and arbitrary or near-valid bytes never panic and,
+//! when they load, round-trip too (the same body as the `animseq_load` fuzz target).
+
+mod common;
+
+use proptest::prelude::*;
+use sinew::animseq::{
+    self, AnimSeq, Axes, Curve, CurveValue, FieldValue, Interpolation, Notify, RootMotion, Target,
+    Track,
+};
+use sinew::diag::SourceFile;
+
+/// The fuzz target's body: load bytes; if a sequence comes out, write it, reload it and
+/// require the same sequence and the same diagnostic codes.
+fn check_bytes(bytes: &[u8]) {
+    let loaded = animseq::load_bytes("fuzz.animseq", bytes);
+    assert_eq!(loaded.seq.is_some(), loaded.spans.is_some());
+    if let Some(seq) = &loaded.seq {
+        let written = animseq::to_ron(seq);
+        let back = animseq::load(&SourceFile::new("rewritten.animseq", written.as_str()));
+        assert_eq!(back.seq.as_ref(), Some(seq), "{written}");
+        let codes = |l: &animseq::Loaded| l.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
+        assert_eq!(codes(&back), codes(&loaded), "{written}");
+    } else {
+        assert!(loaded.diagnostics.iter().any(|d| d.is_error()));
+    }
+}
+
+fn finite_f64() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        prop::num::f64::NORMAL | prop::num::f64::SUBNORMAL | prop::num::f64::ZERO,
+        -1e3..1e3f64,
+        Just(f64::MAX),
+        Just(f64::MIN),
+        Just(f64::MIN_POSITIVE),
+        Just(5e-324),
+    ]
+}
+
+fn finite_f32() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        prop::num::f32::NORMAL | prop::num::f32::SUBNORMAL | prop::num::f32::ZERO,
+        -10.0..10.0f32,
+        Just(f32::MAX),
+        Just(f32::MIN),
+        Just(1e-45f32),
+    ]
+}
+
+fn vec3() -> impl Strategy<Value = [f32; 3]> {
+    [finite_f32(), finite_f32(), finite_f32()]
+}
+
+fn duration() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        0.001..100.0f64,
+        prop::num::f64::POSITIVE.prop_filter("finite", |d| d.is_finite() && *d > 0.0),
+        Just(1e308),
+        Just(5e-324),
+    ]
+}
+
+fn text() -> impl Strategy<Value = String> {
+    // Arbitrary Unicode, control characters included, made non-blank.
+    any::<String>().prop_map(|s| format!("N{s}"))
+}
+
+fn ident() -> impl Strategy<Value = String> {
+    "[A-Za-z_][A-Za-z0-9_]{0,8}"
+}
+
+/// Strictly increasing times from fractions of `d`, all within `[0, d]`.
+fn times(fracs: Vec<f64>, d: f64) -> Vec<f64> {
+    let mut t: Vec<f64> = fracs.into_iter().map(|f| (f * d).clamp(0.0, d)).collect();
+    t.sort_by(f64::total_cmp);
+    t.dedup();
+    t
+}
+
+fn field_value() -> impl Strategy<Value = FieldValue> {
+    prop_oneof![
+        any::<bool>().prop_map(FieldValue::Bool),
+        any::<i64>().prop_map(FieldValue::Int),
+        finite_f64().prop_map(FieldValue::Float),
+        any::<String>().prop_map(FieldValue::String),
+        vec3().prop_map(FieldValue::Vec3),
+    ]
+}
+
+fn notify(i: usize, d: f64) -> impl Strategy<Value = Notify> {
+    (
+        "[A-Za-z0-9_-]{0,10}",
+        text(),
+        0.0..=1.0f64,
+        prop_oneof![Just(Target::Owner), ident().prop_map(Target::Variable)],
+        prop::collection::vec(field_value(), 0..4),
+    )
+        .prop_map(move |(suffix, name, f, target, values)| Notify {
+            id: format!("n{i}{suffix}"),
+            name,
+            time: (f * d).clamp(0.0, d),
+            target,
+            fields: values
+                .into_iter()
+                .enumerate()
+                .map(|(k, v)| (format!("f{k}"), v))
+                .collect(),
+        })
+}
+
+fn track(i: usize) -> impl Strategy<Value = Track> {
+    let keys3 = || prop::collection::vec((finite_f64(), vec3()), 0..5);
+    (
+        keys3(),
+        prop::collection::vec(
+            (
+                finite_f64(),
+                [finite_f32(), finite_f32(), finite_f32(), finite_f32()],
+            ),
+            0..5,
+        ),
+        keys3(),
+    )
+        .prop_map(move |(tr, rot, sc)| {
+            fn sorted<V: Copy>(mut v: Vec<(f64, V)>) -> Vec<(f64, V)> {
+                v.sort_by(|a, b| a.0.total_cmp(&b.0));
+                v.dedup_by(|a, b| a.0 == b.0);
+                v
+            }
+            let rot = rot
+                .into_iter()
+                .map(|(t, mut q)| {
+                    if q.iter().all(|&x| x == 0.0) {
+                        q[3] = 1.0;
+                    }
+                    (t, q)
+                })
+                .collect();
+            Track {
+                bone: format!("bone{i}"),
+                translation: sorted(tr),
+                rotation: sorted(rot),
+                scale: sorted(sc),
+            }
+        })
+}
+
+fn curve(i: usize, d: f64) -> impl Strategy<Value = Curve> {
+    (
+        any::<bool>(),
+        any::<bool>(),
+        prop::collection::vec(0.0..=1.0f64, 0..5),
+        prop::collection::vec(finite_f64(), 5),
+        prop::collection::vec(vec3(), 5),
+    )
+        .prop_map(move |(step, is_vec, fracs, fs, vs)| Curve {
+            name: format!("curve{i}"),
+            interpolation: if step {
+                Interpolation::Step
+            } else {
+                Interpolation::Linear
+            },
+            keys: times(fracs, d)
+                .into_iter()
+                .enumerate()
+                .map(|(k, t)| {
+                    let v = if is_vec {
+                        CurveValue::Vec3(vs[k])
+                    } else {
+                        CurveValue::Float(fs[k])
+                    };
+                    (t, v)
+                })
+                .collect(),
+        })
+}
+
+fn seq() -> impl Strategy<Value = AnimSeq> {
+    (
+        "[A-Za-z0-9][A-Za-z0-9_-]{0,20}",
+        text(),
+        duration(),
+        prop::option::of("[a-z]{1,8}\\.skel"),
+        0usize..3,
+        0usize..4,
+        0usize..3,
+        prop::option::of((any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>())),
+    )
+        .prop_flat_map(|(id, name, d, skel, nt, nn, nc, rm)| {
+            (
+                Just((id, name, d, skel, rm)),
+                (0..nt).map(track).collect::<Vec<_>>(),
+                (0..nn).map(|i| notify(i, d)).collect::<Vec<_>>(),
+                (0..nc).map(|i| curve(i, d)).collect::<Vec<_>>(),
+            )
+        })
+        .prop_map(
+            |((id, name, duration, mut skeleton, rm), tracks, notifies, curves)| {
+                let root_motion = rm.map(|(x, y, z, yaw)| {
+                    let bone = match tracks.first() {
+                        Some(t) => t.bone.clone(),
+                        None => {
+                            skeleton.get_or_insert_with(|| "hero.skel".into());
+                            "root".into()
+                        }
+                    };
+                    RootMotion {
+                        bone,
+                        translation: Axes { x, y, z },
+                        yaw,
+                    }
+                });
+                AnimSeq {
+                    id,
+                    name,
+                    duration,
+                    skeleton,
+                    tracks,
+                    notifies,
+                    curves,
+                    root_motion,
+                }
+            },
+        )
+}
+
+/// Byte-level mutations of a valid file: replace, insert, delete, truncate.
+#[derive(Debug, Clone)]
+enum Edit {
+    Replace(usize, u8),
+    Insert(usize, u8),
+    Delete(usize),
+    Truncate(usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let byte = prop_oneof![
+        Just(b'('),
+        Just(b')'),
+        Just(b'['),
+        Just(b']'),
+        Just(b','),
+        Just(b':'),
+        Just(b'"'),
+        Just(b'\\'),
+        Just(b'-'),
+        Just(b'e'),
+        Just(b'.'),
+        Just(b'0'),
+        Just(b'9'),
+        Just(b'/'),
+        Just(b'*'),
+        Just(0xFF),
+        any::<u8>(),
+    ];
+    prop_oneof![
+        (any::<usize>(), byte.clone()).prop_map(|(i, b)| Edit::Replace(i, b)),
+        (any::<usize>(), byte).prop_map(|(i, b)| Edit::Insert(i, b)),
+        any::<usize>().prop_map(Edit::Delete),
+        any::<usize>().prop_map(Edit::Truncate),
+    ]
+}
+
+fn seeds() -> Vec<Vec<u8>> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut out = Vec::new();
+    for name in ["idle", "walk", "run"] {
+        out.push(std::fs::read(format!("{root}/assets/{name}.animseq")).expect("asset"));
+    }
+    for dir in ["ok", "err"] {
+        for name in common::fixture_names(dir) {
+            out.push(common::load_fixture(dir, &name).1);
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_sequences_round_trip(s in seq()) {
+        let written = animseq::to_ron(&s);
+        let back = animseq::load(&SourceFile::new("p.animseq", written.as_str()));
+        prop_assert!(back.diagnostics.is_empty(), "{:?}\n{}", back.diagnostics, written);
+        prop_assert_eq!(back.seq.as_ref(), Some(&s));
+        prop_assert_eq!(back.format, animseq::min_format(&s));
+        let by_ron = common::ron_crate_reads(&written);
+        prop_assert_eq!(by_ron.as_ref(), Ok(&s));
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        check_bytes(&bytes);
+    }
+
+    #[test]
+    fn near_valid_mutations_never_panic(seed in any::<prop::sample::Index>(),
+                                        edits in prop::collection::vec(edit(), 1..6)) {
+        let seeds = seeds();
+        let mut bytes = seeds[seed.index(seeds.len())].clone();
+        for e in edits {
+            let n = bytes.len() + 1;
+            match e {
+                Edit::Replace(i, b) => if let Some(x) = bytes.get_mut(i % n) { *x = b },
+                Edit::Insert(i, b) => bytes.insert(i % n, b),
+                Edit::Delete(i) => if i % n < bytes.len() { bytes.remove(i % n); },
+                Edit::Truncate(i) => bytes.truncate(i % n),
+            }
+        }
+        check_bytes(&bytes);
+    }
+}
+
+/// `|x - y|` small relative to the magnitudes involved.
+fn near(x: f64, y: f64, scale: f64) -> bool {
+    (x - y).abs() <= 1e-9 * (scale + 1.0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Root motion composes over split intervals and reverses exactly, across loop wraps.
+    #[test]
+    fn root_motion_composes_and_reverses(
+        s in seq(),
+        a in -1e4..1e4f64,
+        ab in 0.0..1e3f64,
+        bc in 0.0..1e3f64,
+        looping in any::<bool>(),
+    ) {
+        let (b, c) = (a + ab, a + ab + bc);
+        let (Some(x), Some(y), Some(z)) = (
+            animseq::root_motion_delta(&s, a, b, looping),
+            animseq::root_motion_delta(&s, b, c, looping),
+            animseq::root_motion_delta(&s, a, c, looping),
+        ) else {
+            prop_assume!(s.root_motion.is_some());
+            return Ok(());
+        };
+        for i in 0..3 {
+            let scale = x.translation[i].abs() + y.translation[i].abs() + z.translation[i].abs();
+            prop_assert!(near(x.translation[i] + y.translation[i], z.translation[i], scale),
+                "{:?} + {:?} != {:?}", x, y, z);
+        }
+        prop_assert!(near(x.yaw + y.yaw, z.yaw, x.yaw.abs() + y.yaw.abs() + z.yaw.abs()));
+        let r = animseq::root_motion_delta(&s, c, a, looping).expect("reverse exists");
+        prop_assert_eq!(r.translation, z.translation.map(|v| -v));
+        prop_assert_eq!(r.yaw, -z.yaw);
+    }
+}
