@@ -51,9 +51,17 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
             }
         }
         if a.start {
-            PlaybackInterval::Start { at: from, to, looping: a.looping }
+            PlaybackInterval::Start {
+                at: from,
+                to,
+                looping: a.looping,
+            }
         } else {
-            PlaybackInterval::Advance { from, to, looping: a.looping }
+            PlaybackInterval::Advance {
+                from,
+                to,
+                looping: a.looping,
+            }
         }
     };
     let name = ctx.display(&a.file);
@@ -63,7 +71,9 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         eprint!("{}", human_diagnostics(ctx, &loaded.diagnostics));
         return Ok(INPUT_ERRORS);
     }
-    let Some(seq) = loaded.seq else { return Ok(INPUT_ERRORS) };
+    let Some(seq) = loaded.seq else {
+        return Ok(INPUT_ERRORS);
+    };
     let times: Vec<f64> = seq.notifies.iter().map(|n| n.time).collect();
     let index = NotifyIndex::new(seq.duration, &times).map_err(|e| format!("{name}: {e}"))?;
     let result = match index.query(&interval, a.limit) {
@@ -84,7 +94,10 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                     json!({"id": n.id, "name": n.name, "time": c.time, "clip_time": c.clip_time, "cycle": c.cycle})
                 })
                 .collect();
-            write_json(out, &json!({"crossings": list, "truncated": result.truncated}))?;
+            write_json(
+                out,
+                &json!({"crossings": list, "truncated": result.truncated}),
+            )?;
         }
         Format::Human => {
             for c in &result.list {
@@ -105,7 +118,11 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                 "{} crossing{}{}",
                 result.list.len(),
                 if result.list.len() == 1 { "" } else { "s" },
-                if result.truncated { " (truncated at the limit)" } else { "" }
+                if result.truncated {
+                    " (truncated at the limit)"
+                } else {
+                    ""
+                }
             )
             .map_err(io)?;
         }

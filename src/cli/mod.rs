@@ -4,7 +4,7 @@
 //! Thin by design: every command is a function from parsed arguments to output and a status.
 
 mod assets;
-// mod crossings; (lands with the crossing module)
+mod crossings;
 mod watch;
 
 use crate::diag::{self, Diagnostic};
@@ -55,7 +55,7 @@ pub enum Command {
         format: Format,
     },
     /// Evaluates the notify crossings of one `.animseq` over a playback interval.
-    // Crossings(crossings::Args),
+    Crossings(crossings::Args),
     /// Rewrites `.animseq` files at the lowest format version that holds their data.
     Migrate {
         #[arg(required = true)]
@@ -124,7 +124,7 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
     let res = match cmd {
         Command::Catalog { assets, format } => assets::catalog(ctx, &assets, format, out),
         Command::Palette { assets, format } => assets::palette(ctx, &assets, format, out),
-        // Command::Crossings(args) => crossings::run(ctx, &args, out),
+        Command::Crossings(args) => crossings::run(ctx, &args, out),
         Command::Migrate { files } => assets::migrate(ctx, &files, out),
         Command::Watch {
             paths,
