@@ -5,8 +5,9 @@
 //! boundaries come from the grammar with bounded lookahead (`Parser::starts_item`), plus one
 //! layout rule: a token that begins a line and looks like an item start
 //! (`Parser::looks_like_item`: `var IDENT`, `node IDENT`, `graph IDENT`, `IDENT . IDENT ->`)
-//! always starts a new item. After a syntax error the parser skips to the next such token, so
-//! one error is reported per item and every later item is still checked.
+//! always starts a new item. After a syntax error the parser skips to the next line that
+//! starts an item (such a token, or a broken item start: `Parser::recovery_point`), so one
+//! error is reported per item and every later item is still checked.
 //!
 //! Comments: own-line comments before an item, and every comment inside a multi-line item, are
 //! the item's leading comments; an end-of-line comment after its last token is its trailing one.
