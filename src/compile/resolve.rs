@@ -6,7 +6,7 @@
 
 use super::codes::*;
 use super::ir::*;
-use super::suggest::closest;
+use crate::suggest::closest;
 use super::{EventCatalog, EventInfo};
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::graph::ast::{self, EventRef, LitValue, Subject};
