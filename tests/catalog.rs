@@ -370,3 +370,34 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn files_vanishing_during_a_scan_are_simply_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_path_buf();
+    for i in 0..400 {
+        std::fs::write(
+            root.join(format!("s{i}.animseq")),
+            seq(&format!("S{i}"), "S", &[("n", "N", 0.5)]),
+        )
+        .unwrap();
+    }
+    let deleter = {
+        let root = root.clone();
+        std::thread::spawn(move || {
+            for i in (0..400).step_by(2) {
+                let _ = std::fs::remove_file(root.join(format!("s{i}.animseq")));
+            }
+        })
+    };
+    let live = LiveCatalog::scan(&root, Some(&root), None).unwrap();
+    deleter.join().unwrap();
+    let c = live.catalog();
+    // Whatever the interleaving: every published event's file was one of ours, no diagnostics.
+    assert!(c.diagnostics().is_empty(), "{:?}", c.diagnostics());
+    assert!(c.events().len() >= 200 && c.events().len() <= 400);
+    // A refresh of everything converges on the folder as it is now.
+    let mut live = live;
+    live.refresh(std::slice::from_ref(&root));
+    assert_eq!(live.catalog().events().len(), 200);
+}

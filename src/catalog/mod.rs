@@ -417,6 +417,10 @@ impl Catalog {
 
     /// Display paths of known files at or below `path` (display form).
     pub fn files_under(&self, prefix: &str) -> Vec<String> {
+        if prefix.is_empty() || prefix == "." {
+            // The display base itself: every file is under it.
+            return self.files.keys().map(|k| k.to_string()).collect();
+        }
         let dir = format!("{}/", prefix.trim_end_matches('/'));
         let start: Arc<str> = prefix.into();
         self.files
@@ -436,10 +440,11 @@ fn notify_part(identity: &str) -> &str {
 /// The display form of a path: relative to `base` when under it, `/`-separated, invalid UTF-8
 /// bytes escaped as `\xNN` (so distinct names stay distinct and output stays deterministic).
 pub fn display_path(path: &Path, base: Option<&Path>) -> String {
-    let rel = base
-        .and_then(|b| path.strip_prefix(b).ok())
-        .filter(|r| !r.as_os_str().is_empty())
-        .unwrap_or(path);
+    let rel = match base.and_then(|b| path.strip_prefix(b).ok()) {
+        Some(r) if r.as_os_str().is_empty() => return ".".into(),
+        Some(r) => r,
+        None => path,
+    };
     let mut out = String::new();
     for (i, comp) in rel.components().enumerate() {
         use std::path::Component;
