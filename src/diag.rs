@@ -4,7 +4,12 @@
 //! SARIF) happens once, at the edge, in [`render`]. Positions are resolved eagerly against a
 //! [`SourceFile`] so a diagnostic stays meaningful after its source text is dropped.
 
+pub mod codes;
 pub mod render;
+pub mod sarif;
+
+/// A text file (graph, scene) is not UTF-8.
+pub const E_NOT_UTF8: &str = "E0002";
 
 use serde::Serialize;
 use std::fmt;

@@ -137,6 +137,24 @@ impl ModuleBuilder {
         Slot::new((self.m.slots.len() - 1) as u16)
     }
 
+    /// Declares a variable of a type known only at run time of the compiler.
+    pub fn var_raw(&mut self, name: &str, ty: Type, default: Const) -> u16 {
+        self.m.vars.push(VarDecl {
+            name: name.to_string(),
+            ty,
+            default,
+        });
+        (self.m.vars.len() - 1) as u16
+    }
+    /// Declares a hidden slot of a type known only at run time of the compiler.
+    pub fn slot_raw(&mut self, name: &str, ty: Type, default: Const) -> u16 {
+        self.m.slots.push(VarDecl {
+            name: name.to_string(),
+            ty,
+            default,
+        });
+        (self.m.slots.len() - 1) as u16
+    }
     /// Declares a `flow.delay` node (its pending flag is per instance).
     pub fn delay(&mut self, node: NodeId) -> DelayRef {
         self.m.delays.push(DelayDecl { node: node.0 });
@@ -154,6 +172,7 @@ impl ModuleBuilder {
             params: params.to_vec(),
             start,
             regs: [0; 6],
+            next: [0; 6],
             labels: Vec::new(),
             node,
         }
@@ -173,7 +192,10 @@ pub struct HandlerBuilder<'a> {
     event: String,
     params: Vec<Type>,
     start: u32,
+    /// Registers the handler needs per bank (the high-water mark).
     regs: [u16; 6],
+    /// Next free register per bank (below `regs` after [`HandlerBuilder::release_regs`]).
+    next: [u16; 6],
     labels: Vec<Option<u32>>,
     node: NodeId,
 }
@@ -186,10 +208,23 @@ impl HandlerBuilder<'_> {
 
     /// Allocates a fresh register of type `T`.
     pub fn reg<T: TypeMarker>(&mut self) -> Reg<T> {
-        let n = &mut self.regs[T::TYPE.bank()];
-        let r = Reg::new(*n);
-        *n = n.saturating_add(1);
+        Reg::new(self.reg_raw(T::TYPE))
+    }
+
+    /// Allocates a fresh register in `ty`'s bank; returns its raw index (saturates at the
+    /// bank's limit, which the verifier then rejects).
+    pub fn reg_raw(&mut self, ty: Type) -> u16 {
+        let b = ty.bank();
+        let r = self.next[b];
+        self.next[b] = r.saturating_add(1);
+        self.regs[b] = self.regs[b].max(self.next[b]);
         r
+    }
+
+    /// Makes every register free again (the compiler calls this where nothing is live, so
+    /// registers are reused across blocks); the handler's register counts keep their maximum.
+    pub fn release_regs(&mut self) {
+        self.next = [0; 6];
     }
 
     /// Payload parameter `i` (its declared type must be `T`; `verify` checks).
@@ -218,6 +253,19 @@ impl HandlerBuilder<'_> {
         let pc = self.mb.m.code.len() as u32;
         if let Some(slot) = self.labels.get_mut(l.0 as usize) {
             *slot = Some(pc);
+        }
+    }
+
+    /// Drops the last instruction when it is a `jmp` to `l` and `l` is about to be bound at the
+    /// next instruction (a jump to the very next instruction is a no-op). Labels bound at the
+    /// dropped pc then name the instruction emitted next, which is where the jump went anyway.
+    pub fn drop_jmp_to(&mut self, l: Label) {
+        let start = self.start as usize;
+        if self.mb.m.code.len() > start
+            && matches!(self.mb.m.code.last(), Some(Instr::Jmp { target }) if target.0 == l.0)
+        {
+            self.mb.m.code.pop();
+            self.mb.m.debug.pop();
         }
     }
 

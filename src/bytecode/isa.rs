@@ -298,6 +298,8 @@ isa! {
     /// `flow.delay`: if delay `delay` is pending, jump to `busy`; else mark it pending and yield
     /// for `seconds`; the continuation resumes at the next instruction.
     Delay = 0x0004, "flow.delay" { delay: DelayRef, seconds: Reg<F>, busy: Target };
+    /// Pushes the return address and jumps; the matching `ret` returns here (bounded depth).
+    Call = 0x0005, "call" { target: Target };
 
     // ---- moves (0x10..) ----
     /// Copy a bool register.

@@ -5,6 +5,7 @@
 
 mod assets;
 mod crossings;
+mod graphs;
 mod watch;
 
 use crate::diag::{self, Diagnostic};
@@ -40,6 +41,35 @@ pub enum Format {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Scans the catalog and compiles every `.bpg` under the paths; writes nothing.
+    Check {
+        #[arg(default_value = "graphs")]
+        paths: Vec<PathBuf>,
+        #[arg(long, default_value = "assets")]
+        assets: PathBuf,
+        #[arg(long, value_enum, default_value_t = graphs::CheckFormat::Human)]
+        format: graphs::CheckFormat,
+    },
+    /// As `check`, then writes one `.sbc` module per graph (deterministic bytes).
+    Build {
+        #[arg(default_value = "graphs")]
+        paths: Vec<PathBuf>,
+        #[arg(long, default_value = "assets")]
+        assets: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Prints a verified module's bytecode with node names.
+    Disasm { file: PathBuf },
+    /// Rewrites graphs canonically; `--check` exits 1 if any would change.
+    Fmt {
+        #[arg(long)]
+        check: bool,
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Events, quarantined identities and per-file diagnostics of an assets folder.
     Catalog {
         #[arg(long, default_value = "assets")]
@@ -122,6 +152,19 @@ pub fn main() -> ExitCode {
 /// Runs one command, writing its output to `out`. Errors go to standard error.
 pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
     let res = match cmd {
+        Command::Check {
+            paths,
+            assets,
+            format,
+        } => graphs::check(ctx, &paths, &assets, format, out),
+        Command::Build {
+            paths,
+            assets,
+            out: dir,
+            format,
+        } => graphs::build(ctx, &paths, &assets, &dir, format, out),
+        Command::Disasm { file } => graphs::disasm(ctx, &file, out),
+        Command::Fmt { check, paths } => graphs::fmt(ctx, &paths, check, out),
         Command::Catalog { assets, format } => assets::catalog(ctx, &assets, format, out),
         Command::Palette { assets, format } => assets::palette(ctx, &assets, format, out),
         Command::Crossings(args) => crossings::run(ctx, &args, out),

@@ -7,6 +7,7 @@
 pub mod check;
 pub mod codes;
 pub mod ir;
+pub mod lower;
 pub mod resolve;
 pub mod suggest;
 
@@ -89,5 +90,53 @@ impl EventCatalog for crate::catalog::Catalog {
             .into_iter()
             .map(|d| d.id.to_string())
             .collect()
+    }
+}
+
+/// A compiler defect: lowering or verification rejected a graph that passed every check.
+pub const E_INTERNAL: &str = "E0399";
+
+/// The result of compiling one graph to a verified module.
+#[derive(Debug)]
+pub struct Compiled {
+    pub checked: Checked,
+    /// Present iff there are no errors.
+    pub module: Option<crate::bytecode::VerifiedModule>,
+}
+
+impl Compiled {
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.checked.diagnostics
+    }
+}
+
+/// Compiles one graph source: parse → resolve → check → lower → verify.
+pub fn compile(src: &SourceFile, events: &dyn EventCatalog) -> Compiled {
+    let mut checked = check_source(src, events);
+    if checked.has_errors() {
+        return Compiled {
+            checked,
+            module: None,
+        };
+    }
+    let result = lower::lower(&checked.graph)
+        .map_err(|e| e.message)
+        .and_then(|m| crate::bytecode::verify(m).map_err(|e| e.to_string()));
+    match result {
+        Ok(m) => Compiled {
+            checked,
+            module: Some(m),
+        },
+        Err(msg) => {
+            checked.diagnostics.push(
+                Diagnostic::error(E_INTERNAL, format!("internal compiler error: {msg}"))
+                    .in_file(src.name())
+                    .with_note("this is a bug in Sinew; please report it with this graph"),
+            );
+            Compiled {
+                checked,
+                module: None,
+            }
+        }
     }
 }

@@ -169,6 +169,8 @@ pub struct Continuation {
     delay: u16,
     regs: Regs,
     payload: Vec<Value>,
+    /// Return addresses of the `call`s active when the handler yielded.
+    stack: Vec<u32>,
 }
 
 impl Continuation {
@@ -284,8 +286,11 @@ impl Vm {
             m,
             st,
             &mut self.regs,
-            handler as u32,
-            h.start,
+            Frame {
+                handler: handler as u32,
+                pc: h.start,
+                stack: Vec::new(),
+            },
             event_payload,
             host,
             budget,
@@ -330,14 +335,26 @@ impl Vm {
         {
             return bad("payload does not match the handler's parameters");
         }
+        if k.stack.len() > MAX_CALL_DEPTH
+            || k.stack.iter().any(|&ret| {
+                ret <= h.start
+                    || ret >= end
+                    || !matches!(module.code.get(ret as usize - 1), Some(Instr::Call { .. }))
+            })
+        {
+            return bad("return addresses do not follow calls in its handler");
+        }
         st.cancel_delay(usize::from(k.delay));
         self.regs = k.regs;
         exec(
             m,
             st,
             &mut self.regs,
-            k.handler,
-            k.pc,
+            Frame {
+                handler: k.handler,
+                pc: k.pc,
+                stack: k.stack,
+            },
             &k.payload,
             host,
             budget,
@@ -378,13 +395,22 @@ macro_rules! param {
     };
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The deepest nesting of `call`s one invocation may reach (exec chains under
+/// `flow.sequence`, `flow.for`, `flow.branch`, …); deeper is a runtime error.
+pub const MAX_CALL_DEPTH: usize = 1024;
+
+/// Where execution stands: handler, pc and the return addresses of active calls.
+struct Frame {
+    handler: u32,
+    pc: u32,
+    stack: Vec<u32>,
+}
+
 fn exec(
     m: &VerifiedModule,
     st: &mut InstanceState,
     r: &mut Regs,
-    handler: u32,
-    start_pc: u32,
+    frame: Frame,
     payload: &[Value],
     host: &mut dyn Host,
     budget: u64,
@@ -392,7 +418,11 @@ fn exec(
     let code = &m.module().code[..];
     let consts = &m.module().consts[..];
     let mut left = budget;
-    let mut pc = start_pc;
+    let Frame {
+        handler,
+        mut pc,
+        mut stack,
+    } = frame;
     loop {
         let Some(ins) = code.get(pc as usize) else {
             return fail(m, pc, "pc outside the code");
@@ -412,7 +442,21 @@ fn exec(
             };
         }
         match *ins {
-            Instr::Ret {} => return Outcome::Completed,
+            Instr::Ret {} => match stack.pop() {
+                Some(ret) => pc = ret,
+                None => return Outcome::Completed,
+            },
+            Instr::Call { target } => {
+                if stack.len() >= MAX_CALL_DEPTH {
+                    return fail(
+                        m,
+                        here,
+                        format!("exec nesting deeper than {MAX_CALL_DEPTH} calls"),
+                    );
+                }
+                stack.push(pc);
+                pc = target.0;
+            }
             Instr::Jmp { target } => pc = target.0,
             Instr::JmpIf { cond, target } => {
                 if r.b[cond.0 as usize] {
@@ -447,6 +491,7 @@ fn exec(
                         delay: delay.0,
                         regs: r.clone(),
                         payload: payload.to_vec(),
+                        stack,
                     },
                 };
             }

@@ -1,0 +1,805 @@
+//! Lower: a checked, error-free IR graph → a bytecode [`Module`] (then verified by the caller).
+//!
+//! Layout: variables become module variables; every data output of an exec or event node
+//! becomes a hidden per-instance slot ("holds the last value it produced"), as do the
+//! `do_once`/`flip_flop`/`gate`/`for` states. Each event node becomes one handler whose
+//! parameters are its data outputs in pin order. Inside a handler every reachable exec input is
+//! a block emitted once; an exec link is a `call` (or a `jmp` in tail position), so merges in the
+//! exec graph never duplicate code. Pure nodes are evaluated per exec node that needs them (each
+//! once per such use, in dependency order, iteratively — deep chains cannot overflow the stack).
+
+use super::ir::{Const, Graph, Node, NodeId, Op};
+use crate::bytecode::{
+    self as bc, BuildError, DelayRef, HandlerBuilder, Instr, Label, Module, ModuleBuilder, Type,
+};
+use crate::graph::expr::{BinOp, Expr, ExprKind, Func};
+use crate::nodes::PinType;
+use std::collections::BTreeMap;
+
+/// The bytecode type of a data pin type (`None` for exec pins).
+pub fn bc_type(t: PinType) -> Option<Type> {
+    Some(match t {
+        PinType::Bool => Type::Bool,
+        PinType::Int => Type::Int,
+        PinType::Float => Type::Float,
+        PinType::Vec3 => Type::Vec3,
+        PinType::String => Type::Str,
+        PinType::Entity => Type::Entity,
+        PinType::Exec | PinType::Var => return None,
+    })
+}
+
+fn bc_const(c: &Const, ty: Type) -> bc::Const {
+    match c {
+        Const::Bool(b) => bc::Const::Bool(*b),
+        Const::Int(i) if ty == Type::Float => bc::Const::Float(*i as f64),
+        Const::Int(i) => bc::Const::Int(*i),
+        Const::Float(f) => bc::Const::Float(*f),
+        Const::Vec3(v) => bc::Const::Vec3(*v),
+        Const::String(s) => bc::Const::Str(s.clone()),
+        Const::Entity(_) | Const::None => bc::Const::default_of(ty),
+    }
+}
+
+/// Builds a typed instruction from raw register/slot/var indices, by bytecode type.
+macro_rules! typed {
+    ($ty:expr, [$b:ident, $i:ident, $f:ident, $v:ident, $s:ident, $e:ident] { $($field:ident : $wrap:ident ($val:expr)),* $(,)? }) => {
+        match $ty {
+            Type::Bool => Instr::$b { $($field: bc::$wrap::new($val)),* },
+            Type::Int => Instr::$i { $($field: bc::$wrap::new($val)),* },
+            Type::Float => Instr::$f { $($field: bc::$wrap::new($val)),* },
+            Type::Vec3 => Instr::$v { $($field: bc::$wrap::new($val)),* },
+            Type::Str => Instr::$s { $($field: bc::$wrap::new($val)),* },
+            Type::Entity => Instr::$e { $($field: bc::$wrap::new($val)),* },
+        }
+    };
+}
+
+/// Per-node module layout: slots for outputs and state, delay entries.
+struct Layout {
+    /// Per node, per output pin: the slot holding its last value (exec/event nodes' data pins).
+    out_slots: Vec<Vec<Option<u16>>>,
+    /// Per node: hidden state slots (`do_once`: done; `flip_flop`: next is b; `gate`: open;
+    /// `for`: counter, last).
+    state: Vec<Vec<u16>>,
+    delays: Vec<Option<DelayRef>>,
+    node_ids: Vec<bc::NodeId>,
+    /// (node, output pin) → (node, input pin) for exec links.
+    exec_next: BTreeMap<(NodeId, u16), (NodeId, u16)>,
+    /// (node, input pin) → (node, output pin) for data links.
+    data_src: BTreeMap<(NodeId, u16), (NodeId, u16)>,
+}
+
+fn builtin(n: &Node) -> &str {
+    match &n.op {
+        Op::Builtin(k) => k.kind,
+        _ => "",
+    }
+}
+
+fn layout(g: &Graph, mb: &mut ModuleBuilder) -> Layout {
+    let mut lay = Layout {
+        out_slots: Vec::with_capacity(g.nodes.len()),
+        state: Vec::with_capacity(g.nodes.len()),
+        delays: Vec::with_capacity(g.nodes.len()),
+        node_ids: Vec::with_capacity(g.nodes.len()),
+        exec_next: BTreeMap::new(),
+        data_src: BTreeMap::new(),
+    };
+    for n in &g.nodes {
+        let id = mb.node(&n.name);
+        lay.node_ids.push(id);
+        let pure = n.is_pure();
+        lay.out_slots.push(
+            n.outputs
+                .iter()
+                .map(|p| match bc_type(p.ty) {
+                    Some(t) if !pure => Some(mb.slot_raw(
+                        &format!("{}.{}", n.name, p.name),
+                        t,
+                        bc::Const::default_of(t),
+                    )),
+                    _ => None,
+                })
+                .collect(),
+        );
+        let b = |mb: &mut ModuleBuilder, what: &str, ty: Type, c: bc::Const| {
+            mb.slot_raw(&format!("{}#{what}", n.name), ty, c)
+        };
+        lay.state.push(match builtin(n) {
+            "flow.do_once" => vec![b(mb, "done", Type::Bool, bc::Const::Bool(false))],
+            "flow.flip_flop" => vec![b(mb, "next_b", Type::Bool, bc::Const::Bool(false))],
+            "flow.gate" => vec![b(
+                mb,
+                "open",
+                Type::Bool,
+                bc::Const::Bool(n.props.start_open),
+            )],
+            "flow.for" => vec![
+                b(mb, "counter", Type::Int, bc::Const::Int(0)),
+                b(mb, "last", Type::Int, bc::Const::Int(0)),
+            ],
+            _ => Vec::new(),
+        });
+        lay.delays
+            .push((builtin(n) == "flow.delay").then(|| mb.delay(id)));
+    }
+    for l in &g.links {
+        if g.is_exec(l) {
+            lay.exec_next.insert((l.from, l.from_pin), (l.to, l.to_pin));
+        } else {
+            lay.data_src.insert((l.to, l.to_pin), (l.from, l.from_pin));
+        }
+    }
+    lay
+}
+
+/// Lowers a checked graph without errors. `reachable` (from `check::Facts`) limits which
+/// event nodes get handlers (all of them) and is otherwise informational.
+pub fn lower(g: &Graph) -> Result<Module, BuildError> {
+    let mut mb = ModuleBuilder::new(&g.name);
+    for v in &g.vars {
+        let ty = bc_type(v.ty).unwrap_or(Type::Int);
+        mb.var_raw(&v.name, ty, bc_const(&v.init, ty));
+    }
+    let lay = layout(g, &mut mb);
+    for (i, n) in g.nodes.iter().enumerate() {
+        let Op::Event(key) = &n.op else { continue };
+        let params: Vec<Type> = n.outputs.iter().filter_map(|p| bc_type(p.ty)).collect();
+        let identity = key.identity();
+        let hb = mb.handler(&identity, &params);
+        let mut e = Emitter {
+            g,
+            lay: &lay,
+            hb,
+            blocks: BTreeMap::new(),
+            pending: Vec::new(),
+            memo: BTreeMap::new(),
+            current: lay.node_ids[i],
+        };
+        e.handler(i as NodeId)?;
+        e.hb.finish()?;
+    }
+    Ok(mb.finish())
+}
+
+struct Emitter<'a, 'b> {
+    g: &'a Graph,
+    lay: &'a Layout,
+    hb: HandlerBuilder<'b>,
+    /// Block label per (exec node, exec input pin), emitted once per handler.
+    blocks: BTreeMap<(NodeId, u16), Label>,
+    pending: Vec<(NodeId, u16)>,
+    /// Registers of pure nodes already evaluated for the current exec node.
+    memo: BTreeMap<NodeId, Vec<u16>>,
+    /// The exec node whose block is being emitted (debug info returns to it after pure nodes).
+    current: bc::NodeId,
+}
+
+macro_rules! bin {
+    ($e:expr, $op:ident, $dst:expr, $a:expr, $b:expr) => {
+        $e.hb.emit(Instr::$op {
+            dst: bc::Reg::new($dst),
+            a: bc::Reg::new($a),
+            b: bc::Reg::new($b),
+        })
+    };
+}
+
+macro_rules! un {
+    ($e:expr, $op:ident, $dst:expr, $a:expr) => {
+        $e.hb.emit(Instr::$op {
+            dst: bc::Reg::new($dst),
+            a: bc::Reg::new($a),
+        })
+    };
+}
+
+impl<'a> Emitter<'a, '_> {
+    fn node(&self, n: NodeId) -> &'a Node {
+        &self.g.nodes[n as usize]
+    }
+
+    fn at(&mut self, n: NodeId) {
+        self.hb.at(self.lay.node_ids[n as usize]);
+    }
+
+    fn at_exec(&mut self, n: NodeId) {
+        self.current = self.lay.node_ids[n as usize];
+        self.hb.at(self.current);
+    }
+
+    fn reg(&mut self, ty: Type) -> u16 {
+        self.hb.reg_raw(ty)
+    }
+
+    fn handler(&mut self, ev: NodeId) -> Result<(), BuildError> {
+        self.at_exec(ev);
+        let outputs = self.node(ev).outputs.clone();
+        let mut param = 0u16;
+        for (pin, p) in outputs.iter().enumerate() {
+            let Some(ty) = bc_type(p.ty) else { continue };
+            let r = self.reg(ty);
+            self.hb.emit(typed!(ty, [ParamB, ParamI, ParamF, ParamV, ParamS, ParamE] { dst: Reg(r), p: Param(param) }));
+            if let Some(slot) = self.lay.out_slots[ev as usize][pin] {
+                self.hb.emit(typed!(ty, [SlotSetB, SlotSetI, SlotSetF, SlotSetV, SlotSetS, SlotSetE] { slot: Slot(slot), src: Reg(r) }));
+            }
+            param += 1;
+        }
+        self.follow(ev, "then", true);
+        while let Some((n, pin)) = self.pending.pop() {
+            let label = self.blocks[&(n, pin)];
+            self.hb.drop_jmp_to(label);
+            self.hb.bind(label);
+            self.hb.release_regs();
+            self.memo.clear();
+            self.block(n, pin)?;
+        }
+        Ok(())
+    }
+
+    /// Continues along exec output `out` of `n`: `call` (or `jmp` in tail position) to the
+    /// linked block; in tail position with nothing linked, `ret`.
+    fn follow(&mut self, n: NodeId, out: &str, tail: bool) {
+        let target = self
+            .node(n)
+            .output(out)
+            .and_then(|p| self.lay.exec_next.get(&(n, p as u16)).copied());
+        match target {
+            Some(t) => {
+                let label = match self.blocks.get(&t) {
+                    Some(l) => *l,
+                    None => {
+                        let l = self.hb.label();
+                        self.blocks.insert(t, l);
+                        self.pending.push(t);
+                        l
+                    }
+                };
+                if tail {
+                    self.hb.emit(Instr::Jmp {
+                        target: label.target(),
+                    });
+                } else {
+                    self.hb.emit(Instr::Call {
+                        target: label.target(),
+                    });
+                }
+            }
+            None if tail => {
+                self.hb.emit(Instr::Ret {});
+            }
+            None => {}
+        }
+    }
+
+    fn ret(&mut self) {
+        self.hb.emit(Instr::Ret {});
+    }
+
+    fn ldc(&mut self, c: bc::Const) -> u16 {
+        let ty = c.ty();
+        let r = self.reg(ty);
+        let k = self.hb.module().constant(c);
+        self.hb
+            .emit(typed!(ty, [LdcB, LdcI, LdcF, LdcV, LdcS, LdcE] { dst: Reg(r), c: ConstRef(k) }));
+        r
+    }
+
+    fn slot_get(&mut self, ty: Type, slot: u16) -> u16 {
+        let r = self.reg(ty);
+        self.hb.emit(typed!(ty, [SlotGetB, SlotGetI, SlotGetF, SlotGetV, SlotGetS, SlotGetE] { dst: Reg(r), slot: Slot(slot) }));
+        r
+    }
+
+    fn slot_set(&mut self, ty: Type, slot: u16, r: u16) {
+        self.hb.emit(typed!(ty, [SlotSetB, SlotSetI, SlotSetF, SlotSetV, SlotSetS, SlotSetE] { slot: Slot(slot), src: Reg(r) }));
+    }
+
+    /// The register holding input `name` of `n` (linked value, ARGS value or default).
+    fn input(&mut self, n: NodeId, name: &str) -> u16 {
+        let node = self.node(n);
+        let Some(pin) = node.input(name) else {
+            // Resolve guarantees the pin exists; fall back to a harmless zero.
+            return self.ldc(bc::Const::Int(0));
+        };
+        let want = bc_type(node.inputs[pin].ty).unwrap_or(Type::Int);
+        let default = node.defaults.get(pin).cloned().unwrap_or(Const::None);
+        match self.lay.data_src.get(&(n, pin as u16)).copied() {
+            Some((src, out)) => {
+                let src_node = self.node(src);
+                let have = bc_type(src_node.outputs[out as usize].ty).unwrap_or(want);
+                let r = if src_node.is_pure() {
+                    self.pure(src);
+                    self.memo[&src][out as usize]
+                } else {
+                    let slot = self.lay.out_slots[src as usize][out as usize].unwrap_or(0);
+                    self.slot_get(have, slot)
+                };
+                if have == Type::Int && want == Type::Float {
+                    let f = self.reg(Type::Float);
+                    un!(self, IntToFloat, f, r);
+                    f
+                } else {
+                    r
+                }
+            }
+            None => match (want, &default) {
+                (Type::Entity, Const::Entity(None) | Const::None) => {
+                    let r = self.reg(Type::Entity);
+                    self.hb.emit(Instr::EntitySelf {
+                        dst: bc::Reg::new(r),
+                    });
+                    r
+                }
+                _ => self.ldc(bc_const(&default, want)),
+            },
+        }
+    }
+
+    /// Evaluates pure node `root` and every pure node it depends on (not yet evaluated for the
+    /// current exec node), in dependency order, without recursion.
+    fn pure(&mut self, root: NodeId) {
+        if self.memo.contains_key(&root) {
+            return;
+        }
+        let mut order = Vec::new();
+        let mut stack = vec![(root, false)];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some((n, expanded)) = stack.pop() {
+            if expanded {
+                order.push(n);
+                continue;
+            }
+            if self.memo.contains_key(&n) || !seen.insert(n) {
+                continue;
+            }
+            stack.push((n, true));
+            for pin in 0..self.node(n).inputs.len() {
+                if let Some(&(src, _)) = self.lay.data_src.get(&(n, pin as u16))
+                    && self.node(src).is_pure()
+                    && !self.memo.contains_key(&src)
+                {
+                    stack.push((src, false));
+                }
+            }
+        }
+        for n in order {
+            self.at(n);
+            let regs = self.emit_pure(n);
+            self.memo.insert(n, regs);
+        }
+        self.hb.at(self.current);
+    }
+
+    /// Emits one pure node (its inputs are ready); returns its output registers.
+    fn emit_pure(&mut self, n: NodeId) -> Vec<u16> {
+        let node = self.node(n);
+        match &node.op {
+            Op::VarGet(v) => {
+                let ty = bc_type(node.outputs[0].ty).unwrap_or(Type::Int);
+                let r = self.reg(ty);
+                let v = *v as u16;
+                self.hb.emit(typed!(ty, [VarGetB, VarGetI, VarGetF, VarGetV, VarGetS, VarGetE] { dst: Reg(r), var: Var(v) }));
+                vec![r]
+            }
+            Op::Expr(parsed) => {
+                let parsed = parsed.clone();
+                let names: Vec<String> = parsed.inputs.iter().map(|i| i.name.clone()).collect();
+                let inputs: Vec<u16> = names.iter().map(|name| self.input(n, name)).collect();
+                vec![self.expr(&parsed.root, &inputs)]
+            }
+            Op::Builtin(k) => self.pure_builtin(n, k.kind),
+            // Events, exec nodes and error nodes are never evaluated as pure.
+            _ => Vec::new(),
+        }
+    }
+
+    fn pure_builtin(&mut self, n: NodeId, kind: &str) -> Vec<u16> {
+        let (family, op) = kind.split_once('.').unwrap_or((kind, ""));
+        let ins: Vec<String> = self.node(n).inputs.iter().map(|p| p.name.clone()).collect();
+        let args: Vec<u16> = ins.iter().map(|name| self.input(n, name)).collect();
+        let a = args.first().copied().unwrap_or(0);
+        let b = args.get(1).copied().unwrap_or(0);
+        let c = args.get(2).copied().unwrap_or(0);
+        let out_ty = self
+            .node(n)
+            .outputs
+            .first()
+            .and_then(|p| bc_type(p.ty))
+            .unwrap_or(Type::Int);
+        if kind == "vec3.break" {
+            let (x, y, z) = (
+                self.reg(Type::Float),
+                self.reg(Type::Float),
+                self.reg(Type::Float),
+            );
+            self.hb.emit(Instr::Vec3Break {
+                x: bc::Reg::new(x),
+                y: bc::Reg::new(y),
+                z: bc::Reg::new(z),
+                v: bc::Reg::new(a),
+            });
+            return vec![x, y, z];
+        }
+        let d = self.reg(out_ty);
+        match (family, op) {
+            ("int", "add") => bin!(self, IntAdd, d, a, b),
+            ("int", "sub") => bin!(self, IntSub, d, a, b),
+            ("int", "mul") => bin!(self, IntMul, d, a, b),
+            ("int", "div") => bin!(self, IntDiv, d, a, b),
+            ("int", "rem") => bin!(self, IntRem, d, a, b),
+            ("int", "min") => bin!(self, IntMin, d, a, b),
+            ("int", "max") => bin!(self, IntMax, d, a, b),
+            ("int", "neg") => un!(self, IntNeg, d, a),
+            ("int", "abs") => un!(self, IntAbs, d, a),
+            ("int", "eq") => bin!(self, IntEq, d, a, b),
+            ("int", "ne") => bin!(self, IntNe, d, a, b),
+            ("int", "lt") => bin!(self, IntLt, d, a, b),
+            ("int", "le") => bin!(self, IntLe, d, a, b),
+            ("int", "gt") => bin!(self, IntGt, d, a, b),
+            ("int", "ge") => bin!(self, IntGe, d, a, b),
+            ("int", "clamp") => self.hb.emit(Instr::IntClamp {
+                dst: bc::Reg::new(d),
+                value: bc::Reg::new(a),
+                min: bc::Reg::new(b),
+                max: bc::Reg::new(c),
+            }),
+            ("int", "to_float") => un!(self, IntToFloat, d, a),
+            ("float", "add") => bin!(self, FloatAdd, d, a, b),
+            ("float", "sub") => bin!(self, FloatSub, d, a, b),
+            ("float", "mul") => bin!(self, FloatMul, d, a, b),
+            ("float", "div") => bin!(self, FloatDiv, d, a, b),
+            ("float", "min") => bin!(self, FloatMin, d, a, b),
+            ("float", "max") => bin!(self, FloatMax, d, a, b),
+            ("float", "neg") => un!(self, FloatNeg, d, a),
+            ("float", "abs") => un!(self, FloatAbs, d, a),
+            ("float", "sqrt") => un!(self, FloatSqrt, d, a),
+            ("float", "sin") => un!(self, FloatSin, d, a),
+            ("float", "cos") => un!(self, FloatCos, d, a),
+            ("float", "floor") => un!(self, FloatFloor, d, a),
+            ("float", "lt") => bin!(self, FloatLt, d, a, b),
+            ("float", "le") => bin!(self, FloatLe, d, a, b),
+            ("float", "gt") => bin!(self, FloatGt, d, a, b),
+            ("float", "ge") => bin!(self, FloatGe, d, a, b),
+            ("float", "clamp") => self.hb.emit(Instr::FloatClamp {
+                dst: bc::Reg::new(d),
+                value: bc::Reg::new(a),
+                min: bc::Reg::new(b),
+                max: bc::Reg::new(c),
+            }),
+            ("float", "lerp") => self.hb.emit(Instr::FloatLerp {
+                dst: bc::Reg::new(d),
+                a: bc::Reg::new(a),
+                b: bc::Reg::new(b),
+                t: bc::Reg::new(c),
+            }),
+            ("float", "to_int") => un!(self, FloatToInt, d, a),
+            ("bool", "and") => bin!(self, BoolAnd, d, a, b),
+            ("bool", "or") => bin!(self, BoolOr, d, a, b),
+            ("bool", "xor") => bin!(self, BoolXor, d, a, b),
+            ("bool", "not") => un!(self, BoolNot, d, a),
+            ("vec3", "make") => self.hb.emit(Instr::Vec3Make {
+                dst: bc::Reg::new(d),
+                x: bc::Reg::new(a),
+                y: bc::Reg::new(b),
+                z: bc::Reg::new(c),
+            }),
+            ("vec3", "add") => bin!(self, Vec3Add, d, a, b),
+            ("vec3", "sub") => bin!(self, Vec3Sub, d, a, b),
+            ("vec3", "scale") => self.hb.emit(Instr::Vec3Scale {
+                dst: bc::Reg::new(d),
+                v: bc::Reg::new(a),
+                s: bc::Reg::new(b),
+            }),
+            ("vec3", "length") => self.hb.emit(Instr::Vec3Length {
+                dst: bc::Reg::new(d),
+                v: bc::Reg::new(a),
+            }),
+            ("vec3", "dot") => bin!(self, Vec3Dot, d, a, b),
+            ("string", "concat") => bin!(self, StrConcat, d, a, b),
+            ("string", "eq") => bin!(self, StrEq, d, a, b),
+            ("string", "from_int") => un!(self, IntToString, d, a),
+            ("string", "from_float") => un!(self, FloatToString, d, a),
+            ("entity", "self") => self.hb.emit(Instr::EntitySelf {
+                dst: bc::Reg::new(d),
+            }),
+            ("anim", "get_param") => self.hb.emit(Instr::AnimGetParam {
+                dst: bc::Reg::new(d),
+                name: bc::Reg::new(a),
+            }),
+            ("anim", "current_state") => self.hb.emit(Instr::AnimCurrentState {
+                dst: bc::Reg::new(d),
+            }),
+            ("anim", "curve") => self.hb.emit(Instr::AnimCurve {
+                dst: bc::Reg::new(d),
+                name: bc::Reg::new(a),
+            }),
+            _ => self.hb.emit(Instr::Ret {}), // unreachable: every pure kind is listed above
+        };
+        vec![d]
+    }
+
+    /// Lowers an `expr` tree (height bounded by the expr parser, so recursion is safe).
+    fn expr(&mut self, e: &Expr, inputs: &[u16]) -> u16 {
+        match &e.kind {
+            ExprKind::Num(v) => self.ldc(bc::Const::Float(*v)),
+            ExprKind::Pi => self.ldc(bc::Const::Float(std::f64::consts::PI)),
+            ExprKind::Input(i) => match inputs.get(*i) {
+                Some(&r) => r,
+                None => self.ldc(bc::Const::Float(0.0)),
+            },
+            ExprKind::Neg(a) => {
+                let a = self.expr(a, inputs);
+                let d = self.reg(Type::Float);
+                un!(self, FloatNeg, d, a);
+                d
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (self.expr(a, inputs), self.expr(b, inputs));
+                let d = self.reg(Type::Float);
+                match op {
+                    BinOp::Add => bin!(self, FloatAdd, d, a, b),
+                    BinOp::Sub => bin!(self, FloatSub, d, a, b),
+                    BinOp::Mul => bin!(self, FloatMul, d, a, b),
+                    BinOp::Div => bin!(self, FloatDiv, d, a, b),
+                    BinOp::Rem => bin!(self, FloatRem, d, a, b),
+                };
+                d
+            }
+            ExprKind::Call(f, args) => {
+                let r: Vec<u16> = args.iter().map(|a| self.expr(a, inputs)).collect();
+                let x = |i: usize| r.get(i).copied().unwrap_or(0);
+                let d = self.reg(Type::Float);
+                match f {
+                    Func::Sin => un!(self, FloatSin, d, x(0)),
+                    Func::Cos => un!(self, FloatCos, d, x(0)),
+                    Func::Tan => un!(self, FloatTan, d, x(0)),
+                    Func::Abs => un!(self, FloatAbs, d, x(0)),
+                    Func::Sqrt => un!(self, FloatSqrt, d, x(0)),
+                    Func::Floor => un!(self, FloatFloor, d, x(0)),
+                    Func::Ceil => un!(self, FloatCeil, d, x(0)),
+                    Func::Min => bin!(self, FloatMin, d, x(0), x(1)),
+                    Func::Max => bin!(self, FloatMax, d, x(0), x(1)),
+                    Func::Pow => bin!(self, FloatPow, d, x(0), x(1)),
+                    Func::Clamp => self.hb.emit(Instr::FloatClamp {
+                        dst: bc::Reg::new(d),
+                        value: bc::Reg::new(x(0)),
+                        min: bc::Reg::new(x(1)),
+                        max: bc::Reg::new(x(2)),
+                    }),
+                    Func::Lerp => self.hb.emit(Instr::FloatLerp {
+                        dst: bc::Reg::new(d),
+                        a: bc::Reg::new(x(0)),
+                        b: bc::Reg::new(x(1)),
+                        t: bc::Reg::new(x(2)),
+                    }),
+                };
+                d
+            }
+        }
+    }
+
+    /// Emits the block of exec input `pin` of node `n`; every path ends in `ret` or `jmp`.
+    fn block(&mut self, n: NodeId, pin: u16) -> Result<(), BuildError> {
+        self.at_exec(n);
+        let node = self.node(n);
+        let in_pin = node.inputs[pin as usize].name.clone();
+        let kind = builtin(node).to_string();
+        let state = self.lay.state[n as usize].clone();
+        let out_slot = |e: &Self, name: &str| {
+            e.node(n)
+                .output(name)
+                .and_then(|p| e.lay.out_slots[n as usize][p])
+        };
+        match (&node.op, kind.as_str(), in_pin.as_str()) {
+            (Op::VarSet(v), _, _) => {
+                let v = *v as u16;
+                let ty = bc_type(node.inputs[1].ty).unwrap_or(Type::Int);
+                let r = self.input(n, "value");
+                self.hb.emit(typed!(ty, [VarSetB, VarSetI, VarSetF, VarSetV, VarSetS, VarSetE] { var: Var(v), src: Reg(r) }));
+                if let Some(s) = out_slot(self, "value") {
+                    self.slot_set(ty, s, r);
+                }
+                self.follow(n, "then", true);
+            }
+            (Op::Send(name), _, _) => {
+                let t = self.input(n, "target");
+                let k = self.hb.module().const_str(&format!("custom::{name}"));
+                self.hb.emit(Instr::EventSend {
+                    event: k,
+                    target: bc::Reg::new(t),
+                });
+                self.follow(n, "then", true);
+            }
+            (_, "flow.branch", _) => {
+                let c = self.input(n, "condition");
+                let f = self.hb.label();
+                self.hb.emit(Instr::JmpIfNot {
+                    cond: bc::Reg::new(c),
+                    target: f.target(),
+                });
+                self.follow(n, "true", true);
+                self.hb.bind(f);
+                self.follow(n, "false", true);
+            }
+            (_, "flow.sequence", _) => {
+                let count = self.node(n).outputs.len();
+                for i in 0..count {
+                    self.follow(n, &format!("then_{i}"), i + 1 == count);
+                }
+                if count == 0 {
+                    self.ret();
+                }
+            }
+            (_, "flow.for", _) => {
+                let (counter, last) = (state[0], state[1]);
+                let index = out_slot(self, "index").unwrap_or(0);
+                let first = self.input(n, "first");
+                let lastv = self.input(n, "last");
+                let done = self.hb.label();
+                let looptop = self.hb.label();
+                let gt = self.reg(Type::Bool);
+                bin!(self, IntGt, gt, first, lastv);
+                self.hb.emit(Instr::JmpIf {
+                    cond: bc::Reg::new(gt),
+                    target: done.target(),
+                });
+                self.slot_set(Type::Int, counter, first);
+                self.slot_set(Type::Int, last, lastv);
+                self.hb.bind(looptop);
+                let c = self.slot_get(Type::Int, counter);
+                self.slot_set(Type::Int, index, c);
+                self.follow(n, "body", false);
+                self.hb.release_regs();
+                let c = self.slot_get(Type::Int, counter);
+                let l = self.slot_get(Type::Int, last);
+                let ge = self.reg(Type::Bool);
+                bin!(self, IntGe, ge, c, l);
+                self.hb.emit(Instr::JmpIf {
+                    cond: bc::Reg::new(ge),
+                    target: done.target(),
+                });
+                let one = self.ldc(bc::Const::Int(1));
+                let next = self.reg(Type::Int);
+                bin!(self, IntAdd, next, c, one);
+                self.slot_set(Type::Int, counter, next);
+                self.hb.emit(Instr::Jmp {
+                    target: looptop.target(),
+                });
+                self.hb.bind(done);
+                self.follow(n, "completed", true);
+            }
+            (_, "flow.do_once", "reset") => {
+                let f = self.ldc(bc::Const::Bool(false));
+                self.slot_set(Type::Bool, state[0], f);
+                self.ret();
+            }
+            (_, "flow.do_once", _) => {
+                let d = self.slot_get(Type::Bool, state[0]);
+                let skip = self.hb.label();
+                self.hb.emit(Instr::JmpIf {
+                    cond: bc::Reg::new(d),
+                    target: skip.target(),
+                });
+                let t = self.ldc(bc::Const::Bool(true));
+                self.slot_set(Type::Bool, state[0], t);
+                self.follow(n, "then", true);
+                self.hb.bind(skip);
+                self.ret();
+            }
+            (_, "flow.flip_flop", _) => {
+                let is_a = out_slot(self, "is_a").unwrap_or(0);
+                let next_b = self.slot_get(Type::Bool, state[0]);
+                let b_side = self.hb.label();
+                self.hb.emit(Instr::JmpIf {
+                    cond: bc::Reg::new(next_b),
+                    target: b_side.target(),
+                });
+                let t = self.ldc(bc::Const::Bool(true));
+                self.slot_set(Type::Bool, is_a, t);
+                self.slot_set(Type::Bool, state[0], t);
+                self.follow(n, "a", true);
+                self.hb.bind(b_side);
+                let f = self.ldc(bc::Const::Bool(false));
+                self.slot_set(Type::Bool, is_a, f);
+                self.slot_set(Type::Bool, state[0], f);
+                self.follow(n, "b", true);
+            }
+            (_, "flow.gate", "enter") => {
+                let o = self.slot_get(Type::Bool, state[0]);
+                let closed = self.hb.label();
+                self.hb.emit(Instr::JmpIfNot {
+                    cond: bc::Reg::new(o),
+                    target: closed.target(),
+                });
+                self.follow(n, "exit", true);
+                self.hb.bind(closed);
+                self.ret();
+            }
+            (_, "flow.gate", which) => {
+                let v = match which {
+                    "open" => self.ldc(bc::Const::Bool(true)),
+                    "close" => self.ldc(bc::Const::Bool(false)),
+                    _ => {
+                        let o = self.slot_get(Type::Bool, state[0]);
+                        let d = self.reg(Type::Bool);
+                        un!(self, BoolNot, d, o);
+                        d
+                    }
+                };
+                self.slot_set(Type::Bool, state[0], v);
+                self.ret();
+            }
+            (_, "flow.delay", _) => {
+                let s = self.input(n, "seconds");
+                let busy = self.hb.label();
+                let delay = self.lay.delays[n as usize].unwrap_or(DelayRef(0));
+                self.hb.emit(Instr::Delay {
+                    delay,
+                    seconds: bc::Reg::new(s),
+                    busy: busy.target(),
+                });
+                self.follow(n, "then", true);
+                self.hb.bind(busy);
+                self.ret();
+            }
+            (_, "anim.set_state", _) => {
+                let s = self.input(n, "state");
+                let ok = self.reg(Type::Bool);
+                self.hb.emit(Instr::AnimSetState {
+                    ok: bc::Reg::new(ok),
+                    state: bc::Reg::new(s),
+                });
+                if let Some(slot) = out_slot(self, "ok") {
+                    self.slot_set(Type::Bool, slot, ok);
+                }
+                self.follow(n, "then", true);
+            }
+            (_, "anim.set_param", _) => {
+                let (name, value) = (self.input(n, "name"), self.input(n, "value"));
+                self.hb.emit(Instr::AnimSetParam {
+                    name: bc::Reg::new(name),
+                    value: bc::Reg::new(value),
+                });
+                self.follow(n, "then", true);
+            }
+            (_, "anim.play_on_layer", _) => {
+                let (layer, clip) = (self.input(n, "layer"), self.input(n, "clip"));
+                self.hb.emit(Instr::AnimPlayOnLayer {
+                    layer: bc::Reg::new(layer),
+                    clip: bc::Reg::new(clip),
+                });
+                self.follow(n, "then", true);
+            }
+            (_, "anim.stop_layer", _) => {
+                let layer = self.input(n, "layer");
+                self.hb.emit(Instr::AnimStopLayer {
+                    layer: bc::Reg::new(layer),
+                });
+                self.follow(n, "then", true);
+            }
+            (_, "anim.set_layer_weight", _) => {
+                let (layer, weight) = (self.input(n, "layer"), self.input(n, "weight"));
+                self.hb.emit(Instr::AnimSetLayerWeight {
+                    layer: bc::Reg::new(layer),
+                    weight: bc::Reg::new(weight),
+                });
+                self.follow(n, "then", true);
+            }
+            (_, "debug.log", _) => {
+                let m = self.input(n, "message");
+                self.hb.emit(Instr::Log {
+                    message: bc::Reg::new(m),
+                });
+                self.follow(n, "then", true);
+            }
+            _ => {
+                return Err(BuildError {
+                    message: format!("node `{}` ({kind}) has no exec lowering", self.node(n).name),
+                });
+            }
+        }
+        Ok(())
+    }
+}
