@@ -6,7 +6,7 @@
 mod assets;
 mod crossings;
 mod graphs;
-mod run;
+pub mod run;
 mod watch;
 
 use crate::diag::{self, Diagnostic};

@@ -8,9 +8,7 @@ use crate::bytecode::Value as VmValue;
 use crate::catalog::scan::LiveCatalog;
 use crate::compile;
 use crate::diag::{self, Diagnostic, Severity, SourceFile};
-use crate::runtime::scene::{
-    self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, SceneAssets, Spawned,
-};
+use crate::runtime::scene::{self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, SceneAssets, Spawned};
 use crate::runtime::{Graphs, Trace, TraceKind, TraceRecord};
 use bevy_ecs::prelude::*;
 use serde_json::{Map, Value, json};
@@ -41,22 +39,47 @@ pub struct Args {
     pub format: Format,
 }
 
+/// `sinew run` with standard error as `err`.
 pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
+    Ok(execute(ctx, a, out, &mut std::io::stderr()))
+}
+
+/// Runs the command: the trace goes to `out`; diagnostics and error messages to `err`.
+/// Returns the exit status (0, 1 or 2, see `cli.md`).
+pub fn execute(ctx: &Ctx, a: &Args, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match execute_inner(ctx, a, out, err) {
+        Ok(code) => code,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            FAILURE
+        }
+    }
+}
+
+fn execute_inner(
+    ctx: &Ctx,
+    a: &Args,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<u8, String> {
     let dt = a.dt.unwrap_or(crate::runtime::schedule::DEFAULT_DT);
     if !(dt.is_finite() && dt > 0.0 && dt <= MAX_DT) {
-        eprintln!("error: --dt must be a finite number of seconds in (0, {MAX_DT}], got {dt}");
-        return Ok(FAILURE);
+        return Err(format!(
+            "--dt must be a finite number of seconds in (0, {MAX_DT}], got {dt}"
+        ));
     }
     if a.ticks > MAX_TICKS {
-        eprintln!("error: --ticks must be at most {MAX_TICKS}, got {}", a.ticks);
-        return Ok(FAILURE);
+        return Err(format!(
+            "--ticks must be at most {MAX_TICKS}, got {}",
+            a.ticks
+        ));
     }
     let scene_name = ctx.display(&a.scene);
     let bytes = std::fs::read(&a.scene).map_err(|e| format!("cannot read {scene_name}: {e}"))?;
     let parsed = scene::parse_bytes(&scene_name, &bytes);
     let mut diags = parsed.diagnostics;
     let Some(def) = parsed.scene else {
-        report(ctx, &mut diags);
+        report(ctx, &mut diags, err);
         return Ok(INPUT_ERRORS);
     };
     let scene_src = SourceFile::new(scene_name.clone(), String::from_utf8_lossy(&bytes));
@@ -68,7 +91,7 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
 
     for p in def.clip_paths() {
         let full = a.assets.join(&p.path);
-        let name = ctx.display(&full);
+        let name = ctx.display(&normalize(&full));
         let bytes = match std::fs::read(&full) {
             Ok(b) => b,
             Err(e) => {
@@ -102,7 +125,7 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
     let base = a.scene.parent().unwrap_or(Path::new(""));
     for p in def.graph_paths() {
         let full = base.join(&p.path);
-        let name = ctx.display(&full);
+        let name = ctx.display(&normalize(&full));
         let text = match std::fs::read(&full) {
             Ok(b) => match String::from_utf8(b) {
                 Ok(t) => t,
@@ -152,7 +175,7 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         diags.push(d);
     }
     let failed = diags.iter().any(Diagnostic::is_error);
-    report(ctx, &mut diags);
+    report(ctx, &mut diags, err);
     if failed {
         return Ok(INPUT_ERRORS);
     }
@@ -209,12 +232,30 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
     Ok(OK)
 }
 
-fn report(ctx: &Ctx, diags: &mut [Diagnostic]) {
+/// Removes `.` and `name/..` pairs lexically, for display only (files are read as written).
+fn normalize(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
+}
+
+fn report(ctx: &Ctx, diags: &mut [Diagnostic], err: &mut dyn Write) {
     if diags.is_empty() {
         return;
     }
     diag::sort(diags);
-    eprint!("{}", human_diagnostics(ctx, diags));
+    let _ = write!(err, "{}", human_diagnostics(ctx, diags));
 }
 
 /// An f32 as its shortest decimal form (0.1f32 prints as 0.1, not 0.10000000149011612).

@@ -410,19 +410,23 @@ fn publish(world: &mut World, f: Fired) {
     let target = match &f.notify.target {
         Target::Owner => Ok(f.owner),
         Target::Variable(v) => {
-            let bits = world
+            let declared = world
                 .get::<Graphs>(f.owner)
                 .and_then(|g| g.resolve_entity_var(v));
-            match bits.and_then(Entity::try_from_bits) {
-                Some(e) if world.entities().contains_spawned(e) => Ok(e),
-                Some(_) => Err(format!(
-                    "notify `{}` targets variable `{v}`, whose entity no longer exists; dropped",
-                    f.notify.identity
-                )),
+            let id = &f.notify.identity;
+            match declared {
                 None => Err(format!(
-                    "notify `{}` targets variable `{v}`, which no graph on this entity sets to an entity; dropped",
-                    f.notify.identity
+                    "notify `{id}` targets variable `{v}`, which no graph on this entity declares as an entity; dropped"
                 )),
+                Some(None) => Err(format!(
+                    "notify `{id}` targets variable `{v}`, which is unset; dropped"
+                )),
+                Some(Some(bits)) => match Entity::try_from_bits(bits) {
+                    Some(e) if world.entities().contains_spawned(e) => Ok(e),
+                    _ => Err(format!(
+                        "notify `{id}` targets variable `{v}`, whose entity no longer exists; dropped"
+                    )),
+                },
             }
         }
     };

@@ -18,7 +18,7 @@ use super::hub::{
 };
 use super::schedule::{GameTime, PendingDelays};
 use super::trace::{self, TraceKind};
-use crate::bytecode::{Type, VerifiedModule, Value as VmValue};
+use crate::bytecode::{Type, Value as VmValue, VerifiedModule};
 use crate::vm::{self, Host, InstanceState, Outcome, Vm};
 
 /// One graph attached to an entity.
@@ -103,13 +103,10 @@ impl Graphs {
         &self.instances
     }
 
-    /// The entity stored in variable `name` of the first instance that declares `name` with
-    /// type `entity` (`None` when no instance declares it or it is unset).
-    pub fn resolve_entity_var(&self, name: &str) -> Option<u64> {
-        self.instances
-            .iter()
-            .find_map(|i| i.entity_var(name))
-            .flatten()
+    /// The value of variable `name` in the first instance that declares `name` with type
+    /// `entity`: `None` when no instance declares it, `Some(None)` when it is unset.
+    pub fn resolve_entity_var(&self, name: &str) -> Option<Option<u64>> {
+        self.instances.iter().find_map(|i| i.entity_var(name))
     }
 }
 

@@ -542,7 +542,10 @@ impl Cx<'_> {
                         a.clips.push((slot, path));
                     }
                 }
-                _ => self.decode(DecodeError::mismatch("a map `{\"slot\": \"file\"}`", &c.value)),
+                _ => self.decode(DecodeError::mismatch(
+                    "a map `{\"slot\": \"file\"}`",
+                    &c.value,
+                )),
             }
         }
         if let Some(s) = f.get("skeleton") {
@@ -558,7 +561,10 @@ impl Cx<'_> {
                 self.error(
                     E_SCENE_UNKNOWN_CLIP,
                     d.value.span,
-                    format!("default clip `{}` is not a clip slot of this animator", short(&slot)),
+                    format!(
+                        "default clip `{}` is not a clip slot of this animator",
+                        short(&slot)
+                    ),
                 );
             }
             a.default_clip = Some(slot);
@@ -567,7 +573,11 @@ impl Cx<'_> {
             && let Some(x) = self.finite(&b.value, "blend_duration")
         {
             if x < 0.0 {
-                self.error(E_SCENE_BAD_VALUE, b.value.span, "blend_duration must be ≥ 0");
+                self.error(
+                    E_SCENE_BAD_VALUE,
+                    b.value.span,
+                    "blend_duration must be ≥ 0",
+                );
             }
             a.blend_duration = x;
         }
@@ -592,7 +602,10 @@ impl Cx<'_> {
                         }
                     }
                 }
-                _ => self.decode(DecodeError::mismatch("a map `{\"source\": \"target\"}`", &m.value)),
+                _ => self.decode(DecodeError::mismatch(
+                    "a map `{\"source\": \"target\"}`",
+                    &m.value,
+                )),
             }
         }
         let unsupported: Vec<&str> = [
@@ -619,7 +632,9 @@ impl Cx<'_> {
                 ),
             )
             .at(self.src, f.head)
-            .with_note("state machines, layers, skeletons and root motion need the full animation runtime");
+            .with_note(
+                "state machines, layers, skeletons and root motion need the full animation runtime",
+            );
             self.push(d);
         }
         Some(a)
@@ -665,7 +680,10 @@ impl Cx<'_> {
                 self.error(
                     E_SCENE_UNKNOWN_CLIP,
                     c.value.span,
-                    format!("layer clip `{}` is not a clip slot of this animator", short(&slot)),
+                    format!(
+                        "layer clip `{}` is not a clip slot of this animator",
+                        short(&slot)
+                    ),
                 );
             }
             layer.clip = Some(slot);
@@ -700,11 +718,7 @@ impl Cx<'_> {
         Some(r)
     }
 
-    fn entity_ref(
-        &mut self,
-        v: &Value,
-        names: &BTreeMap<String, (usize, Span)>,
-    ) -> Option<usize> {
+    fn entity_ref(&mut self, v: &Value, names: &BTreeMap<String, (usize, Span)>) -> Option<usize> {
         let name = self.string(v)?;
         match names.get(&name) {
             Some((i, _)) => Some(*i),
@@ -847,14 +861,15 @@ impl Cx<'_> {
                 // Send
                 let target = self.entity_ref(a(0), names);
                 let event = self.string(a(1))?;
-                let ok = event
-                    .strip_prefix("custom::")
-                    .is_some_and(is_identifier);
+                let ok = event.strip_prefix("custom::").is_some_and(is_identifier);
                 if !ok {
                     self.error(
                         E_SCENE_BAD_VALUE,
                         a(1).span,
-                        format!("`Send` takes an event `custom::NAME`, found \"{}\"", short(&event)),
+                        format!(
+                            "`Send` takes an event `custom::NAME`, found \"{}\"",
+                            short(&event)
+                        ),
                     );
                     return None;
                 }
@@ -963,7 +978,11 @@ pub fn report_flush(world: &mut World) {
 /// Spawns the scene's entities into `world` (prepared with [`headless`] or `init_world`):
 /// animators with their clips (the default clip starts at the first update), graph instances
 /// (which queues `begin_play`), and the timed actions in [`SceneActions`].
-pub fn spawn(world: &mut World, scene: &SceneDef, assets: &SceneAssets) -> Result<Spawned, SpawnError> {
+pub fn spawn(
+    world: &mut World,
+    scene: &SceneDef,
+    assets: &SceneAssets,
+) -> Result<Spawned, SpawnError> {
     let mut spawned = Spawned::default();
     let mut prepared: BTreeMap<&str, Arc<Clip>> = BTreeMap::new();
     for def in &scene.entities {
@@ -1028,9 +1047,7 @@ pub fn spawn(world: &mut World, scene: &SceneDef, assets: &SceneAssets) -> Resul
             .collect::<Result<Vec<_>, _>>()?;
         attach_graphs(world, *entity, &modules).map_err(|e| SpawnError(e.to_string()))?;
     }
-    let mut actions = world
-        .remove_resource::<SceneActions>()
-        .unwrap_or_default();
+    let mut actions = world.remove_resource::<SceneActions>().unwrap_or_default();
     for a in &scene.actions {
         let Some((name, entity, _)) = spawned.entities.get(a.entity).cloned() else {
             return Err(SpawnError("action names an unknown entity".into()));
@@ -1060,10 +1077,13 @@ fn apply_action(
     if !world.entities().contains_spawned(entity) {
         trace::error(
             world,
+            Some(entity),
             None,
             None,
-            None,
-            format!("action `{}` on `{name}` skipped: the entity was despawned", action.name()),
+            format!(
+                "action `{}` on `{name}` skipped: the entity was despawned",
+                action.name()
+            ),
         );
         return;
     }
