@@ -40,6 +40,9 @@ fn bench(c: &mut Criterion) {
     c.bench_function("animseq/load 1000 keys + 1000 notifies", |b| {
         b.iter(|| animseq::load(&SourceFile::new("big", black_box(big.as_str()))))
     });
+    c.bench_function("ron_span/parse 1000 keys + 1000 notifies", |b| {
+        b.iter(|| sinew::ron_span::parse(black_box(big.as_str())))
+    });
     let seq = animseq::load(&SourceFile::new("big", big.as_str()))
         .seq
         .expect("big loads");

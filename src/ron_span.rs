@@ -663,9 +663,9 @@ impl<'a> Parser<'a> {
                 span,
             });
         }
-        match (cleaned.parse::<f64>(), cleaned.parse::<f32>()) {
-            (Ok(a), Ok(b)) => Ok(float_value(a, b, span)),
-            _ => Err(self.err(span, format!("invalid number `{}`", shorten(raw)))),
+        match cleaned.parse::<f64>() {
+            Ok(a) => Ok(float_value(a, f32_of(a, &cleaned), span)),
+            Err(_) => Err(self.err(span, format!("invalid number `{}`", shorten(raw)))),
         }
     }
 
@@ -679,6 +679,30 @@ impl<'a> Parser<'a> {
         }
         true
     }
+}
+
+/// The correctly rounded `f32` of the decimal `text`, whose correctly rounded `f64` is `x`.
+///
+/// Rounding is monotonic and every `f32` value and `f32` rounding boundary (midpoint between
+/// neighbours, overflow threshold) is exactly representable in `f64`, so `x as f32` is correct
+/// unless `x` lands exactly on a boundary or overflows `f32`; only then is the text parsed
+/// again as `f32` (a second float parse per literal would double the parser's cost).
+fn f32_of(x: f64, text: &str) -> f32 {
+    let y = x as f32;
+    if x.is_nan() || x.is_infinite() {
+        return y;
+    }
+    if y.is_finite() {
+        let yd = f64::from(y);
+        if yd == x {
+            return y;
+        }
+        let other = if yd < x { y.next_up() } else { y.next_down() };
+        if other.is_finite() && (yd + f64::from(other)) / 2.0 != x {
+            return y;
+        }
+    }
+    text.parse::<f32>().unwrap_or(y)
 }
 
 fn float_value(f64: f64, f32: f32, span: Span) -> Value {
@@ -1089,6 +1113,51 @@ mod tests {
             ValueKind::Str("a\n\"\\éA".into())
         );
         assert_eq!(ok(r###"r#"a"b"#"###).kind, ValueKind::Str("a\"b".into()));
+    }
+
+    #[test]
+    fn f32_values_are_rounded_once() {
+        let f32_of_text = |t: &str| match ok(t).kind {
+            ValueKind::Float { f32, .. } => f32,
+            k => panic!("{k:?}"),
+        };
+        // Exactly the midpoint between 1.0 and its f32 successor: ties to even (1.0).
+        assert_eq!(f32_of_text("1.000000059604644775390625"), 1.0);
+        // A hair above the midpoint: f64 rounds onto the midpoint, but the f32 is the successor.
+        let above = "1.0000000596046447753906250000000001";
+        assert_eq!(
+            above.parse::<f64>().map(|x| x as f32),
+            Ok(1.0),
+            "double rounding exists"
+        );
+        assert_eq!(f32_of_text(above), 1.0f32.next_up());
+        // Overflow threshold and beyond.
+        assert_eq!(f32_of_text("3.4028235e38"), f32::MAX);
+        assert_eq!(f32_of_text("3.40282356e38"), f32::MAX);
+        assert_eq!(f32_of_text("3.40282357e38"), f32::INFINITY);
+        assert_eq!(f32_of_text("3.4028236e38"), f32::INFINITY);
+        assert_eq!(f32_of_text("1e-46"), 0.0);
+        assert_eq!(f32_of_text("1e-45"), 1e-45f32);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn f32_of_matches_a_direct_parse(
+            mantissa in proptest::prelude::any::<u64>(),
+            digits in 0usize..30,
+            exp in -50i32..50,
+            bits in proptest::prelude::any::<u32>(),
+        ) {
+            let text = format!("{mantissa}{}e{exp}", "0".repeat(digits));
+            let x: f64 = text.parse().expect("decimal");
+            proptest::prop_assert_eq!(f32_of(x, &text).to_bits(), text.parse::<f32>().expect("f32").to_bits());
+            // Exact midpoints of random neighbouring f32 values, written out in full.
+            let a = f32::from_bits(bits & 0x7f7f_ffff);
+            let mid = (f64::from(a) + f64::from(a.next_up())) / 2.0;
+            let text = format!("{mid:e}");
+            let x: f64 = text.parse().expect("decimal");
+            proptest::prop_assert_eq!(f32_of(x, &text).to_bits(), text.parse::<f32>().expect("f32").to_bits());
+        }
     }
 
     #[test]

@@ -1,12 +1,12 @@
 //! `ModuleBuilder`: the assembler API the graph compiler (and the tests) use to emit modules,
 //! with typed register allocation, interned constants and node names, and label fix-ups.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt;
 
 use super::isa::{ConstRef, DelayRef, Instr, Param, Reg, Slot, Target, Var};
 use super::module::{DelayDecl, Handler, Module, VarDecl};
-use super::types::{Const, EntityConst, Type, TypeMarker};
+use super::types::{Const, ConstKey, EntityConst, Type, TypeMarker};
 use super::verify::DEFAULT_BUDGET;
 
 /// Index of a node name in the module's debug table.
@@ -44,7 +44,8 @@ impl std::error::Error for BuildError {}
 #[derive(Clone, Debug)]
 pub struct ModuleBuilder {
     m: Module,
-    node_ids: BTreeMap<String, u32>,
+    node_ids: HashMap<String, u32>,
+    const_ids: HashMap<ConstKey, u32>,
 }
 
 impl ModuleBuilder {
@@ -63,7 +64,8 @@ impl ModuleBuilder {
                 nodes: Vec::new(),
                 debug: Vec::new(),
             },
-            node_ids: BTreeMap::new(),
+            node_ids: HashMap::new(),
+            const_ids: HashMap::new(),
         }
     }
 
@@ -85,11 +87,14 @@ impl ModuleBuilder {
 
     /// Interns a constant (bitwise identity); returns its raw index.
     pub fn constant(&mut self, c: Const) -> u32 {
-        if let Some(i) = self.m.consts.iter().position(|k| k.same(&c)) {
-            return i as u32;
+        let key = c.key();
+        if let Some(&i) = self.const_ids.get(&key) {
+            return i;
         }
+        let i = self.m.consts.len() as u32;
         self.m.consts.push(c);
-        (self.m.consts.len() - 1) as u32
+        self.const_ids.insert(key, i);
+        i
     }
 
     /// A bool constant.

@@ -161,6 +161,18 @@ impl Const {
     }
 
     /// Bitwise identity (floats compared by bits), used to deduplicate constants.
+    /// A key equal for two constants iff [`Const::same`] holds (bitwise floats), for hashing.
+    pub fn key(&self) -> ConstKey {
+        match self {
+            Const::Bool(b) => ConstKey::Bool(*b),
+            Const::Int(i) => ConstKey::Int(*i),
+            Const::Float(f) => ConstKey::Float(f.to_bits()),
+            Const::Vec3(v) => ConstKey::Vec3(v.map(f32::to_bits)),
+            Const::Str(s) => ConstKey::Str(s.clone()),
+            Const::Entity(e) => ConstKey::Entity(*e),
+        }
+    }
+
     pub fn same(&self, o: &Const) -> bool {
         match (self, o) {
             (Const::Float(a), Const::Float(b)) => a.to_bits() == b.to_bits(),
@@ -228,4 +240,15 @@ impl Value {
             Value::Entity(_) => Type::Entity,
         }
     }
+}
+
+/// A hashable identity of a constant (floats by their bits).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ConstKey {
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Vec3([u32; 3]),
+    Str(String),
+    Entity(EntityConst),
 }

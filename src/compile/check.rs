@@ -16,7 +16,15 @@ pub struct Facts {
 
 /// Checks a resolved graph; returns facts and diagnostics (errors for cycles, warnings for
 /// unreachable nodes and unused variables).
-pub fn check(src: &SourceFile, g: &Graph, spans: &GraphSpans) -> (Facts, Vec<Diagnostic>) {
+///
+/// `resolved_cleanly` is false when resolve reported errors: then links are missing and
+/// "never reached" warnings would be noise, so they are left out.
+pub fn check(
+    src: &SourceFile,
+    g: &Graph,
+    spans: &GraphSpans,
+    resolved_cleanly: bool,
+) -> (Facts, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let exec: Vec<usize> = (0..g.links.len())
         .filter(|&i| g.is_exec(&g.links[i]))
@@ -43,7 +51,7 @@ pub fn check(src: &SourceFile, g: &Graph, spans: &GraphSpans) -> (Facts, Vec<Dia
     }
     let reachable = reachability(g);
     for (i, n) in g.nodes.iter().enumerate() {
-        if !reachable[i] && !n.is_event() && !matches!(n.op, Op::Error) {
+        if resolved_cleanly && !reachable[i] && !n.is_event() && !matches!(n.op, Op::Error) {
             diags.push(
                 Diagnostic::warning(
                     W_UNREACHABLE,

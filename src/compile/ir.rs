@@ -19,8 +19,8 @@ pub enum Const {
     Float(f64),
     Vec3([f32; 3]),
     String(String),
-    /// An entity: `None` is "the graph's own entity" for pins, "unset" for variables;
-    /// `Some(name)` names a scene entity, bound when the instance starts.
+    /// An entity literal (`""`): "the graph's own entity" for pins, "unset" for variables.
+    /// (`Some` is reserved for naming scene entities; the resolver never produces it today.)
     Entity(Option<String>),
     /// No value (exec pins).
     None,
@@ -52,7 +52,8 @@ pub struct Var {
 /// A typed pin of a resolved node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pin {
-    pub name: String,
+    /// Built-in pins borrow the node table's names; expression inputs and notify fields own.
+    pub name: std::borrow::Cow<'static, str>,
     pub ty: PinType,
 }
 

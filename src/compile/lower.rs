@@ -37,6 +37,9 @@ fn bc_const(c: &Const, ty: Type) -> bc::Const {
         Const::Float(f) => bc::Const::Float(*f),
         Const::Vec3(v) => bc::Const::Vec3(*v),
         Const::String(s) => bc::Const::Str(s.clone()),
+        // An `entity` variable declared `""` starts unset (pins default to the own entity,
+        // which `input_at` emits as `entity.self`).
+        Const::Entity(_) if ty == Type::Entity => bc::Const::Entity(bc::EntityConst::None),
         Const::Entity(_) | Const::None => bc::Const::default_of(ty),
     }
 }
@@ -215,7 +218,7 @@ impl<'a> Emitter<'a, '_> {
 
     fn handler(&mut self, ev: NodeId) -> Result<(), BuildError> {
         self.at_exec(ev);
-        let outputs = self.node(ev).outputs.clone();
+        let outputs = &self.node(ev).outputs;
         let mut param = 0u16;
         for (pin, p) in outputs.iter().enumerate() {
             let Some(ty) = bc_type(p.ty) else { continue };
@@ -298,13 +301,17 @@ impl<'a> Emitter<'a, '_> {
 
     /// The register holding input `name` of `n` (linked value, ARGS value or default).
     fn input(&mut self, n: NodeId, name: &str) -> u16 {
-        let node = self.node(n);
-        let Some(pin) = node.input(name) else {
+        match self.node(n).input(name) {
+            Some(pin) => self.input_at(n, pin),
             // Resolve guarantees the pin exists; fall back to a harmless zero.
-            return self.ldc(bc::Const::Int(0));
-        };
+            None => self.ldc(bc::Const::Int(0)),
+        }
+    }
+
+    /// The register holding input pin `pin` of `n`.
+    fn input_at(&mut self, n: NodeId, pin: usize) -> u16 {
+        let node = self.node(n);
         let want = bc_type(node.inputs[pin].ty).unwrap_or(Type::Int);
-        let default = node.defaults.get(pin).cloned().unwrap_or(Const::None);
         match self.lay.data_src.get(&(n, pin as u16)).copied() {
             Some((src, out)) => {
                 let src_node = self.node(src);
@@ -324,15 +331,16 @@ impl<'a> Emitter<'a, '_> {
                     r
                 }
             }
-            None => match (want, &default) {
-                (Type::Entity, Const::Entity(None) | Const::None) => {
+            None => match (want, node.defaults.get(pin)) {
+                (Type::Entity, _) => {
                     let r = self.reg(Type::Entity);
                     self.hb.emit(Instr::EntitySelf {
                         dst: bc::Reg::new(r),
                     });
                     r
                 }
-                _ => self.ldc(bc_const(&default, want)),
+                (_, Some(default)) => self.ldc(bc_const(default, want)),
+                (_, None) => self.ldc(bc::Const::default_of(want)),
             },
         }
     }
@@ -384,9 +392,10 @@ impl<'a> Emitter<'a, '_> {
                 vec![r]
             }
             Op::Expr(parsed) => {
-                let parsed = parsed.clone();
-                let names: Vec<String> = parsed.inputs.iter().map(|i| i.name.clone()).collect();
-                let inputs: Vec<u16> = names.iter().map(|name| self.input(n, name)).collect();
+                // Expression inputs are the node's input pins, in order.
+                let inputs: Vec<u16> = (0..node.inputs.len())
+                    .map(|pin| self.input_at(n, pin))
+                    .collect();
                 vec![self.expr(&parsed.root, &inputs)]
             }
             Op::Builtin(k) => self.pure_builtin(n, k.kind),
@@ -397,8 +406,9 @@ impl<'a> Emitter<'a, '_> {
 
     fn pure_builtin(&mut self, n: NodeId, kind: &str) -> Vec<u16> {
         let (family, op) = kind.split_once('.').unwrap_or((kind, ""));
-        let ins: Vec<String> = self.node(n).inputs.iter().map(|p| p.name.clone()).collect();
-        let args: Vec<u16> = ins.iter().map(|name| self.input(n, name)).collect();
+        let args: Vec<u16> = (0..self.node(n).inputs.len())
+            .map(|pin| self.input_at(n, pin))
+            .collect();
         let a = args.first().copied().unwrap_or(0);
         let b = args.get(1).copied().unwrap_or(0);
         let c = args.get(2).copied().unwrap_or(0);
@@ -584,15 +594,15 @@ impl<'a> Emitter<'a, '_> {
     fn block(&mut self, n: NodeId, pin: u16) -> Result<(), BuildError> {
         self.at_exec(n);
         let node = self.node(n);
-        let in_pin = node.inputs[pin as usize].name.clone();
-        let kind = builtin(node).to_string();
-        let state = self.lay.state[n as usize].clone();
+        let in_pin: &str = &node.inputs[pin as usize].name;
+        let kind = builtin(node);
+        let state = &self.lay.state[n as usize];
         let out_slot = |e: &Self, name: &str| {
             e.node(n)
                 .output(name)
                 .and_then(|p| e.lay.out_slots[n as usize][p])
         };
-        match (&node.op, kind.as_str(), in_pin.as_str()) {
+        match (&node.op, kind, in_pin) {
             (Op::VarSet(v), _, _) => {
                 let v = *v as u16;
                 let ty = bc_type(node.inputs[1].ty).unwrap_or(Type::Int);

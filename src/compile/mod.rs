@@ -55,7 +55,8 @@ pub fn check_source(src: &SourceFile, events: &dyn EventCatalog) -> Checked {
     let (file, mut diagnostics) = crate::graph::parse(src);
     let (graph, spans, d) = resolve::resolve(src, &file, events);
     diagnostics.extend(d);
-    let (facts, d) = check::check(src, &graph, &spans);
+    let clean = !diagnostics.iter().any(Diagnostic::is_error);
+    let (facts, d) = check::check(src, &graph, &spans, clean);
     diagnostics.extend(d);
     crate::diag::sort(&mut diagnostics);
     Checked {

@@ -12,7 +12,7 @@ use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::graph::ast::{self, EventRef, LitValue, Subject};
 use crate::graph::expr;
 use crate::nodes::{self, Flow, NodeKind, PinType, SubjectRule};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The data type a `var` declaration names.
 pub fn pin_type(t: ast::Type) -> PinType {
@@ -36,8 +36,12 @@ pub fn literal(lit: &ast::Literal, ty: PinType) -> Result<Const, String> {
         (LitValue::Int(i), PinType::Float) => Const::Float(*i as f64),
         (LitValue::Float(f), PinType::Float) => Const::Float(*f),
         (LitValue::String(s), PinType::String) => Const::String(s.clone()),
-        (LitValue::String(s), PinType::Entity) => {
-            Const::Entity(if s.is_empty() { None } else { Some(s.clone()) })
+        (LitValue::String(s), PinType::Entity) if s.is_empty() => Const::Entity(None),
+        (LitValue::String(_), PinType::Entity) => {
+            return Err(
+                "an entity literal can only be \"\" (unset, or the own entity for a pin); entities come from pins such as `entity.self` or an event's `entity`/`sender`"
+                    .into(),
+            );
         }
         (LitValue::Vec3(v), PinType::Vec3) => {
             let mut out = [0f32; 3];
@@ -130,15 +134,15 @@ impl Resolver<'_> {
         index
     }
 
-    fn nodes(
+    fn nodes<'f>(
         &mut self,
-        file: &ast::File,
+        file: &'f ast::File,
         vars: &BTreeMap<String, u32>,
-    ) -> BTreeMap<String, NodeId> {
-        let mut index: BTreeMap<String, NodeId> = BTreeMap::new();
+    ) -> HashMap<&'f str, NodeId> {
+        let mut index: HashMap<&'f str, NodeId> = HashMap::with_capacity(file.items.len());
         let mut handled: BTreeMap<String, Span> = BTreeMap::new();
         for n in file.nodes() {
-            if let Some(&first) = index.get(&n.name.name) {
+            if let Some(&first) = index.get(n.name.name.as_str()) {
                 let first_span = self.spans.node_names[first as usize];
                 let src = self.src;
                 let d = self.err(
@@ -150,7 +154,7 @@ impl Resolver<'_> {
                 continue;
             }
             let node = self.node(n, vars, &mut handled);
-            index.insert(n.name.name.clone(), self.graph.nodes.len() as NodeId);
+            index.insert(n.name.name.as_str(), self.graph.nodes.len() as NodeId);
             self.graph.nodes.push(node);
             self.spans.nodes.push(n.span);
             self.spans.node_names.push(n.name.span);
@@ -241,7 +245,7 @@ impl Resolver<'_> {
                         .inputs
                         .iter()
                         .map(|i| Pin {
-                            name: i.name.clone(),
+                            name: i.name.clone().into(),
                             ty: PinType::Float,
                         })
                         .collect();
@@ -334,7 +338,7 @@ impl Resolver<'_> {
                     .inputs
                     .iter()
                     .filter(|p| p.ty != PinType::Exec)
-                    .map(|p| p.name.as_str())
+                    .map(|p| &*p.name)
                     .chain(kind.properties.iter().map(|p| p.name))
                     .collect();
                 let d = self.err(
@@ -384,7 +388,10 @@ impl Resolver<'_> {
                         "",
                         fields
                             .into_iter()
-                            .map(|(name, ty)| Pin { name, ty })
+                            .map(|(name, ty)| Pin {
+                                name: name.into(),
+                                ty,
+                            })
                             .collect(),
                     ),
                     EventInfo::Quarantined { files } => {
@@ -464,16 +471,19 @@ impl Resolver<'_> {
         }
     }
 
-    fn links(&mut self, file: &ast::File, nodes: &BTreeMap<String, NodeId>) {
+    fn links(&mut self, file: &ast::File, nodes: &HashMap<&str, NodeId>) {
         let mut data_in: BTreeMap<(NodeId, u16), Span> = BTreeMap::new();
         let mut exec_out: BTreeMap<(NodeId, u16), Span> = BTreeMap::new();
         for l in file.links() {
-            let (Some(&from), Some(&to)) =
-                (nodes.get(&l.from_node.name), nodes.get(&l.to_node.name))
-            else {
+            let (Some(&from), Some(&to)) = (
+                nodes.get(l.from_node.name.as_str()),
+                nodes.get(l.to_node.name.as_str()),
+            ) else {
                 for id in [&l.from_node, &l.to_node] {
-                    if !nodes.contains_key(&id.name) {
-                        let names: Vec<&str> = nodes.keys().map(String::as_str).collect();
+                    if !nodes.contains_key(id.name.as_str()) {
+                        // Sorted, so the suggestion never depends on hash order.
+                        let mut names: Vec<&str> = nodes.keys().copied().collect();
+                        names.sort_unstable();
                         let d = self.err(
                             E_UNKNOWN_NODE,
                             id.span,
@@ -619,7 +629,7 @@ fn kind_word(t: PinType) -> &'static str {
 }
 
 fn pin_notes(name: &str, pins: &[Pin], what: &str) -> Vec<String> {
-    if let Some(s) = closest(name, pins.iter().map(|p| p.name.as_str())) {
+    if let Some(s) = closest(name, pins.iter().map(|p| &*p.name)) {
         vec![format!("did you mean `{s}`?")]
     } else if pins.is_empty() {
         vec![format!("it has no {what}")]
@@ -636,7 +646,7 @@ fn pins(table: &[nodes::Pin], var: Option<PinType>) -> Vec<Pin> {
     table
         .iter()
         .map(|p| Pin {
-            name: p.name.to_string(),
+            name: p.name.into(),
             ty: match (p.ty, var) {
                 (PinType::Var, Some(t)) => t,
                 (t, _) => t,
