@@ -221,3 +221,20 @@ fn usage_errors_exit_2() {
         &["--ticks", "1000001"],
     );
 }
+
+#[test]
+fn human_format() {
+    let (status, stdout, stderr) = sinew_run(&[
+        "tests/fixtures/scenes/variable_targets.scene.ron",
+        "--assets",
+        "tests/fixtures/scenes/assets",
+        "--dt",
+        "0.05",
+        "--ticks",
+        "20",
+    ]);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("run_human_format", stdout);
+    });
+}

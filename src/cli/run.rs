@@ -375,7 +375,7 @@ pub fn record_human(spawned: &Spawned, r: &TraceRecord) -> String {
             .name_of(e.to_bits())
             .map_or_else(|| "?".to_string(), str::to_string)
     };
-    let head = format!("tick {:>4}  t={:<8}", r.tick, super::num(r.time));
+    let head = format!("tick {:>4}  t={:<7.3}", r.tick, r.time);
     match &r.kind {
         TraceKind::Notify {
             entity,
