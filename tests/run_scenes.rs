@@ -238,3 +238,8 @@ fn human_format() {
         insta::assert_snapshot!("run_human_format", stdout);
     });
 }
+
+#[test]
+fn anim_nodes_against_the_minimal_animator() {
+    check("anim_commands.scene.ron", &["--dt", "0.25", "--ticks", "2"]);
+}
