@@ -397,11 +397,10 @@ impl Catalog {
         for (id, before) in affected.iter().zip(before) {
             let after = self.status(id);
             match (&before, &after) {
-                (Status::Published(a), Status::Published(b)) => {
-                    if a != b {
-                        delta.changed.push((a.clone(), b.clone()));
-                    }
+                (Status::Published(a), Status::Published(b)) if a != b => {
+                    delta.changed.push((a.clone(), b.clone()));
                 }
+                (Status::Published(_), Status::Published(_)) => {}
                 (_, Status::Published(b)) => delta.added.push(b.clone()),
                 (Status::Published(_), _) => delta.removed.push(id.to_string()),
                 _ => {}

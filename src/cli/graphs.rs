@@ -262,9 +262,9 @@ pub fn build(
 }
 
 /// Decodes and verifies a module file; the verifier's verdict is the only way in.
-pub fn load_module(name: &str, bytes: &[u8]) -> Result<bytecode::VerifiedModule, Diagnostic> {
-    let m = Module::decode(bytes).map_err(|e| e.to_diagnostic(name))?;
-    bytecode::verify(m).map_err(|e| e.to_diagnostic(name))
+pub fn load_module(name: &str, bytes: &[u8]) -> Result<bytecode::VerifiedModule, Box<Diagnostic>> {
+    let m = Module::decode(bytes).map_err(|e| Box::new(e.to_diagnostic(name)))?;
+    bytecode::verify(m).map_err(|e| Box::new(e.to_diagnostic(name)))
 }
 
 pub fn disasm(ctx: &Ctx, file: &Path, out: &mut dyn Write) -> Result<u8, String> {

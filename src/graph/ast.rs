@@ -22,10 +22,13 @@ pub struct Comment {
     pub span: Span,
 }
 
-/// The comments attached to one item: own-line comments above it and one at its line end.
+/// The comments attached to one item: those above it and one at its line end.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Comments {
+    /// Own-line comments before the item, then every comment inside it (a multi-line item), in
+    /// source order; the formatter prints them all above the item.
     pub leading: Vec<Comment>,
+    /// The comment at the end of the item's last line.
     pub trailing: Option<Comment>,
 }
 

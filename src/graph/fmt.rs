@@ -5,7 +5,8 @@
 //! and their blank lines are left out). Items keep their authored order within their section,
 //! one per line, with single spaces and no column alignment (alignment would make one edit
 //! touch neighbouring lines and turn independent additions into merge conflicts). Every comment
-//! stays with its item: own-line comments above it, an end-of-line comment after it (one space).
+//! stays with its item: own-line comments above it, an end-of-line comment after it (one space);
+//! an item written over several lines prints on one line, with the comments from inside it above.
 //! Numbers print in Rust's shortest round-trip form (floats always keep a `.` or an exponent,
 //! so they re-lex as floats); strings escape only `\`, `"` and newline.
 

@@ -1,8 +1,16 @@
 //! The `.bpg` parser: tokens to a [`File`] tree plus syntax diagnostics (E0401–E0410).
 //!
-//! Hand-written and non-recursive (the grammar has no nesting), linear in the input. Every item
-//! sits on one line: a token that starts a new line ends the current item, so an error is
-//! reported once and parsing resumes at the next line, and later items are still checked.
+//! Hand-written and non-recursive (the grammar has no nesting), linear in the input. Newlines
+//! are ordinary whitespace: an item may span lines, and several items may share one. Item
+//! boundaries come from the grammar with bounded lookahead (`Parser::starts_item`), plus one
+//! layout rule: a token that begins a line and looks like an item start
+//! (`Parser::looks_like_item`: `var IDENT`, `node IDENT`, `graph IDENT`, `IDENT . IDENT ->`)
+//! always starts a new item. After a syntax error the parser skips to the next line that
+//! starts an item (such a token, or a broken item start: `Parser::recovery_point`), so one
+//! error is reported per item and every later item is still checked.
+//!
+//! Comments: own-line comments before an item, and every comment inside a multi-line item, are
+//! the item's leading comments; an end-of-line comment after its last token is its trailing one.
 
 use super::ast::*;
 use super::lexer::{self, Tok, Token};
@@ -78,7 +86,7 @@ struct Parser<'a> {
     comments: Vec<Token>,
     pos: usize,
     cpos: usize,
-    /// Index of the first token of the current item (its line's first token).
+    /// Index of the first token of the current item.
     item_start: usize,
     diags: Vec<Diagnostic>,
     suppressed: usize,
@@ -99,9 +107,12 @@ impl<'a> Parser<'a> {
         while self.pos < self.toks.len() {
             self.item_start = self.pos;
             let start = self.toks[self.pos].span.start;
-            let leading = self.take_leading(start);
+            let mut leading = self.take_leading(start);
             match self.item() {
                 Ok(mut item) => {
+                    // Comments inside a multi-line item ride along as leading comments.
+                    let end = self.prev_end_u32();
+                    leading.extend(self.take_leading(end));
                     let trailing = self.take_trailing();
                     let c = match &mut item {
                         Item::Var(v) => &mut v.comments,
@@ -111,7 +122,7 @@ impl<'a> Parser<'a> {
                     *c = Comments { leading, trailing };
                     file.items.push(item);
                 }
-                Err(Reported) => self.skip_line(),
+                Err(Reported) => self.skip_item(),
             }
         }
         file.trailing_comments = self.take_leading(u32::MAX);
@@ -121,10 +132,7 @@ impl<'a> Parser<'a> {
     fn header(&mut self, file: &mut File) {
         let first = self.toks.first().copied();
         let is_header = first.is_some_and(|t| self.is_ident(t, "graph"))
-            && self
-                .toks
-                .get(1)
-                .is_none_or(|t| t.line_start || t.kind != Tok::Dot);
+            && self.toks.get(1).is_none_or(|t| t.kind != Tok::Dot);
         if !is_header {
             let found = self.describe_at(0);
             let span = first.map_or(Span::point(self.text.len()), |t| t.span);
@@ -138,19 +146,21 @@ impl<'a> Parser<'a> {
             );
             // A first line that cannot be an item either is not reported twice.
             if first.is_some_and(|t| t.kind != Tok::Ident) {
-                self.skip_line();
+                self.skip_item();
             }
             return;
         }
         let start = first.map_or(0, |t| t.span.start);
-        let leading = self.take_leading(start);
+        let mut leading = self.take_leading(start);
         self.item_start = 0;
         self.pos = 1;
         let name = self.ident("a graph name");
-        let end = name.and_then(|n| self.end_of_item("end of line").map(|()| n));
+        let end = name.and_then(|n| self.end_of_item("a new item").map(|()| n));
         match end {
             Ok(name) => {
                 file.name = name;
+                let end = self.prev_end_u32();
+                leading.extend(self.take_leading(end));
                 file.header_comments = Comments {
                     leading,
                     trailing: self.take_trailing(),
@@ -158,17 +168,14 @@ impl<'a> Parser<'a> {
             }
             Err(Reported) => {
                 file.header_comments.leading = leading;
-                self.skip_line();
+                self.skip_item();
             }
         }
     }
 
     fn item(&mut self) -> PResult<Item> {
         let t = self.toks[self.pos];
-        let next_ident = self
-            .toks
-            .get(self.pos + 1)
-            .is_some_and(|n| !n.line_start && n.kind == Tok::Ident);
+        let next_ident = self.kind_at(self.pos + 1) == Some(Tok::Ident);
         if t.kind == Tok::Ident && next_ident {
             if self.is_ident(t, "var") {
                 return self.var().map(Item::Var);
@@ -209,7 +216,7 @@ impl<'a> Parser<'a> {
         };
         self.expect(Tok::Eq, "`=`")?;
         let value = self.literal()?;
-        self.end_of_item("end of line")?;
+        self.end_of_item("a new item")?;
         Ok(Var {
             name,
             ty,
@@ -244,10 +251,10 @@ impl<'a> Parser<'a> {
             at = Some(a);
         }
         let what = match (&subject, args.is_empty(), &at) {
-            (_, _, Some(_)) => "end of line",
-            (None, true, None) => "a subject, `{`, `at` or end of line",
-            (_, true, None) => "`{`, `at` or end of line",
-            (_, false, None) => "`at` or end of line",
+            (_, _, Some(_)) => "a new item",
+            (None, true, None) => "a subject, `{`, `at` or a new item",
+            (_, true, None) => "`{`, `at` or a new item",
+            (_, false, None) => "`at` or a new item",
         };
         self.end_of_item(what)?;
         Ok(Node {
@@ -308,7 +315,6 @@ impl<'a> Parser<'a> {
                 // `animseq::` or `custom::` not followed by a well-formed reference.
                 let mut end = self.toks[self.pos + 1].span;
                 if let Some(n) = self.toks.get(self.pos + 2)
-                    && !n.line_start
                     && n.span.start == end.end
                 {
                     end = n.span;
@@ -328,7 +334,9 @@ impl<'a> Parser<'a> {
                 );
                 Err(Reported)
             }
-            Tok::Ident if !self.peek_at_clause() => {
+            // An identifier that starts the next item (`var x: …`, `node n = …`, `a.b -> …`) is
+            // not a subject: the subject is optional and the item ends before it.
+            Tok::Ident if !self.peek_at_clause() && !self.starts_item(self.pos) => {
                 self.pos += 1;
                 let text = self.slice(t.span);
                 let is_event = kind.segments.len() == 1 && kind.segments[0].name == "event";
@@ -406,7 +414,7 @@ impl<'a> Parser<'a> {
             match self.peek_kind() {
                 Some(Tok::Comma) => self.pos += 1,
                 Some(Tok::RBrace) => {}
-                _ if self.at_eol() => {
+                _ if self.at_boundary() => {
                     let at = self.prev_end();
                     self.report(
                         Diagnostic::error(E_EXPECTED, "expected `,` or `}`, found end of line")
@@ -422,10 +430,7 @@ impl<'a> Parser<'a> {
 
     fn peek_at_clause(&self) -> bool {
         self.peek().is_some_and(|t| self.is_ident(t, "at"))
-            && self
-                .toks
-                .get(self.pos + 1)
-                .is_some_and(|n| !n.line_start && n.kind == Tok::LParen)
+            && self.kind_at(self.pos + 1) == Some(Tok::LParen)
     }
 
     fn at_clause(&mut self) -> PResult<At> {
@@ -579,7 +584,7 @@ impl<'a> Parser<'a> {
         let to_node = self.ident("a node name")?;
         self.expect(Tok::Dot, "`.`")?;
         let to_pin = self.ident("a pin name")?;
-        self.end_of_item("end of line")?;
+        self.end_of_item("a new item")?;
         Ok(Link {
             span: from_node.span.join(to_pin.span),
             from_node,
@@ -600,17 +605,62 @@ impl<'a> Parser<'a> {
         t.kind == Tok::Ident && self.slice(t.span) == word
     }
 
-    /// True at the end of the current item's line (next token is on a later line, or none).
-    fn at_eol(&self) -> bool {
-        match self.toks.get(self.pos) {
+    fn kind_at(&self, i: usize) -> Option<Tok> {
+        self.toks.get(i).map(|t| t.kind)
+    }
+
+    fn is_ident_at(&self, i: usize, word: &str) -> bool {
+        self.toks.get(i).is_some_and(|&t| self.is_ident(t, word))
+    }
+
+    /// `IDENT . IDENT ->` at token `i`: the start of a link (nothing else contains `->`).
+    fn link_at(&self, i: usize) -> bool {
+        self.kind_at(i) == Some(Tok::Ident)
+            && self.kind_at(i + 1) == Some(Tok::Dot)
+            && self.kind_at(i + 2) == Some(Tok::Ident)
+            && self.kind_at(i + 3) == Some(Tok::Arrow)
+    }
+
+    /// True when token `i` looks like an item start: `var IDENT`, `node IDENT`, `graph IDENT`
+    /// or `IDENT . IDENT ->`. At the start of a line such a token always begins a new item
+    /// (the layout rule), and these are the points error recovery resumes at.
+    fn looks_like_item(&self, i: usize) -> bool {
+        let keyword = ["var", "node", "graph"]
+            .iter()
+            .any(|k| self.is_ident_at(i, k));
+        (keyword && self.kind_at(i + 1) == Some(Tok::Ident)) || self.link_at(i)
+    }
+
+    /// True when token `i` can only be the start of an item in a valid file: `var IDENT :`,
+    /// `node IDENT =` or `IDENT . IDENT ->`. Used where an optional part (subject, `{`, `at`)
+    /// may follow, so that items may share a line and keywords stay usable as identifiers
+    /// (`node n = var.get var` followed by `node m = …`).
+    fn starts_item(&self, i: usize) -> bool {
+        (self.is_ident_at(i, "var")
+            && self.kind_at(i + 1) == Some(Tok::Ident)
+            && self.kind_at(i + 2) == Some(Tok::Colon))
+            || (self.is_ident_at(i, "node")
+                && self.kind_at(i + 1) == Some(Tok::Ident)
+                && self.kind_at(i + 2) == Some(Tok::Eq))
+            || self.link_at(i)
+    }
+
+    /// True when the current item can go no further: end of file, or a later token that begins
+    /// a line and looks like an item start.
+    fn at_boundary(&self) -> bool {
+        self.boundary_at(self.pos)
+    }
+
+    fn boundary_at(&self, i: usize) -> bool {
+        match self.toks.get(i) {
             None => true,
-            Some(t) => self.pos > self.item_start && t.line_start,
+            Some(t) => i > self.item_start && t.line_start && self.looks_like_item(i),
         }
     }
 
-    /// The next token of the current line.
+    /// The next token of the current item (`None` at a boundary).
     fn peek(&self) -> Option<Token> {
-        if self.at_eol() {
+        if self.at_boundary() {
             None
         } else {
             self.toks.get(self.pos).copied()
@@ -643,8 +693,14 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// Succeeds when the item just parsed is complete: what follows is a boundary, a token
+    /// that can only start the next item (items may share a line), or any token that begins a
+    /// line (nothing on it continues this item, so it is reported as the next item's problem).
     fn end_of_item(&mut self, what: &str) -> PResult<()> {
-        if self.at_eol() {
+        if self.at_boundary()
+            || self.starts_item(self.pos)
+            || self.toks.get(self.pos).is_some_and(|t| t.line_start)
+        {
             Ok(())
         } else {
             self.expected(what)
@@ -656,7 +712,7 @@ impl<'a> Parser<'a> {
         let Some(t) = self.toks.get(i) else {
             return "end of file".to_string();
         };
-        if i > self.item_start && t.line_start {
+        if self.boundary_at(i) {
             return "end of line".to_string();
         }
         let text = self.slice(t.span);
@@ -705,6 +761,10 @@ impl<'a> Parser<'a> {
         Err(Reported)
     }
 
+    fn prev_end_u32(&self) -> u32 {
+        u32::try_from(self.prev_end()).unwrap_or(u32::MAX)
+    }
+
     /// The end of the token before the current one (0 at the start).
     fn prev_end(&self) -> usize {
         self.pos
@@ -721,26 +781,48 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Skips the rest of the current item's line.
-    fn skip_line(&mut self) {
-        while let Some(t) = self.toks.get(self.pos) {
-            if self.pos > self.item_start && t.line_start {
-                break;
-            }
+    /// Error recovery: skips to the next token that begins a line and starts an item (always
+    /// past at least one token of the failed item), or to the end. Besides the tokens that look
+    /// like an item start, broken item starts count, so that their errors are reported too: a
+    /// line beginning with `var`, `node` or `graph` not followed by `=`, `.` or `:` (which would
+    /// make it an argument, kind or variable name continuing the failed item), with
+    /// `IDENT . IDENT` and then an unexpected character (`a.out - b.a`), or with an unexpected
+    /// character.
+    fn skip_item(&mut self) {
+        while self.pos < self.toks.len() && !self.recovery_point(self.pos) {
             self.pos += 1;
         }
     }
 
-    /// Own-line comments before byte `before` (end-of-line comments of failed lines are dropped).
+    fn recovery_point(&self, i: usize) -> bool {
+        let Some(t) = self.toks.get(i) else {
+            return true;
+        };
+        if i <= self.item_start || !t.line_start {
+            return false;
+        }
+        let keyword = ["var", "node", "graph"]
+            .iter()
+            .any(|k| self.is_ident(*t, k));
+        let continues = matches!(self.kind_at(i + 1), Some(Tok::Eq | Tok::Dot | Tok::Colon));
+        self.looks_like_item(i)
+            || (keyword && !continues)
+            || t.kind == Tok::Error
+            || (t.kind == Tok::Ident
+                && self.kind_at(i + 1) == Some(Tok::Dot)
+                && self.kind_at(i + 2) == Some(Tok::Ident)
+                && self.kind_at(i + 3) == Some(Tok::Error))
+    }
+
+    /// Every comment before byte `before` not yet attached (none is ever dropped: those of a
+    /// failed item go to the next one).
     fn take_leading(&mut self, before: u32) -> Vec<Comment> {
         let mut out = Vec::new();
         while let Some(c) = self.comments.get(self.cpos) {
             if c.span.start >= before {
                 break;
             }
-            if c.line_start {
-                out.push(self.comment(*c));
-            }
+            out.push(self.comment(*c));
             self.cpos += 1;
         }
         out

@@ -1,0 +1,417 @@
+//! The `sinew` binary end to end: JSON shapes, exit statuses, determinism (contract: cli.md).
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `sinew` with `args` in `dir`; returns (status, stdout, stderr).
+fn check(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run sinew");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn json(s: &str) -> Value {
+    serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
+}
+
+#[test]
+fn crossings_conformance_cases_through_the_cli() {
+    let cases =
+        json(&std::fs::read_to_string(root().join("tests/fixtures/crossings/cases.json")).unwrap());
+    for case in cases.as_array().unwrap() {
+        let file = format!(
+            "tests/fixtures/crossings/{}",
+            case["file"].as_str().unwrap()
+        );
+        let mut args: Vec<String> =
+            vec!["crossings".into(), file, "--format".into(), "json".into()];
+        match case["kind"].as_str().unwrap() {
+            "seek" => args.push("--seek".into()),
+            "paused" => args.push("--paused".into()),
+            kind => {
+                args.push(format!("--from={}", case["frm"]));
+                args.push(format!("--to={}", case["to"]));
+                if kind == "start" {
+                    args.push("--start".into());
+                }
+                if case["looping"].as_bool().unwrap() {
+                    args.push("--looping".into());
+                }
+            }
+        }
+        if let Some(l) = case["limit"].as_u64() {
+            args.push(format!("--limit={l}"));
+        }
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, out, err) = check(root(), &argv);
+        assert_eq!(code, 0, "{argv:?}: {err}");
+        let got = json(&out);
+        assert_eq!(got["truncated"], case["truncated"], "{argv:?}");
+        let (g, e) = (
+            got["crossings"].as_array().unwrap(),
+            case["expected"].as_array().unwrap(),
+        );
+        assert_eq!(g.len(), e.len(), "{argv:?}: {out}");
+        for (g, e) in g.iter().zip(e) {
+            for k in ["id", "name", "cycle"] {
+                assert_eq!(g[k], e[k], "{argv:?}");
+            }
+            for k in ["time", "clip_time"] {
+                let (a, b) = (g[k].as_f64().unwrap(), e[k].as_f64().unwrap());
+                assert_eq!(a.to_bits(), b.to_bits(), "{argv:?} {k}: {a} vs {b}");
+            }
+        }
+    }
+}
+
+#[test]
+fn crossings_exit_statuses() {
+    let steps = "tests/fixtures/crossings/steps.animseq";
+    assert_eq!(
+        check(
+            root(),
+            &["crossings", "missing.animseq", "--from", "0", "--to", "1"]
+        )
+        .0,
+        2
+    );
+    assert_eq!(
+        check(root(), &["crossings", steps, "--from", "NaN", "--to", "1"]).0,
+        2
+    );
+    assert_eq!(
+        check(root(), &["crossings", steps, "--from", "0", "--to", "inf"]).0,
+        2
+    );
+    assert_eq!(
+        check(root(), &["crossings", steps]).0,
+        2,
+        "an interval is required"
+    );
+    let (code, out, _) = check(
+        root(),
+        &[
+            "crossings",
+            steps,
+            "--from",
+            "-2.5",
+            "--to",
+            "-1",
+            "--looping",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0);
+    // the first occurrence in (-2.5, -1] is `end` of cycle -3 at T = -3 + 1.0 = -2.0
+    assert_eq!(
+        json(&out)["crossings"][0],
+        serde_json::json!({"id": "end", "name": "End", "time": -2.0, "clip_time": 1.0, "cycle": -3})
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bad.animseq"),
+        "AnimSeq(format: 3, id: \"x\", name: \"x\", duration: 0.0, tracks: [])",
+    )
+    .unwrap();
+    assert_eq!(
+        check(
+            dir.path(),
+            &["crossings", "bad.animseq", "--from", "0", "--to", "1"]
+        )
+        .0,
+        1
+    );
+}
+
+#[test]
+fn catalog_json_shape_and_quarantine_exit_status() {
+    let (code, out, _) = check(
+        root(),
+        &[
+            "catalog",
+            "--assets",
+            "tests/fixtures/catalog",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 1, "quarantine is an error");
+    let v = json(&out);
+    let e = &v["events"][0];
+    assert_eq!(
+        e["id"],
+        "animseq::5c1e8d0a-3f2b-4a51-9c67-2b8e4d7f1a10.0-step_R"
+    );
+    assert_eq!(e["name"], "Hero Run / Footstep R");
+    assert_eq!(e["target"], serde_json::json!({"variable": "buddy"}));
+    assert_eq!(e["file"], "tests/fixtures/catalog/hero_run.animseq");
+    assert_eq!(
+        e["fields"][2],
+        serde_json::json!({"name": "push", "type": "vec3"})
+    );
+    let keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        [
+            "id",
+            "name",
+            "sequence",
+            "sequence_name",
+            "notify",
+            "notify_name",
+            "file",
+            "time",
+            "target",
+            "fields"
+        ]
+    );
+    assert_eq!(
+        v["quarantined"],
+        serde_json::json!([{"id": "animseq::dup.hit", "files": ["tests/fixtures/catalog/dup_a.animseq", "tests/fixtures/catalog/dup_b.animseq"]}])
+    );
+    assert_eq!(v["diagnostics"][0]["code"], "E0201");
+    assert_eq!(
+        check(root(), &["catalog", "--assets", "no/such/folder"]).0,
+        2
+    );
+    let (code, out, _) = check(root(), &["catalog", "--format", "json"]);
+    assert_eq!(code, 0, "bundled assets are clean: {out}");
+}
+
+#[test]
+fn palette_lists_builtins_and_published_events_only() {
+    let (_, out, _) = check(
+        root(),
+        &[
+            "palette",
+            "--assets",
+            "tests/fixtures/catalog",
+            "--format",
+            "json",
+        ],
+    );
+    let v = json(&out);
+    let nodes = v["nodes"].as_array().unwrap();
+    let add = nodes.iter().find(|n| n["kind"] == "int.add").unwrap();
+    assert_eq!(
+        add,
+        &serde_json::json!({"kind": "int.add", "name": "Add", "category": "Math/Int",
+        "inputs": [{"name": "a", "type": "int"}, {"name": "b", "type": "int"}], "outputs": [{"name": "out", "type": "int"}]})
+    );
+    let ev = nodes
+        .iter()
+        .find(|n| n["kind"] == "event animseq::run.footstep_l")
+        .unwrap();
+    assert_eq!(ev["category"], "Events/Animation/Run");
+    let outs: Vec<&str> = ev["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        outs,
+        [
+            "then",
+            "entity",
+            "time",
+            "clip_time",
+            "cycle",
+            "surface",
+            "volume"
+        ]
+    );
+    assert!(
+        !nodes.iter().any(|n| n["kind"] == "event animseq::dup.hit"),
+        "quarantined identities never appear"
+    );
+}
+
+/// A clean assets folder (the fixture catalog without the conflicting copies).
+fn clean_assets() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let assets = dir.path().join("assets");
+    std::fs::create_dir(&assets).unwrap();
+    for f in ["run.animseq", "hero_run.animseq"] {
+        std::fs::copy(
+            root().join("tests/fixtures/catalog").join(f),
+            assets.join(f),
+        )
+        .unwrap();
+    }
+    std::fs::create_dir(dir.path().join("graphs")).unwrap();
+    for f in ["flow_nodes.bpg", "math_nodes.bpg", "anim_nodes.bpg"] {
+        std::fs::copy(
+            root().join("graphs/ok").join(f),
+            dir.path().join("graphs").join(f),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+#[test]
+fn check_json_and_sarif_and_exit_statuses() {
+    let dir = clean_assets();
+    let (code, out, err) = check(dir.path(), &["check", "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v = json(&out);
+    assert_eq!(
+        (v["graphs"].as_u64(), v["errors"].as_u64()),
+        (Some(3), Some(0))
+    );
+    std::fs::write(
+        dir.path().join("graphs/bad.bpg"),
+        "graph bad\nnode a = int.ad\n",
+    )
+    .unwrap();
+    let (code, out, _) = check(dir.path(), &["check", "--format", "json"]);
+    assert_eq!(code, 1);
+    let v = json(&out);
+    assert_eq!(v["errors"], 1);
+    assert_eq!(v["diagnostics"][0]["file"], "graphs/bad.bpg");
+    assert_eq!(v["diagnostics"][0]["line"], 2);
+    let (code, out, _) = check(dir.path(), &["check", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let s = json(&out);
+    assert_eq!(s["version"], "2.1.0");
+    let r = &s["runs"][0]["results"][0];
+    assert_eq!(r["ruleId"], "E0302");
+    assert_eq!(
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "graphs/bad.bpg"
+    );
+    assert!(
+        r["partialFingerprints"]
+            .as_object()
+            .is_some_and(|o| !o.is_empty())
+    );
+    // warnings never change the status
+    std::fs::write(
+        dir.path().join("graphs/bad.bpg"),
+        "graph bad\nvar unused: int = 0\n",
+    )
+    .unwrap();
+    let (code, out, _) = check(dir.path(), &["check", "--format", "json"]);
+    assert_eq!((code, json(&out)["warnings"].as_u64()), (0, Some(1)));
+    assert_eq!(check(dir.path(), &["check", "no_such_dir"]).0, 2);
+}
+
+#[test]
+fn build_is_deterministic_and_disasm_reads_only_verified_modules() {
+    let dir = clean_assets();
+    assert_eq!(check(dir.path(), &["build", "--out", "out1"]).0, 0);
+    assert_eq!(check(dir.path(), &["build", "--out", "out2"]).0, 0);
+    for f in ["flow_nodes.sbc", "math_nodes.sbc", "anim_nodes.sbc"] {
+        let a = std::fs::read(dir.path().join("out1").join(f)).unwrap();
+        let b = std::fs::read(dir.path().join("out2").join(f)).unwrap();
+        assert_eq!(a, b, "{f}");
+        assert_eq!(&a[..4], b"SNWB");
+    }
+    let (code, out, _) = check(dir.path(), &["disasm", "out1/flow_nodes.sbc"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("handler") && out.contains("flow.delay"),
+        "{out}"
+    );
+    let mut bytes = std::fs::read(dir.path().join("out1/flow_nodes.sbc")).unwrap();
+    let n = bytes.len();
+    bytes.truncate(n - 3);
+    std::fs::write(dir.path().join("corrupt.sbc"), &bytes).unwrap();
+    let (code, _, err) = check(dir.path(), &["disasm", "corrupt.sbc"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("E0060"), "{err}");
+    assert_eq!(check(dir.path(), &["disasm", "missing.sbc"]).0, 2);
+    // a failing graph: nothing is written
+    std::fs::write(
+        dir.path().join("graphs/bad.bpg"),
+        "graph bad\nnode a = int.ad\n",
+    )
+    .unwrap();
+    assert_eq!(check(dir.path(), &["build", "--out", "out3"]).0, 1);
+    assert!(!dir.path().join("out3").exists());
+}
+
+#[test]
+fn fmt_check_and_rewrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("g.bpg");
+    std::fs::write(&p, "graph   g\nnode a=int.add{b=1}\n").unwrap();
+    let (code, out, _) = check(dir.path(), &["fmt", "--check", "g.bpg"]);
+    assert_eq!((code, out.trim()), (1, "would reformat g.bpg"));
+    assert_eq!(
+        std::fs::read_to_string(&p).unwrap(),
+        "graph   g\nnode a=int.add{b=1}\n",
+        "--check writes nothing"
+    );
+    assert_eq!(check(dir.path(), &["fmt", "g.bpg"]).0, 0);
+    assert_eq!(
+        std::fs::read_to_string(&p).unwrap(),
+        "graph g\n\nnode a = int.add { b = 1 }\n"
+    );
+    assert_eq!(check(dir.path(), &["fmt", "--check", "g.bpg"]).0, 0);
+    std::fs::write(&p, "graph g\nnode = \n").unwrap();
+    assert_eq!(
+        check(dir.path(), &["fmt", "g.bpg"]).0,
+        1,
+        "syntax errors are input errors"
+    );
+}
+
+#[test]
+fn migrate_rewrites_at_the_lowest_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("a.animseq");
+    std::fs::write(&p, "AnimSeq(format: 3, id: \"a\", name: \"A\", duration: 1.0, tracks: [], notifies: [(id: \"n\", name: \"N\", time: 0.5)])").unwrap();
+    let (code, out, err) = check(dir.path(), &["migrate", "a.animseq"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("format 3 -> 2"), "{out}");
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert!(text.contains("format: 2"), "{text}");
+    let (_, out, _) = check(dir.path(), &["migrate", "a.animseq"]);
+    assert!(out.contains("unchanged"), "{out}");
+    assert_eq!(check(dir.path(), &["migrate", "nope.animseq"]).0, 2);
+}
+
+#[test]
+fn textual_merge_of_two_branches_compiles() {
+    // Base graph and two branches that each add nodes and links, merged with git's algorithm.
+    let base = "graph merge\n\nvar n: int = 0\n\nnode start = event begin_play\nnode set = var.set n\nnode tick = event tick\n\nstart.then -> set.exec\n";
+    let a = "graph merge\n\nvar n: int = 0\n\nnode start = event begin_play\nnode log_a = debug.log { message = \"a\" }\nnode set = var.set n\nnode tick = event tick\n\nstart.then -> set.exec\nset.then -> log_a.exec\n";
+    let b = "graph merge\n\nvar n: int = 0\n\nnode start = event begin_play\nnode set = var.set n\nnode tick = event tick\nnode log_b = debug.log { message = \"b\" }\n\ntick.then -> log_b.exec\nstart.then -> set.exec\n";
+    let dir = tempfile::tempdir().unwrap();
+    for (f, t) in [("base.bpg", base), ("a.bpg", a), ("b.bpg", b)] {
+        std::fs::write(dir.path().join(f), t).unwrap();
+    }
+    let merged = Command::new("git")
+        .args(["merge-file", "-p", "a.bpg", "base.bpg", "b.bpg"])
+        .current_dir(dir.path())
+        .output()
+        .expect("git is installed");
+    assert_eq!(
+        merged.status.code(),
+        Some(0),
+        "clean merge: {}",
+        String::from_utf8_lossy(&merged.stdout)
+    );
+    let text = String::from_utf8(merged.stdout).unwrap();
+    let src = sinew::diag::SourceFile::new("merged.bpg", text);
+    let c = sinew::compile::compile(&src, &sinew::catalog::Catalog::default());
+    assert!(c.module.is_some(), "{:?}", c.diagnostics());
+    let module = c.module.unwrap();
+    assert_eq!(module.module().handlers.len(), 2);
+}
