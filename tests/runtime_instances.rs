@@ -328,3 +328,31 @@ fn attach_refuses_twice_and_missing_entities() {
         Err(AttachError::NoEntity)
     );
 }
+
+#[test]
+fn trace_is_bounded_between_drains() {
+    // A tick handler logging 50 times per invocation, with the trace limited to 10 records.
+    let mut mb = ModuleBuilder::new("chatty");
+    let hello = mb.const_str("hello");
+    let mut h = mb.handler("tick", &[Type::Float]);
+    let s = h.reg::<S>();
+    h.emit(Instr::LdcS { dst: s, c: hello });
+    for _ in 0..50 {
+        h.emit(Instr::Log { message: s });
+    }
+    h.emit(Instr::Ret {});
+    h.finish().expect("labels");
+    let (mut world, mut schedule) = headless(0.1).expect("dt");
+    world.resource_mut::<Trace>().limit = 10;
+    let e = world.spawn_empty().id();
+    let m = Arc::new(verify(mb.finish()).expect("verifies"));
+    attach_graphs(&mut world, e, &[m]).expect("attach");
+    for _ in 0..2 {
+        schedule.run(&mut world);
+        let records = world.resource_mut::<Trace>().drain();
+        assert_eq!(records.len(), 11);
+        assert!(
+            matches!(&records[10].kind, TraceKind::Error { message, .. } if message.starts_with("40 trace record(s) dropped"))
+        );
+    }
+}

@@ -66,18 +66,55 @@ pub enum TraceKind {
     },
 }
 
+/// Most records a [`Trace`] holds between drains by default; later ones are counted, not kept.
+pub const DEFAULT_TRACE_LIMIT: usize = 1 << 20;
+
 /// Collects trace records while present in the world (insert it to trace; a game normally
-/// does not). Drain it after each tick with [`Trace::drain`] to keep memory bounded.
-#[derive(Resource, Debug, Default, Clone)]
+/// does not). Drain it after each tick with [`Trace::drain`]; at most `limit` records are kept
+/// between drains (a runaway graph cannot allocate without bound), the rest are counted.
+#[derive(Resource, Debug, Clone)]
 pub struct Trace {
     /// Records in the order they happened.
     pub records: Vec<TraceRecord>,
+    /// Most records kept between drains.
+    pub limit: usize,
+    /// Records refused since the last drain because `limit` was reached.
+    pub dropped: u64,
+}
+
+impl Default for Trace {
+    fn default() -> Self {
+        Trace {
+            records: Vec::new(),
+            limit: DEFAULT_TRACE_LIMIT,
+            dropped: 0,
+        }
+    }
 }
 
 impl Trace {
-    /// Takes every record collected so far.
+    /// Takes every record collected so far. When records were refused, a final `error`
+    /// record (stamped like the last kept one) says how many.
     pub fn drain(&mut self) -> Vec<TraceRecord> {
-        std::mem::take(&mut self.records)
+        let mut out = std::mem::take(&mut self.records);
+        if self.dropped > 0 {
+            let (tick, time) = out.last().map_or((0, 0.0), |r| (r.tick, r.time));
+            out.push(TraceRecord {
+                tick,
+                time,
+                kind: TraceKind::Error {
+                    entity: None,
+                    graph: None,
+                    node: None,
+                    message: format!(
+                        "{} trace record(s) dropped: more than {} in one tick",
+                        self.dropped, self.limit
+                    ),
+                },
+            });
+            self.dropped = 0;
+        }
+        out
     }
 }
 
@@ -87,7 +124,11 @@ pub fn record(world: &mut World, kind: TraceKind) {
         .get_resource::<GameTime>()
         .map_or((0, 0.0), |t| (t.tick(), t.time()));
     if let Some(mut trace) = world.get_resource_mut::<Trace>() {
-        trace.records.push(TraceRecord { tick, time, kind });
+        if trace.records.len() < trace.limit {
+            trace.records.push(TraceRecord { tick, time, kind });
+        } else {
+            trace.dropped = trace.dropped.saturating_add(1);
+        }
     }
 }
 
