@@ -22,6 +22,7 @@ pub const MAX_TICKS: u64 = 1_000_000;
 /// The longest tick `--dt` accepts, in seconds.
 pub const MAX_DT: f64 = 3600.0;
 
+/// Arguments of `sinew run`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The `.scene.ron` file.
@@ -35,6 +36,7 @@ pub struct Args {
     /// Tick length in seconds (finite, > 0, at most 3600; default 1/60).
     #[arg(long, allow_negative_numbers = true)]
     pub dt: Option<f64>,
+    /// Trace format: one readable line or one JSON object per record.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
