@@ -12,7 +12,7 @@ use crate::runtime::scene::{self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, Scene
 use crate::runtime::{Graphs, Trace, TraceKind, TraceRecord};
 use bevy_ecs::prelude::*;
 use serde_json::{Map, Value, json};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -182,6 +182,13 @@ fn execute_inner(
         return Ok(INPUT_ERRORS);
     }
 
+    // Human lines name events by their catalog display name (`Run / Footstep L`).
+    let names: BTreeMap<String, String> = live
+        .catalog()
+        .events()
+        .into_iter()
+        .map(|d| (d.id.to_string(), d.name.clone()))
+        .collect();
     let (mut world, mut schedule) = scene::headless(dt).map_err(|e| e.to_string())?;
     let spawned = scene::spawn(&mut world, &def, &assets).map_err(|e| e.to_string())?;
     let io = |e: std::io::Error| e.to_string();
@@ -194,7 +201,9 @@ fn execute_inner(
         for r in &records {
             match a.format {
                 Format::Json => write_json(out, &record_json(&spawned, r))?,
-                Format::Human => writeln!(out, "{}", record_human(&spawned, r)).map_err(io)?,
+                Format::Human => {
+                    writeln!(out, "{}", record_human(&spawned, &names, r)).map_err(io)?
+                }
             }
         }
     }
@@ -370,8 +379,12 @@ pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
     Value::Object(m)
 }
 
-/// The human line of one trace record.
-pub fn record_human(spawned: &Spawned, r: &TraceRecord) -> String {
+/// The human line of one trace record; `names` maps event identities to display names.
+pub fn record_human(
+    spawned: &Spawned,
+    names: &BTreeMap<String, String>,
+    r: &TraceRecord,
+) -> String {
     let who = |e: &Entity| {
         spawned
             .name_of(e.to_bits())
@@ -386,8 +399,9 @@ pub fn record_human(spawned: &Spawned, r: &TraceRecord) -> String {
             clip_time,
             cycle,
         } => format!(
-            "{head} notify  {}  {event}  clip {clip} at {} (cycle {cycle})",
+            "{head} notify  {}  {}  clip {clip} at {} (cycle {cycle})",
             who(entity),
+            names.get(&**event).map_or(&**event, String::as_str),
             super::num(*clip_time)
         ),
         TraceKind::Log {
