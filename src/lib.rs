@@ -15,4 +15,5 @@ pub mod nodes;
 pub mod palette;
 pub mod ron_span;
 pub mod runtime;
+pub mod suggest;
 pub mod vm;

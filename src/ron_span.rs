@@ -801,31 +801,9 @@ impl DecodeError {
     }
 }
 
-/// The known name within edit distance 2 of `name`, if one is clearly closest.
+/// The known name within edit distance 2 of `name` (shared with every other suggestion).
 pub fn closest<'k>(name: &str, known: &[&'k str]) -> Option<&'k str> {
-    if name.len() > 64 {
-        return None;
-    }
-    known
-        .iter()
-        .map(|k| (edit_distance(name, k), *k))
-        .filter(|(d, _)| *d <= 2)
-        .min()
-        .map(|(_, k)| k)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+    crate::suggest::closest_within(name, known.iter().copied(), 2)
 }
 
 /// A variant or tuple-struct view: `Name`, `Name(args)`.

@@ -32,10 +32,19 @@ fn every_declared_code_is_registered_and_documented() {
     assert!(declared.len() > 50, "found only {declared:?}");
     let docs = std::fs::read_to_string("docs/diagnostics.md").unwrap();
     for (code, file) in &declared {
-        assert!(sinew::diag::codes::summary(code).is_some(), "{code} ({file}) is not in src/diag/codes.rs");
+        assert!(
+            sinew::diag::codes::summary(code).is_some(),
+            "{code} ({file}) is not in src/diag/codes.rs"
+        );
     }
     for (code, _) in sinew::diag::codes::CODES {
-        assert!(docs.contains(&format!("| {code} |")), "{code} is not documented in docs/diagnostics.md");
-        assert!(declared.iter().any(|(c, _)| c == code), "{code} is registered but no module declares it");
+        assert!(
+            docs.contains(&format!("| {code} |")),
+            "{code} is not documented in docs/diagnostics.md"
+        );
+        assert!(
+            declared.iter().any(|(c, _)| c == code),
+            "{code} is registered but no module declares it"
+        );
     }
 }

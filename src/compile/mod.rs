@@ -9,7 +9,6 @@ pub mod codes;
 pub mod ir;
 pub mod lower;
 pub mod resolve;
-pub mod suggest;
 
 use crate::diag::{Diagnostic, SourceFile};
 use crate::nodes::PinType;

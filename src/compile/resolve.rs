@@ -6,12 +6,12 @@
 
 use super::codes::*;
 use super::ir::*;
-use super::suggest::closest;
 use super::{EventCatalog, EventInfo};
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::graph::ast::{self, EventRef, LitValue, Subject};
 use crate::graph::expr;
 use crate::nodes::{self, Flow, NodeKind, PinType, SubjectRule};
+use crate::suggest::closest;
 use std::collections::{BTreeMap, HashMap};
 
 /// The data type a `var` declaration names.

@@ -497,40 +497,7 @@ fn too_deep(span: Span, limit: String) -> ExprError {
 
 /// The closest function name within optimal-string-alignment distance max(2, len/3).
 fn suggest(name: &str) -> Option<&'static str> {
-    let limit = 2.max(name.chars().count() / 3);
-    Func::ALL
-        .iter()
-        .map(|f| (osa(name, f.name()), f.name()))
-        .filter(|&(d, _)| d <= limit)
-        .min()
-        .map(|(_, n)| n)
-}
-
-/// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions).
-fn osa(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().take(64).collect();
-    let b: Vec<char> = b.chars().collect();
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    for i in 0..=a.len() {
-        d[i * w] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(w) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1)
-                .min(d[i * w + j - 1] + 1)
-                .min(d[(i - 1) * w + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[(i - 2) * w + j - 2] + 1);
-            }
-            d[i * w + j] = v;
-        }
-    }
-    d[a.len() * w + b.len()]
+    crate::suggest::closest(name, Func::ALL.iter().map(|f| f.name()))
 }
 
 /// Evaluates a parsed expression: the reference semantics the compiled code must match.

@@ -1,4 +1,5 @@
-//! Close-match suggestions: optimal-string-alignment distance ≤ max(2, len/3) (graph.md).
+//! Close-match suggestions ("did you mean …?"): the one edit-distance implementation every
+//! diagnostic uses — optimal string alignment, with graph.md's threshold max(2, len/3).
 
 /// Optimal string alignment distance (Levenshtein plus adjacent transpositions), by chars.
 /// Inputs longer than 256 chars are compared by length only (bounded cost on hostile input).
@@ -32,9 +33,18 @@ pub fn osa(a: &str, b: &str) -> usize {
     d[n * w + m]
 }
 
-/// The closest candidate within the spec's threshold (ties: the first in candidate order).
+/// The closest candidate within the spec's threshold max(2, len/3) (ties: the first in
+/// candidate order).
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = 2usize.max(word.chars().count() / 3);
+    closest_within(word, candidates, 2usize.max(word.chars().count() / 3))
+}
+
+/// The closest candidate at distance ≤ `limit` (ties: the first in candidate order).
+pub fn closest_within<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    limit: usize,
+) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         let d = osa(word, c);
