@@ -6,6 +6,7 @@
 mod assets;
 mod crossings;
 mod graphs;
+pub mod run;
 mod watch;
 
 use crate::diag::{self, Diagnostic};
@@ -84,6 +85,8 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
+    /// Compiles a scene's graphs and runs it headless, printing a trace.
+    Run(run::Args),
     /// Evaluates the notify crossings of one `.animseq` over a playback interval.
     Crossings(crossings::Args),
     /// Rewrites `.animseq` files at the lowest format version that holds their data.
@@ -168,6 +171,7 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
         Command::Catalog { assets, format } => assets::catalog(ctx, &assets, format, out),
         Command::Palette { assets, format } => assets::palette(ctx, &assets, format, out),
         Command::Crossings(args) => crossings::run(ctx, &args, out),
+        Command::Run(args) => run::run(ctx, &args, out),
         Command::Migrate { files } => assets::migrate(ctx, &files, out),
         Command::Watch {
             paths,

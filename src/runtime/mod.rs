@@ -1,21 +1,31 @@
 //! The embedded runtime: owns Sinew's part of a bevy_ecs `World` — the event hub, game time,
-//! timed scene actions, `flow.delay` continuations — and the ordered per-tick schedule.
+//! timed scene actions, `flow.delay` continuations — and the ordered per-tick schedule; graph
+//! instances running on the VM ([`instance`]), the minimal animator ([`animator`]), headless
+//! scenes ([`scene`]) and the run trace ([`trace`]).
 //!
 //! A game embeds Sinew with [`init_world`] and [`add_sinew_systems`] (see `docs/embedding.md`);
-//! the VM plugs in through the [`Dispatch`] trait (the [`Dispatcher`] resource); animators run
-//! in [`AnimationSet`] and publish through [`EventHub::publisher`]. No file I/O happens here.
+//! the VM plugs in through the [`Dispatch`] trait (the [`Dispatcher`] resource, normally a
+//! [`VmDispatch`]); animators run in [`AnimationSet`] and publish through
+//! [`EventHub::publisher`]. No file I/O happens here.
 
+pub mod animator;
 pub mod hub;
+pub mod instance;
+pub mod scene;
 pub mod schedule;
 pub mod testing;
+pub mod trace;
 
+pub use animator::{AnimCommand, Animator, Clip, animate};
 pub use hub::{
     Channel, Continuation, DEFAULT_QUEUE_LIMIT, Delivery, Dispatch, Dispatcher, Event, EventHub,
     EventId, FlushReport, GraphInstances, HubError, LastFlush, MAX_FLUSH_ROUNDS, NoopDispatch,
     Notify, Overrun, Payload, Publisher, Subscriber, Value, flush, flush_events,
 };
+pub use instance::{AttachError, GraphInstance, Graphs, VmDispatch, attach_graphs};
 pub use schedule::{
     AnimationSet, GameTime, PendingDelays, SceneAction, SceneActions, SinewSet, TIME_EPSILON,
     TimeError, TimedQueue, add_sinew_systems, advance_time, apply_scene_actions, init_world,
     is_due, publish_tick, resume_delays,
 };
+pub use trace::{Trace, TraceKind, TraceRecord};

@@ -1,0 +1,436 @@
+//! `sinew run`: loads a `.scene.ron`, its clips (relative to `--assets`) and graphs (relative to
+//! the scene's folder), compiles the graphs against the assets' catalog, runs the scene headless
+//! and prints the trace (`cli.md`): one record per line, then one `end` line per live entity.
+
+use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
+use crate::animseq;
+use crate::bytecode::Value as VmValue;
+use crate::catalog::scan::LiveCatalog;
+use crate::compile;
+use crate::diag::{self, Diagnostic, Severity, SourceFile};
+use crate::runtime::scene::{self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, SceneAssets, Spawned};
+use crate::runtime::{Graphs, Trace, TraceKind, TraceRecord};
+use bevy_ecs::prelude::*;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The most ticks one run may take (about 4.6 hours of game time at 60 Hz).
+pub const MAX_TICKS: u64 = 1_000_000;
+/// The longest tick `--dt` accepts, in seconds.
+pub const MAX_DT: f64 = 3600.0;
+
+/// Arguments of `sinew run`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The `.scene.ron` file.
+    pub scene: PathBuf,
+    /// Assets folder (clip paths in the scene are relative to it).
+    #[arg(long, default_value = "assets")]
+    pub assets: PathBuf,
+    /// Number of ticks to run (at most 1000000).
+    #[arg(long, default_value_t = 60)]
+    pub ticks: u64,
+    /// Tick length in seconds (finite, > 0, at most 3600; default 1/60).
+    #[arg(long, allow_negative_numbers = true)]
+    pub dt: Option<f64>,
+    /// Trace format: one readable line or one JSON object per record.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// `sinew run` with standard error as `err`.
+pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
+    Ok(execute(ctx, a, out, &mut std::io::stderr()))
+}
+
+/// Runs the command: the trace goes to `out`; diagnostics and error messages to `err`.
+/// Returns the exit status (0, 1 or 2, see `cli.md`).
+pub fn execute(ctx: &Ctx, a: &Args, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match execute_inner(ctx, a, out, err) {
+        Ok(code) => code,
+        Err(msg) => {
+            let _ = writeln!(err, "error: {msg}");
+            FAILURE
+        }
+    }
+}
+
+fn execute_inner(
+    ctx: &Ctx,
+    a: &Args,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<u8, String> {
+    let dt = a.dt.unwrap_or(crate::runtime::schedule::DEFAULT_DT);
+    if !(dt.is_finite() && dt > 0.0 && dt <= MAX_DT) {
+        return Err(format!(
+            "--dt must be a finite number of seconds in (0, {MAX_DT}], got {dt}"
+        ));
+    }
+    if a.ticks > MAX_TICKS {
+        return Err(format!(
+            "--ticks must be at most {MAX_TICKS}, got {}",
+            a.ticks
+        ));
+    }
+    let scene_name = ctx.display(&a.scene);
+    let bytes = std::fs::read(&a.scene).map_err(|e| format!("cannot read {scene_name}: {e}"))?;
+    let parsed = scene::parse_bytes(&scene_name, &bytes);
+    let mut diags = parsed.diagnostics;
+    let Some(def) = parsed.scene else {
+        report(ctx, &mut diags, err);
+        return Ok(INPUT_ERRORS);
+    };
+    let scene_src = SourceFile::new(scene_name.clone(), String::from_utf8_lossy(&bytes));
+
+    let live = LiveCatalog::scan(&a.assets, ctx.cwd.as_deref(), None)
+        .map_err(|e| format!("cannot read assets folder {}: {e}", ctx.display(&a.assets)))?;
+    let mut assets = SceneAssets::default();
+    let mut reported: BTreeSet<(String, &'static str, u32, u32)> = BTreeSet::new();
+
+    for p in def.clip_paths() {
+        let full = a.assets.join(&p.path);
+        let name = ctx.display(&normalize(&full));
+        let bytes = match std::fs::read(&full) {
+            Ok(b) => b,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(
+                        E_SCENE_MISSING_FILE,
+                        format!("cannot read clip {name}: {e}"),
+                    )
+                    .at(&scene_src, p.span)
+                    .with_note("clip paths are relative to the assets folder (`--assets`)"),
+                );
+                continue;
+            }
+        };
+        let loaded = animseq::load_bytes(&name, &bytes);
+        for d in &loaded.diagnostics {
+            reported.insert((d.file.clone(), d.code, d.span.start, d.span.end));
+        }
+        diags.extend(loaded.diagnostics);
+        match loaded.seq {
+            Some(seq) => {
+                assets.clips.insert(p.path.clone(), Arc::new(seq));
+            }
+            None => diags.push(
+                Diagnostic::error(E_SCENE_BAD_ASSET, format!("clip {name} does not load"))
+                    .at(&scene_src, p.span),
+            ),
+        }
+    }
+
+    let base = a.scene.parent().unwrap_or(Path::new(""));
+    for p in def.graph_paths() {
+        let full = base.join(&p.path);
+        let name = ctx.display(&normalize(&full));
+        let text = match std::fs::read(&full) {
+            Ok(b) => match String::from_utf8(b) {
+                Ok(t) => t,
+                Err(e) => {
+                    let at = e.utf8_error().valid_up_to();
+                    let src =
+                        SourceFile::new(name, String::from_utf8_lossy(e.as_bytes()).into_owned());
+                    diags.push(
+                        Diagnostic::error(diag::E_NOT_UTF8, "file is not valid UTF-8")
+                            .at(&src, diag::Span::new(at, at + 1)),
+                    );
+                    continue;
+                }
+            },
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(
+                        E_SCENE_MISSING_FILE,
+                        format!("cannot read graph {name}: {e}"),
+                    )
+                    .at(&scene_src, p.span)
+                    .with_note("graph paths are relative to the scene file's folder"),
+                );
+                continue;
+            }
+        };
+        let src = SourceFile::new(name.clone(), text);
+        let compiled = compile::compile(&src, live.catalog());
+        diags.extend(compiled.checked.diagnostics);
+        match compiled.module {
+            Some(m) => {
+                assets.graphs.insert(p.path.clone(), Arc::new(m));
+            }
+            None => diags.push(
+                Diagnostic::error(E_SCENE_BAD_ASSET, format!("graph {name} does not compile"))
+                    .at(&scene_src, p.span),
+            ),
+        }
+    }
+
+    // Diagnostics of asset files the scene does not load itself are warnings here.
+    for mut d in live.catalog().diagnostics() {
+        if reported.contains(&(d.file.clone(), d.code, d.span.start, d.span.end)) {
+            continue;
+        }
+        d.severity = Severity::Warning;
+        diags.push(d);
+    }
+    let failed = diags.iter().any(Diagnostic::is_error);
+    report(ctx, &mut diags, err);
+    if failed {
+        return Ok(INPUT_ERRORS);
+    }
+
+    // Human lines name events by their catalog display name (`Run / Footstep L`).
+    let names: BTreeMap<String, String> = live
+        .catalog()
+        .events()
+        .into_iter()
+        .map(|d| (d.id.to_string(), d.name.clone()))
+        .collect();
+    let (mut world, mut schedule) = scene::headless(dt).map_err(|e| e.to_string())?;
+    let spawned = scene::spawn(&mut world, &def, &assets).map_err(|e| e.to_string())?;
+    let io = |e: std::io::Error| e.to_string();
+    for _ in 0..a.ticks {
+        schedule.run(&mut world);
+        let records = world
+            .get_resource_mut::<Trace>()
+            .map(|mut t| t.drain())
+            .unwrap_or_default();
+        for r in &records {
+            match a.format {
+                Format::Json => write_json(out, &record_json(&spawned, r))?,
+                Format::Human => {
+                    writeln!(out, "{}", record_human(&spawned, &names, r)).map_err(io)?
+                }
+            }
+        }
+    }
+    for (name, entity, position) in &spawned.entities {
+        if !world.entities().contains_spawned(*entity) {
+            continue; // despawned during the run: no end line
+        }
+        let vars = end_vars(&spawned, world.get::<Graphs>(*entity));
+        match a.format {
+            Format::Json => write_json(
+                out,
+                &json!({
+                    "kind": "end",
+                    "entity": name,
+                    "state": Value::Null,
+                    "position": position.map(f32_json),
+                    "yaw": 0.0,
+                    "vars": vars,
+                }),
+            )?,
+            Format::Human => {
+                let mut line = format!(
+                    "end  {name}  state -  position ({}, {}, {})  yaw 0",
+                    position[0], position[1], position[2]
+                );
+                for (g, vs) in &vars {
+                    if let Value::Object(vs) = vs {
+                        for (k, v) in vs {
+                            line.push_str(&format!("  {g}.{k} = {v}"));
+                        }
+                    }
+                }
+                writeln!(out, "{line}").map_err(io)?;
+            }
+        }
+    }
+    Ok(OK)
+}
+
+/// Removes `.` and `name/..` pairs lexically, for display only (files are read as written).
+fn normalize(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
+}
+
+fn report(ctx: &Ctx, diags: &mut [Diagnostic], err: &mut dyn Write) {
+    if diags.is_empty() {
+        return;
+    }
+    diag::sort(diags);
+    let _ = write!(err, "{}", human_diagnostics(ctx, diags));
+}
+
+/// An f32 as its shortest decimal form (0.1f32 prints as 0.1, not 0.10000000149011612).
+fn f32_json(x: f32) -> Value {
+    let v: f64 = x.to_string().parse().unwrap_or(f64::from(x));
+    json!(v)
+}
+
+fn entity_json(spawned: &Spawned, bits: Option<u64>) -> Value {
+    match bits.and_then(|b| spawned.name_of(b)) {
+        Some(n) => json!(n),
+        None => Value::Null,
+    }
+}
+
+fn value_json(spawned: &Spawned, v: &VmValue) -> Value {
+    match v {
+        VmValue::Bool(b) => json!(b),
+        VmValue::Int(i) => json!(i),
+        VmValue::Float(f) => json!(f),
+        VmValue::Vec3(v) => Value::Array(v.iter().map(|x| f32_json(*x)).collect()),
+        VmValue::Str(s) => json!(&**s),
+        VmValue::Entity(e) => entity_json(spawned, *e),
+    }
+}
+
+/// `vars` of the `end` line: per graph name (a second instance of one graph on one entity is
+/// keyed `name#2`, and so on), its variables in declaration order.
+fn end_vars(spawned: &Spawned, graphs: Option<&Graphs>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let Some(graphs) = graphs else { return out };
+    for inst in graphs.instances() {
+        let mut key = inst.name().to_string();
+        let mut n = 1;
+        while out.contains_key(&key) {
+            n += 1;
+            key = format!("{}#{n}", inst.name());
+        }
+        let mut vars = Map::new();
+        for (name, _, v) in inst.vars() {
+            vars.insert(name.to_string(), value_json(spawned, v));
+        }
+        out.insert(key, Value::Object(vars));
+    }
+    out
+}
+
+fn name_of(spawned: &Spawned, e: Entity) -> Value {
+    entity_json(spawned, Some(e.to_bits()))
+}
+
+/// The JSON line of one trace record (`cli.md`).
+pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
+    let mut m = Map::new();
+    m.insert("tick".into(), json!(r.tick));
+    m.insert("time".into(), json!(r.time));
+    match &r.kind {
+        TraceKind::Notify {
+            entity,
+            event,
+            clip,
+            clip_time,
+            cycle,
+        } => {
+            m.insert("kind".into(), json!("notify"));
+            m.insert("entity".into(), name_of(spawned, *entity));
+            m.insert("event".into(), json!(&**event));
+            m.insert("clip".into(), json!(&**clip));
+            m.insert("clip_time".into(), json!(clip_time));
+            m.insert("cycle".into(), json!(cycle));
+        }
+        TraceKind::Log {
+            entity,
+            graph,
+            message,
+        } => {
+            m.insert("kind".into(), json!("log"));
+            m.insert("entity".into(), name_of(spawned, *entity));
+            m.insert("graph".into(), json!(&**graph));
+            m.insert("message".into(), json!(message));
+        }
+        TraceKind::State { entity, from, to } => {
+            m.insert("kind".into(), json!("state"));
+            m.insert("entity".into(), name_of(spawned, *entity));
+            m.insert("from".into(), json!(&**from));
+            m.insert("to".into(), json!(&**to));
+        }
+        TraceKind::Error {
+            entity,
+            graph,
+            node,
+            message,
+        } => {
+            m.insert("kind".into(), json!("error"));
+            m.insert(
+                "entity".into(),
+                entity.map_or(Value::Null, |e| name_of(spawned, e)),
+            );
+            m.insert(
+                "graph".into(),
+                graph.as_ref().map_or(Value::Null, |g| json!(&**g)),
+            );
+            m.insert(
+                "node".into(),
+                node.as_ref().map_or(Value::Null, |n| json!(n)),
+            );
+            m.insert("message".into(), json!(message));
+        }
+    }
+    Value::Object(m)
+}
+
+/// The human line of one trace record; `names` maps event identities to display names.
+pub fn record_human(
+    spawned: &Spawned,
+    names: &BTreeMap<String, String>,
+    r: &TraceRecord,
+) -> String {
+    let who = |e: &Entity| {
+        spawned
+            .name_of(e.to_bits())
+            .map_or_else(|| "?".to_string(), str::to_string)
+    };
+    let head = format!("tick {:>4}  t={:<7.3}", r.tick, r.time);
+    match &r.kind {
+        TraceKind::Notify {
+            entity,
+            event,
+            clip,
+            clip_time,
+            cycle,
+        } => format!(
+            "{head} notify  {}  {}  clip {clip} at {} (cycle {cycle})",
+            who(entity),
+            names.get(&**event).map_or(&**event, String::as_str),
+            super::num(*clip_time)
+        ),
+        TraceKind::Log {
+            entity,
+            graph,
+            message,
+        } => format!("{head} log     {}  {graph}: {message}", who(entity)),
+        TraceKind::State { entity, from, to } => {
+            format!("{head} state   {}  {from} -> {to}", who(entity))
+        }
+        TraceKind::Error {
+            entity,
+            graph,
+            node,
+            message,
+        } => {
+            let mut at = String::new();
+            if let Some(g) = graph {
+                at.push_str(g);
+                if let Some(n) = node {
+                    at.push('.');
+                    at.push_str(n);
+                }
+                at.push_str(": ");
+            }
+            format!(
+                "{head} error   {}  {at}{message}",
+                entity.as_ref().map_or_else(|| "-".to_string(), who)
+            )
+        }
+    }
+}

@@ -1,0 +1,427 @@
+//! Graph instances on bevy_ecs: the [`Graphs`] component (per attached graph its verified module,
+//! VM state and pending `flow.delay` continuations), [`attach_graphs`] (subscriptions and the
+//! `begin_play`/`tick` registration), and [`VmDispatch`], the [`Dispatch`] that runs handlers on
+//! the bytecode VM with a [`Host`] bound to the world.
+//!
+//! Payload convention (fixed by the compiler): a handler's parameters are its event node's output
+//! pins except `then`, in pin order — `tick` → `[dt: float]`; `begin_play` → `[]`;
+//! `custom::NAME` → `[sender: entity]`; `animseq::S.N` → `[entity, time, clip_time, cycle,
+//! fields…]`.
+
+use std::sync::Arc;
+
+use bevy_ecs::prelude::*;
+
+use super::animator::{AnimCommand, Animator};
+use super::hub::{
+    Continuation, Delivery, Dispatch, EventHub, GraphInstances, Payload, Publisher, Value,
+};
+use super::schedule::{GameTime, PendingDelays};
+use super::trace::{self, TraceKind};
+use crate::bytecode::{Type, Value as VmValue, VerifiedModule};
+use crate::vm::{self, Host, InstanceState, Outcome, Vm};
+
+/// One graph attached to an entity.
+#[derive(Debug)]
+pub struct GraphInstance {
+    module: Arc<VerifiedModule>,
+    name: Arc<str>,
+    /// `None` only while one of its handlers runs.
+    state: Option<InstanceState>,
+    /// Per `flow.delay` of the module: the suspended handler waiting on it.
+    pending: Vec<Option<vm::Continuation>>,
+}
+
+impl GraphInstance {
+    /// A fresh instance of `module` on `owner` (variables at their declared values).
+    pub fn new(module: Arc<VerifiedModule>, owner: Entity) -> GraphInstance {
+        let state = InstanceState::new(&module, owner.to_bits());
+        let delays = module.module().delays.len();
+        GraphInstance {
+            name: Arc::from(module.module().name.as_str()),
+            module,
+            state: Some(state),
+            pending: vec![None; delays],
+        }
+    }
+
+    /// The graph's name (`graph NAME`).
+    pub fn name(&self) -> &Arc<str> {
+        &self.name
+    }
+
+    /// The verified module.
+    pub fn module(&self) -> &Arc<VerifiedModule> {
+        &self.module
+    }
+
+    /// Variables as `(name, type, value)` in declaration order (empty while a handler runs).
+    pub fn vars(&self) -> Vec<(&str, Type, &VmValue)> {
+        let Some(st) = &self.state else {
+            return Vec::new();
+        };
+        self.module
+            .module()
+            .vars
+            .iter()
+            .zip(st.vars())
+            .map(|(d, v)| (d.name.as_str(), d.ty, v))
+            .collect()
+    }
+
+    /// The value of entity variable `name`, if this instance declares one.
+    /// `Some(None)`: declared but unset.
+    pub fn entity_var(&self, name: &str) -> Option<Option<u64>> {
+        let st = self.state.as_ref()?;
+        let i = self
+            .module
+            .module()
+            .vars
+            .iter()
+            .position(|d| d.name == name && d.ty == Type::Entity)?;
+        match st.vars().get(i) {
+            Some(VmValue::Entity(e)) => Some(*e),
+            _ => None,
+        }
+    }
+
+    /// Number of delays with a suspended handler.
+    pub fn pending_delays(&self) -> usize {
+        self.pending.iter().filter(|p| p.is_some()).count()
+    }
+}
+
+/// The graph instances on one entity, in attach order (instance index = position).
+#[derive(Component, Debug, Default)]
+pub struct Graphs {
+    instances: Vec<GraphInstance>,
+}
+
+impl Graphs {
+    /// The instances, in attach order.
+    pub fn instances(&self) -> &[GraphInstance] {
+        &self.instances
+    }
+
+    /// The value of variable `name` in the first instance that declares `name` with type
+    /// `entity`: `None` when no instance declares it, `Some(None)` when it is unset.
+    pub fn resolve_entity_var(&self, name: &str) -> Option<Option<u64>> {
+        self.instances.iter().find_map(|i| i.entity_var(name))
+    }
+}
+
+/// Why [`attach_graphs`] refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AttachError {
+    /// The entity does not exist.
+    #[error("entity does not exist")]
+    NoEntity,
+    /// The world has no [`EventHub`] (call `init_world` first).
+    #[error("the world has no event hub")]
+    NoHub,
+    /// The entity already hosts graph instances.
+    #[error("the entity already hosts graph instances")]
+    AlreadyAttached,
+    /// Interning an identity failed.
+    #[error(transparent)]
+    Hub(#[from] super::hub::HubError),
+}
+
+/// Attaches `modules` (in order: instance `i` = `modules[i]`) to `entity`: subscribes every
+/// handler to its identity on the entity's own channel, inserts [`Graphs`] and the hub's
+/// [`GraphInstances`] marker (which registers the entity for `tick` and queues `begin_play`).
+pub fn attach_graphs(
+    world: &mut World,
+    entity: Entity,
+    modules: &[Arc<VerifiedModule>],
+) -> Result<(), AttachError> {
+    if !world.entities().contains_spawned(entity) {
+        return Err(AttachError::NoEntity);
+    }
+    if world.get::<Graphs>(entity).is_some() || world.get::<GraphInstances>(entity).is_some() {
+        return Err(AttachError::AlreadyAttached);
+    }
+    let Some(mut hub) = world.get_resource_mut::<EventHub>() else {
+        return Err(AttachError::NoHub);
+    };
+    for (i, m) in modules.iter().enumerate() {
+        let instance = u32::try_from(i).unwrap_or(u32::MAX);
+        for (h, handler) in m.module().handlers.iter().enumerate() {
+            let id = hub.intern(&handler.event)?;
+            let h = u32::try_from(h).unwrap_or(u32::MAX);
+            hub.subscribe_own(id, entity, instance, h);
+        }
+    }
+    let instances = modules
+        .iter()
+        .map(|m| GraphInstance::new(m.clone(), entity))
+        .collect();
+    let count = u32::try_from(modules.len()).unwrap_or(u32::MAX);
+    world
+        .entity_mut(entity)
+        .insert((Graphs { instances }, GraphInstances { count }));
+    Ok(())
+}
+
+/// Converts a hub value into a VM value.
+pub fn to_vm_value(v: &Value) -> VmValue {
+    match v {
+        Value::Bool(b) => VmValue::Bool(*b),
+        Value::Int(i) => VmValue::Int(*i),
+        Value::Float(f) => VmValue::Float(*f),
+        Value::Vec3(v) => VmValue::Vec3(*v),
+        Value::String(s) => VmValue::Str(s.clone()),
+        Value::Entity(e) => VmValue::Entity(*e),
+    }
+}
+
+/// The handler parameters for an event payload (see the module docs), appended to `out`.
+pub fn payload_params(payload: &Payload, fields: &[Value], out: &mut Vec<VmValue>) {
+    match payload {
+        Payload::None => {}
+        Payload::Tick { dt } => out.push(VmValue::Float(*dt)),
+        Payload::Custom { sender } => out.push(VmValue::Entity(*sender)),
+        Payload::Notify(n) => {
+            out.push(VmValue::Entity(Some(n.source)));
+            out.push(VmValue::Float(n.time));
+            out.push(VmValue::Float(n.clip_time));
+            out.push(VmValue::Int(n.cycle));
+            out.extend(fields.iter().map(to_vm_value));
+        }
+        Payload::Values(vs) => out.extend(vs.iter().map(to_vm_value)),
+    }
+}
+
+/// The [`Dispatch`] that runs graph handlers on the bytecode VM. Runtime errors abort the
+/// invocation only and become `error` trace records; `flow.delay` yields become
+/// [`PendingDelays`] entries resumed through [`Dispatch::resume`].
+#[derive(Debug, Default)]
+pub struct VmDispatch {
+    vm: Vm,
+    params: Vec<VmValue>,
+}
+
+impl VmDispatch {
+    /// A dispatcher with a fresh VM.
+    pub fn new() -> VmDispatch {
+        VmDispatch::default()
+    }
+
+    /// Runs `f` on instance `instance` of `entity` with a host bound to the world, then handles
+    /// the outcome.
+    fn invoke(
+        &mut self,
+        world: &mut World,
+        entity: Entity,
+        instance: u32,
+        out: &mut Publisher,
+        f: impl FnOnce(&mut Vm, &VerifiedModule, &mut InstanceState, &mut dyn Host) -> Outcome,
+    ) {
+        let idx = instance as usize;
+        let (module, name, mut state) = {
+            let Some(mut graphs) = world.get_mut::<Graphs>(entity) else {
+                return;
+            };
+            let Some(inst) = graphs.instances.get_mut(idx) else {
+                return;
+            };
+            let Some(state) = inst.state.take() else {
+                return; // re-entrant call: cannot happen (flushes do not nest)
+            };
+            (inst.module.clone(), inst.name.clone(), state)
+        };
+        let outcome = {
+            let mut host = WorldHost {
+                world,
+                entity,
+                out,
+                graph: &name,
+            };
+            f(&mut self.vm, &module, &mut state, &mut host)
+        };
+        if let Some(mut graphs) = world.get_mut::<Graphs>(entity)
+            && let Some(inst) = graphs.instances.get_mut(idx)
+        {
+            inst.state = Some(state);
+        }
+        match outcome {
+            Outcome::Completed => {}
+            Outcome::Error(e) => {
+                trace::error(world, Some(entity), Some(name), Some(e.node), e.message);
+            }
+            Outcome::Yielded {
+                delay_seconds,
+                continuation,
+            } => {
+                let delay = continuation.delay();
+                if let Some(mut graphs) = world.get_mut::<Graphs>(entity)
+                    && let Some(inst) = graphs.instances.get_mut(idx)
+                    && let Some(slot) = inst.pending.get_mut(delay)
+                {
+                    *slot = Some(continuation);
+                }
+                if !delay_seconds.is_finite() {
+                    return; // an infinite delay never resumes (and stays busy)
+                }
+                let now = world.get_resource::<GameTime>().map_or(0.0, GameTime::time);
+                let c = Continuation {
+                    entity,
+                    instance,
+                    resume: u32::try_from(delay).unwrap_or(u32::MAX),
+                };
+                let scheduled = match world.get_resource_mut::<PendingDelays>() {
+                    Some(mut delays) => delays
+                        .schedule(now, delay_seconds, c)
+                        .map_err(|e| e.to_string()),
+                    None => Err("the world has no pending-delay queue".to_string()),
+                };
+                if let Err(message) = scheduled {
+                    let node = module
+                        .module()
+                        .delays
+                        .get(delay)
+                        .and_then(|d| module.module().nodes.get(d.node as usize))
+                        .cloned();
+                    trace::error(world, Some(entity), Some(name), node, message);
+                }
+            }
+        }
+    }
+}
+
+impl Dispatch for VmDispatch {
+    fn deliver(&mut self, world: &mut World, d: Delivery<'_>, out: &mut Publisher) {
+        let mut params = std::mem::take(&mut self.params);
+        params.clear();
+        payload_params(&d.event.payload, d.fields, &mut params);
+        let handler = d.to.handler as usize;
+        self.invoke(world, d.to.entity, d.to.instance, out, |vm, m, st, host| {
+            vm.run_handler(m, st, handler, &params, host, m.module().budget)
+        });
+        self.params = params;
+    }
+
+    fn resume(&mut self, world: &mut World, c: Continuation, out: &mut Publisher) {
+        let taken = world.get_mut::<Graphs>(c.entity).and_then(|mut g| {
+            g.instances
+                .get_mut(c.instance as usize)
+                .and_then(|i| i.pending.get_mut(c.resume as usize))
+                .and_then(Option::take)
+        });
+        let Some(k) = taken else { return };
+        self.invoke(world, c.entity, c.instance, out, |vm, m, st, host| {
+            vm.resume(m, st, k, host, m.module().budget)
+        });
+    }
+}
+
+/// The VM's view of the world for one invocation.
+struct WorldHost<'a> {
+    world: &'a mut World,
+    entity: Entity,
+    out: &'a mut Publisher,
+    graph: &'a Arc<str>,
+}
+
+impl WorldHost<'_> {
+    fn command(&mut self, c: AnimCommand) {
+        if let Some(mut a) = self.world.get_mut::<Animator>(self.entity) {
+            a.queue(c);
+        }
+    }
+
+    fn animator(&self) -> Option<&Animator> {
+        self.world.get::<Animator>(self.entity)
+    }
+}
+
+impl Host for WorldHost<'_> {
+    fn self_entity(&mut self) -> u64 {
+        self.entity.to_bits()
+    }
+
+    fn log(&mut self, message: &str) {
+        trace::record(
+            self.world,
+            TraceKind::Log {
+                entity: self.entity,
+                graph: self.graph.clone(),
+                message: message.to_string(),
+            },
+        );
+    }
+
+    fn set_state(&mut self, state: &str) -> bool {
+        // The minimal animator has no state machine: every request is refused (graph.md).
+        let ok = self.animator().is_some_and(|a| a.has_state(state));
+        if ok {
+            self.command(AnimCommand::SetState(state.into()));
+        }
+        ok
+    }
+
+    fn set_param(&mut self, name: &str, value: f64) {
+        self.command(AnimCommand::SetParam(name.into(), value));
+    }
+
+    fn get_param(&mut self, name: &str) -> f64 {
+        self.animator().map_or(0.0, |a| a.param(name))
+    }
+
+    fn play_on_layer(&mut self, layer: &str, clip: &str) {
+        self.command(AnimCommand::PlayOnLayer(layer.into(), clip.into()));
+    }
+
+    fn stop_layer(&mut self, layer: &str) {
+        self.command(AnimCommand::StopLayer(layer.into()));
+    }
+
+    fn set_layer_weight(&mut self, layer: &str, weight: f64) {
+        self.command(AnimCommand::SetLayerWeight(layer.into(), weight));
+    }
+
+    fn current_state(&mut self) -> Arc<str> {
+        Arc::from("")
+    }
+
+    fn curve(&mut self, name: &str) -> f64 {
+        self.animator().map_or(0.0, |a| a.curve(name))
+    }
+
+    fn send(&mut self, event: &str, target: Option<u64>) {
+        let Some(target) = target.and_then(Entity::try_from_bits) else {
+            trace::error(
+                self.world,
+                Some(self.entity),
+                Some(self.graph.clone()),
+                None,
+                format!("event.send {event}: the target entity is unset; event dropped"),
+            );
+            return;
+        };
+        let id = match self.world.get_resource_mut::<EventHub>() {
+            Some(mut hub) => hub.intern(event),
+            None => return,
+        };
+        match id {
+            Ok(id) => {
+                if !self.out.send(id, target, Some(self.entity)) {
+                    trace::error(
+                        self.world,
+                        Some(self.entity),
+                        Some(self.graph.clone()),
+                        None,
+                        format!("event.send {event}: event queue full; event dropped"),
+                    );
+                }
+            }
+            Err(e) => trace::error(
+                self.world,
+                Some(self.entity),
+                Some(self.graph.clone()),
+                None,
+                e.to_string(),
+            ),
+        }
+    }
+}

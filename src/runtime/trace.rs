@@ -1,0 +1,152 @@
+//! The run trace: what a headless run reports as it goes (`notify`, `log`, `state`, `error`
+//! records), collected in the [`Trace`] resource when present. Rendering to JSON/text is the
+//! CLI's job; records carry entities, not names.
+
+use std::sync::Arc;
+
+use bevy_ecs::prelude::*;
+
+use super::schedule::GameTime;
+
+/// One trace record of one tick.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceRecord {
+    /// The tick it happened in (1-based; 0 = before tick 1, during scene load).
+    pub tick: u64,
+    /// That tick's start time in seconds.
+    pub time: f64,
+    /// What happened.
+    pub kind: TraceKind,
+}
+
+/// What a trace record reports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TraceKind {
+    /// A notify crossing was published to `entity`'s channel.
+    Notify {
+        /// The entity whose channel it was published to.
+        entity: Entity,
+        /// The identity `animseq::S.N`.
+        event: Arc<str>,
+        /// The animator clip slot that played it.
+        clip: Arc<str>,
+        /// Clip time of the notify.
+        clip_time: f64,
+        /// Cycle of the occurrence.
+        cycle: i64,
+    },
+    /// `debug.log`.
+    Log {
+        /// The entity the graph runs on.
+        entity: Entity,
+        /// The graph's name.
+        graph: Arc<str>,
+        /// The message.
+        message: String,
+    },
+    /// A state machine changed state (not produced by the minimal animator).
+    State {
+        /// The animated entity.
+        entity: Entity,
+        /// Previous state.
+        from: Arc<str>,
+        /// New state.
+        to: Arc<str>,
+    },
+    /// A runtime error (budget overrun, division by zero, dropped delivery, flush overrun…).
+    Error {
+        /// The entity concerned, if any.
+        entity: Option<Entity>,
+        /// The graph concerned, if any.
+        graph: Option<Arc<str>>,
+        /// The graph node concerned, if any.
+        node: Option<String>,
+        /// What happened.
+        message: String,
+    },
+}
+
+/// Most records a [`Trace`] holds between drains by default; later ones are counted, not kept.
+pub const DEFAULT_TRACE_LIMIT: usize = 1 << 20;
+
+/// Collects trace records while present in the world (insert it to trace; a game normally
+/// does not). Drain it after each tick with [`Trace::drain`]; at most `limit` records are kept
+/// between drains (a runaway graph cannot allocate without bound), the rest are counted.
+#[derive(Resource, Debug, Clone)]
+pub struct Trace {
+    /// Records in the order they happened.
+    pub records: Vec<TraceRecord>,
+    /// Most records kept between drains.
+    pub limit: usize,
+    /// Records refused since the last drain because `limit` was reached.
+    pub dropped: u64,
+}
+
+impl Default for Trace {
+    fn default() -> Self {
+        Trace {
+            records: Vec::new(),
+            limit: DEFAULT_TRACE_LIMIT,
+            dropped: 0,
+        }
+    }
+}
+
+impl Trace {
+    /// Takes every record collected so far. When records were refused, a final `error`
+    /// record (stamped like the last kept one) says how many.
+    pub fn drain(&mut self) -> Vec<TraceRecord> {
+        let mut out = std::mem::take(&mut self.records);
+        if self.dropped > 0 {
+            let (tick, time) = out.last().map_or((0, 0.0), |r| (r.tick, r.time));
+            out.push(TraceRecord {
+                tick,
+                time,
+                kind: TraceKind::Error {
+                    entity: None,
+                    graph: None,
+                    node: None,
+                    message: format!(
+                        "{} trace record(s) dropped: more than {} in one tick",
+                        self.dropped, self.limit
+                    ),
+                },
+            });
+            self.dropped = 0;
+        }
+        out
+    }
+}
+
+/// Appends a record stamped with the current tick, when the world has a [`Trace`].
+pub fn record(world: &mut World, kind: TraceKind) {
+    let (tick, time) = world
+        .get_resource::<GameTime>()
+        .map_or((0, 0.0), |t| (t.tick(), t.time()));
+    if let Some(mut trace) = world.get_resource_mut::<Trace>() {
+        if trace.records.len() < trace.limit {
+            trace.records.push(TraceRecord { tick, time, kind });
+        } else {
+            trace.dropped = trace.dropped.saturating_add(1);
+        }
+    }
+}
+
+/// Appends an `error` record.
+pub fn error(
+    world: &mut World,
+    entity: Option<Entity>,
+    graph: Option<Arc<str>>,
+    node: Option<String>,
+    message: impl Into<String>,
+) {
+    record(
+        world,
+        TraceKind::Error {
+            entity,
+            graph,
+            node,
+            message: message.into(),
+        },
+    );
+}
