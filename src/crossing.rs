@@ -282,6 +282,7 @@ impl NotifyIndex {
     /// Does not allocate when `out` has capacity for `limit` crossings, except for queries
     /// outside the fast regime (huge unwrapped times relative to `D` or to the gaps between
     /// clip times, see `docs/crossings.md`), which use a heap of one entry per notify.
+    #[inline]
     pub fn query_into(
         &self,
         out: &mut Vec<Crossing>,
@@ -332,10 +333,12 @@ impl NotifyIndex {
             return Ok(self.single_cycle(&plan, out, limit));
         }
         if plan.dep.x.abs().max(plan.arr.abs()) <= self.fast_limit {
-            let fast = if plan.reverse {
-                self.fast_reverse(&plan, out, limit)
-            } else {
-                self.fast_forward(&plan, out, limit)
+            // Monomorphized on the strictness of the departure comparison.
+            let fast = match (plan.reverse, plan.dep.inclusive) {
+                (false, false) => self.fast_forward::<true>(&plan, out, limit),
+                (false, true) => self.fast_forward::<false>(&plan, out, limit),
+                (true, false) => self.fast_reverse::<false>(&plan, out, limit),
+                (true, true) => self.fast_reverse::<true>(&plan, out, limit),
             };
             if let Some(truncated) = fast {
                 return Ok(truncated);
@@ -431,11 +434,13 @@ impl NotifyIndex {
         false
     }
 
-    /// First group `g` of the cycle with base `b` whose time `b + t_g >= x` (`ng` if none).
+    /// First group `g` of the cycle with base `b` whose time `b + t_g > x` (`STRICT`) or
+    /// `b + t_g >= x` (otherwise); `ng` if none.
     /// `local` estimates the clip time of `x` in that cycle; it only picks the bucket where the
     /// search starts, every decision compares canonical times.
     #[inline(always)]
-    fn lower_bound(&self, b: f64, x: f64, local: f64) -> usize {
+    fn lower_bound<const STRICT: bool>(&self, b: f64, x: f64, local: f64) -> usize {
+        let below = |t: f64| if STRICT { t <= x } else { t < x };
         let u = &self.times;
         let ng = u.len();
         let nb = self.buckets.len() - 1;
@@ -444,14 +449,14 @@ impl NotifyIndex {
         let mut lo = self.buckets[j] as usize;
         let mut hi = self.buckets[j + 1] as usize;
         // The answer lies in [lo, hi] unless a bucket edge says otherwise.
-        if lo > 0 && b + u[lo - 1] >= x {
+        if lo > 0 && !below(b + u[lo - 1]) {
             hi = lo - 1;
             lo = 0;
-        } else if hi < ng && b + u[hi] < x {
+        } else if hi < ng && below(b + u[hi]) {
             lo = hi + 1;
             hi = ng;
         }
-        // Branch-free binary search of [lo, hi): first index with b + u >= x, else hi.
+        // Branch-free binary search of [lo, hi): first index not below x, else hi.
         let mut len = hi - lo;
         if len == 0 {
             return lo;
@@ -459,31 +464,31 @@ impl NotifyIndex {
         let mut base = lo;
         while len > 1 {
             let half = len / 2;
-            if b + u[base + half] < x {
+            if below(b + u[base + half]) {
                 base += half;
             }
             len -= half;
         }
-        base + usize::from(b + u[base] < x)
+        base + usize::from(below(b + u[base]))
     }
 
-    /// First group of the cycle with base `b` that departs forward (`T >= xf`, except the end
-    /// group at `T == xf` under `skip_end`), or `ng`.
+    /// First group of the cycle with base `b` that departs forward (`T > x` if `STRICT`, else
+    /// `T >= x` except the end group at `T == x` under `skip_end`), or `ng`.
     #[inline(always)]
-    fn first_fwd(&self, b: f64, x: f64, xf: f64, skip_end: bool) -> usize {
-        let g = self.lower_bound(b, xf, x - b);
-        if skip_end && g + 1 == self.times.len() && b + self.times[g] == xf {
+    fn first_fwd<const STRICT: bool>(&self, b: f64, x: f64, skip_end: bool) -> usize {
+        let g = self.lower_bound::<STRICT>(b, x, x - b);
+        if skip_end && g + 1 == self.times.len() && b + self.times[g] == x {
             g + 1
         } else {
             g
         }
     }
 
-    /// Number of leading groups of the cycle with base `b` that depart in reverse (`T < xr`,
-    /// except the zero group at `T == x` under `skip_zero`).
+    /// Number of leading groups of the cycle with base `b` that depart in reverse (`T <= x` if
+    /// `INCLUSIVE`, except the zero group at `T == x` under `skip_zero`; else `T < x`).
     #[inline(always)]
-    fn count_rev(&self, b: f64, x: f64, xr: f64, skip_zero: bool) -> usize {
-        let c = self.lower_bound(b, xr, x - b);
+    fn count_rev<const INCLUSIVE: bool>(&self, b: f64, x: f64, skip_zero: bool) -> usize {
+        let c = self.lower_bound::<INCLUSIVE>(b, x, x - b);
         if skip_zero && c >= 1 && b + self.times[0] == x {
             0
         } else {
@@ -492,17 +497,27 @@ impl NotifyIndex {
     }
 
     /// Fast forward merge of two consecutive cycles. `None`: hand over to the general path.
-    fn fast_forward(&self, plan: &Plan, out: &mut Vec<Crossing>, limit: usize) -> Option<bool> {
+    fn fast_forward<const STRICT: bool>(
+        &self,
+        plan: &Plan,
+        out: &mut Vec<Crossing>,
+        limit: usize,
+    ) -> Option<bool> {
         let d = self.duration;
         let u = &self.times;
         let ng = u.len();
         let last = ng - 1;
         let x = plan.dep.x;
-        // Departure test as one comparison `T >= xf`, plus the loop-point exception: a looping
-        // Start does not fire the end group at `T == at`.
-        let xf = if plan.dep.inclusive { x } else { x.next_up() };
-        let skip_end = plan.dep.inclusive && plan.dep.skip_loop_point && self.has_end;
-        let last_departs = |t: f64| t >= xf && !(skip_end && t == xf);
+        // Departure test: `T > from` (STRICT), or `T >= at` with the loop-point exception: a
+        // looping Start does not fire the end group at `T == at`.
+        let skip_end = !STRICT && plan.dep.skip_loop_point && self.has_end;
+        let last_departs = |t: f64| {
+            if STRICT {
+                t > x
+            } else {
+                t >= x && !(skip_end && t == x)
+            }
+        };
         // Cursor A: the first cycle k whose last group departs (cycles before it fire nothing:
         // T is monotone in k, and within a cycle in the group order), at its first departing
         // group ga. The division only estimates k; canonical times decide. Cycle k - 1 can only
@@ -513,7 +528,7 @@ impl NotifyIndex {
         }
         let mut k = floor_i64(q);
         let mut ba = cycle_base(d, k);
-        let mut ga = self.first_fwd(ba, x, xf, skip_end);
+        let mut ga = self.first_fwd::<STRICT>(ba, x, skip_end);
         let mut steps = 0;
         loop {
             if ga == ng {
@@ -524,7 +539,7 @@ impl NotifyIndex {
                 break;
             }
             ba = cycle_base(d, k);
-            ga = self.first_fwd(ba, x, xf, skip_end);
+            ga = self.first_fwd::<STRICT>(ba, x, skip_end);
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
@@ -541,7 +556,7 @@ impl NotifyIndex {
                 k += 1;
                 ba = bb;
                 ga = if gb == UNRESOLVED {
-                    self.first_fwd(ba, x, xf, skip_end)
+                    self.first_fwd::<STRICT>(ba, x, skip_end)
                 } else {
                     gb
                 };
@@ -554,7 +569,7 @@ impl NotifyIndex {
             }
             let ta = ba + u[ga];
             if gb == UNRESOLVED && bb + u[0] < ta {
-                gb = self.first_fwd(bb, x, xf, skip_end);
+                gb = self.first_fwd::<STRICT>(bb, x, skip_end);
             }
             if gb < ng && bb + u[gb] < ta {
                 let tb = bb + u[gb];
@@ -578,15 +593,25 @@ impl NotifyIndex {
     }
 
     /// Fast reverse merge of two consecutive cycles. `None`: hand over to the general path.
-    fn fast_reverse(&self, plan: &Plan, out: &mut Vec<Crossing>, limit: usize) -> Option<bool> {
+    fn fast_reverse<const INCLUSIVE: bool>(
+        &self,
+        plan: &Plan,
+        out: &mut Vec<Crossing>,
+        limit: usize,
+    ) -> Option<bool> {
         let d = self.duration;
         let u = &self.times;
         let x = plan.dep.x;
-        // Reverse departure test as `T < xr`, plus the loop-point exception: a looping Start
-        // in reverse does not fire the zero group at `T == at`.
-        let xr = if plan.dep.inclusive { x.next_up() } else { x };
-        let skip_zero = plan.dep.inclusive && plan.dep.skip_loop_point && self.has_zero;
-        let first_departs = |t: f64| t < xr && !(skip_zero && t == x);
+        // Reverse departure test: `T < from`, or `T <= at` (INCLUSIVE) with the loop-point
+        // exception: a looping Start in reverse does not fire the zero group at `T == at`.
+        let skip_zero = INCLUSIVE && plan.dep.skip_loop_point && self.has_zero;
+        let first_departs = |t: f64| {
+            if INCLUSIVE {
+                t <= x && !(skip_zero && t == x)
+            } else {
+                t < x
+            }
+        };
         // Cursor A: the last cycle k whose first group departs (later cycles fire nothing), with
         // groups 0..na departing. Cycle k + 1 can only depart when na >= ng - 1: otherwise
         // T(ng - 2, k) (< T(0, k + 1) in the fast regime) does not.
@@ -597,7 +622,7 @@ impl NotifyIndex {
         }
         let mut k = floor_i64(q);
         let mut ba = cycle_base(d, k);
-        let mut na = self.count_rev(ba, x, xr, skip_zero);
+        let mut na = self.count_rev::<INCLUSIVE>(ba, x, skip_zero);
         let mut steps = 0;
         loop {
             if na == 0 {
@@ -608,7 +633,7 @@ impl NotifyIndex {
                 break;
             }
             ba = cycle_base(d, k);
-            na = self.count_rev(ba, x, xr, skip_zero);
+            na = self.count_rev::<INCLUSIVE>(ba, x, skip_zero);
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
@@ -625,7 +650,7 @@ impl NotifyIndex {
                 k -= 1;
                 ba = bb;
                 na = if nb == UNRESOLVED {
-                    self.count_rev(ba, x, xr, skip_zero)
+                    self.count_rev::<INCLUSIVE>(ba, x, skip_zero)
                 } else {
                     nb
                 };
@@ -638,7 +663,7 @@ impl NotifyIndex {
             }
             let ta = ba + u[na - 1];
             if nb == UNRESOLVED && bb + u[last] > ta {
-                nb = self.count_rev(bb, x, xr, skip_zero);
+                nb = self.count_rev::<INCLUSIVE>(bb, x, skip_zero);
             }
             // Equal times: the higher cycle (A) fires first.
             if nb != UNRESOLVED && nb > 0 && bb + u[nb - 1] > ta {
