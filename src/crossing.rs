@@ -145,6 +145,11 @@ pub struct NotifyIndex {
     buckets: Vec<u32>,
     /// `nb / D`.
     bucket_scale: f64,
+    /// `log2(nb)` and `nb - 1`: split `floor(x · nb / D)` into cycle and bucket.
+    bucket_shift: u32,
+    bucket_mask: i64,
+    /// Guard on `|x · nb / D|` in the fast path (2^41 · nb).
+    fast_xs_limit: f64,
     /// Largest `max(|from|, |to|)` the fast path serves (may be negative: never).
     fast_limit: f64,
     /// The last group sits at `t == D` (end marker).
@@ -241,6 +246,9 @@ impl NotifyIndex {
         Ok(NotifyIndex {
             buckets,
             bucket_scale: nb as f64 / duration,
+            bucket_shift: nb.trailing_zeros(),
+            bucket_mask: nb as i64 - 1,
+            fast_xs_limit: FAST_CYCLES * 2.0 * nb as f64,
             duration,
             inv_duration: 1.0 / duration,
             has_end: uniq.last() == Some(&duration),
@@ -436,16 +444,15 @@ impl NotifyIndex {
 
     /// First group `g` of the cycle with base `b` whose time `b + t_g > x` (`STRICT`) or
     /// `b + t_g >= x` (otherwise); `ng` if none.
-    /// `local` estimates the clip time of `x` in that cycle; it only picks the bucket where the
-    /// search starts, every decision compares canonical times.
+    /// `j` is the bucket where `x` is expected; it only picks where the search starts, every
+    /// decision compares canonical times.
     #[inline(always)]
-    fn lower_bound<const STRICT: bool>(&self, b: f64, x: f64, local: f64) -> usize {
+    fn lower_bound<const STRICT: bool>(&self, b: f64, x: f64, j: usize) -> usize {
         let below = |t: f64| if STRICT { t <= x } else { t < x };
         let u = &self.times;
         let ng = u.len();
         let nb = self.buckets.len() - 1;
-        // Saturating cast: negative or huge estimates land in the first or last bucket.
-        let j = ((local * self.bucket_scale) as usize).min(nb - 1);
+        let j = j.min(nb - 1);
         let mut lo = self.buckets[j] as usize;
         let mut hi = self.buckets[j + 1] as usize;
         // The answer lies in [lo, hi] unless a bucket edge says otherwise.
@@ -472,11 +479,17 @@ impl NotifyIndex {
         base + usize::from(below(b + u[base]))
     }
 
+    /// Bucket of a clip-time estimate (saturating: negative → 0, huge → past the last).
+    #[inline(always)]
+    fn bucket_of(&self, local: f64) -> usize {
+        (local * self.bucket_scale) as usize
+    }
+
     /// First group of the cycle with base `b` that departs forward (`T > x` if `STRICT`, else
     /// `T >= x` except the end group at `T == x` under `skip_end`), or `ng`.
     #[inline(always)]
-    fn first_fwd<const STRICT: bool>(&self, b: f64, x: f64, skip_end: bool) -> usize {
-        let g = self.lower_bound::<STRICT>(b, x, x - b);
+    fn first_fwd<const STRICT: bool>(&self, b: f64, x: f64, skip_end: bool, j: usize) -> usize {
+        let g = self.lower_bound::<STRICT>(b, x, j);
         if skip_end && g + 1 == self.times.len() && b + self.times[g] == x {
             g + 1
         } else {
@@ -487,8 +500,8 @@ impl NotifyIndex {
     /// Number of leading groups of the cycle with base `b` that depart in reverse (`T <= x` if
     /// `INCLUSIVE`, except the zero group at `T == x` under `skip_zero`; else `T < x`).
     #[inline(always)]
-    fn count_rev<const INCLUSIVE: bool>(&self, b: f64, x: f64, skip_zero: bool) -> usize {
-        let c = self.lower_bound::<INCLUSIVE>(b, x, x - b);
+    fn count_rev<const INCLUSIVE: bool>(&self, b: f64, x: f64, skip_zero: bool, j: usize) -> usize {
+        let c = self.lower_bound::<INCLUSIVE>(b, x, j);
         if skip_zero && c >= 1 && b + self.times[0] == x {
             0
         } else {
@@ -522,13 +535,17 @@ impl NotifyIndex {
         // T is monotone in k, and within a cycle in the group order), at its first departing
         // group ga. The division only estimates k; canonical times decide. Cycle k - 1 can only
         // depart when ga <= 1: otherwise T(1, k) (> T(last, k - 1) in the fast regime) does not.
-        let q = x * self.inv_duration;
-        if q.abs() > FAST_CYCLES * 2.0 {
+        // One multiply estimates both the cycle and the bucket within it: `x · nb / D`, truncated
+        // (off by one for negative x; the corrections below absorb it).
+        let xs = x * self.bucket_scale;
+        if xs.abs() > self.fast_xs_limit {
             return None; // unreachable in the fast regime; keeps k far from overflow
         }
-        let mut k = floor_i64(q);
+        let js = xs as i64;
+        let mut k = js >> self.bucket_shift;
+        let j0 = (js & self.bucket_mask) as usize;
         let mut ba = cycle_base(d, k);
-        let mut ga = self.first_fwd::<STRICT>(ba, x, skip_end);
+        let mut ga = self.first_fwd::<STRICT>(ba, x, skip_end, j0);
         let mut steps = 0;
         loop {
             if ga == ng {
@@ -539,7 +556,7 @@ impl NotifyIndex {
                 break;
             }
             ba = cycle_base(d, k);
-            ga = self.first_fwd::<STRICT>(ba, x, skip_end);
+            ga = self.first_fwd::<STRICT>(ba, x, skip_end, self.bucket_of(x - ba));
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
@@ -556,7 +573,7 @@ impl NotifyIndex {
                 k += 1;
                 ba = bb;
                 ga = if gb == UNRESOLVED {
-                    self.first_fwd::<STRICT>(ba, x, skip_end)
+                    self.first_fwd::<STRICT>(ba, x, skip_end, self.bucket_of(x - ba))
                 } else {
                     gb
                 };
@@ -569,7 +586,7 @@ impl NotifyIndex {
             }
             let ta = ba + u[ga];
             if gb == UNRESOLVED && bb + u[0] < ta {
-                gb = self.first_fwd::<STRICT>(bb, x, skip_end);
+                gb = self.first_fwd::<STRICT>(bb, x, skip_end, self.bucket_of(x - bb));
             }
             if gb < ng && bb + u[gb] < ta {
                 let tb = bb + u[gb];
@@ -616,13 +633,17 @@ impl NotifyIndex {
         // groups 0..na departing. Cycle k + 1 can only depart when na >= ng - 1: otherwise
         // T(ng - 2, k) (< T(0, k + 1) in the fast regime) does not.
         let ng = u.len();
-        let q = x * self.inv_duration;
-        if q.abs() > FAST_CYCLES * 2.0 {
+        // One multiply estimates both the cycle and the bucket within it: `x · nb / D`, truncated
+        // (off by one for negative x; the corrections below absorb it).
+        let xs = x * self.bucket_scale;
+        if xs.abs() > self.fast_xs_limit {
             return None; // unreachable in the fast regime; keeps k far from overflow
         }
-        let mut k = floor_i64(q);
+        let js = xs as i64;
+        let mut k = js >> self.bucket_shift;
+        let j0 = (js & self.bucket_mask) as usize;
         let mut ba = cycle_base(d, k);
-        let mut na = self.count_rev::<INCLUSIVE>(ba, x, skip_zero);
+        let mut na = self.count_rev::<INCLUSIVE>(ba, x, skip_zero, j0);
         let mut steps = 0;
         loop {
             if na == 0 {
@@ -633,7 +654,7 @@ impl NotifyIndex {
                 break;
             }
             ba = cycle_base(d, k);
-            na = self.count_rev::<INCLUSIVE>(ba, x, skip_zero);
+            na = self.count_rev::<INCLUSIVE>(ba, x, skip_zero, self.bucket_of(x - ba));
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
@@ -650,7 +671,7 @@ impl NotifyIndex {
                 k -= 1;
                 ba = bb;
                 na = if nb == UNRESOLVED {
-                    self.count_rev::<INCLUSIVE>(ba, x, skip_zero)
+                    self.count_rev::<INCLUSIVE>(ba, x, skip_zero, self.bucket_of(x - ba))
                 } else {
                     nb
                 };
@@ -663,7 +684,7 @@ impl NotifyIndex {
             }
             let ta = ba + u[na - 1];
             if nb == UNRESOLVED && bb + u[last] > ta {
-                nb = self.count_rev::<INCLUSIVE>(bb, x, skip_zero);
+                nb = self.count_rev::<INCLUSIVE>(bb, x, skip_zero, self.bucket_of(x - bb));
             }
             // Equal times: the higher cycle (A) fires first.
             if nb != UNRESOLVED && nb > 0 && bb + u[nb - 1] > ta {
@@ -755,17 +776,6 @@ impl NotifyIndex {
             }
         }
         false
-    }
-}
-
-/// `floor(q)` as an integer without a libm call; `|q|` is below 2^41 in the fast regime.
-#[inline(always)]
-fn floor_i64(q: f64) -> i64 {
-    let k = q as i64;
-    if (k as f64) > q {
-        k.saturating_sub(1)
-    } else {
-        k
     }
 }
 
