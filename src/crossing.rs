@@ -1,12 +1,13 @@
 //! Notify crossings: which notifies of one sequence fire when playback moves, and in what order
-//! (normative semantics: `docs/crossings.md`). Pure values in, values out; no I/O.
+//! (semantics as implemented, algorithm and open decisions: `docs/crossings.md`). Pure values
+//! in, values out; no I/O.
 //!
 //! A [`NotifyIndex`] is built once per sequence from its duration and its notifies' clip times
 //! (authored order). [`NotifyIndex::query`] evaluates one [`PlaybackInterval`].
 //!
 //! Every occurrence time is the canonical `T(i, k) = (k as f64) * D + t_i`, computed only by
-//! [`canonical_time`]. The query never derives a time any other way: cycle estimates made with
-//! division are only guesses that are verified (and corrected) with canonical times.
+//! [`canonical_time`]. The query never derives a time any other way: cycle and bucket estimates
+//! (from `x / D`) are only guesses, verified and corrected by comparing canonical times.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -18,7 +19,7 @@ pub const DEFAULT_LIMIT: usize = 10_000;
 /// distinct clip times could round to the same canonical time) the general per-notify merge runs.
 const FAST_CYCLES: f64 = 1_099_511_627_776.0;
 
-/// How many neighbour-cycle corrections of the division estimate the fast path accepts before it
+/// How many neighbour-cycle corrections of the cycle estimate the fast path accepts before it
 /// hands the query to the general path (the estimate is within ±3 cycles in the fast regime).
 const MAX_ADJUST: u32 = 8;
 
