@@ -75,6 +75,18 @@ fn bench_group(c: &mut Criterion, name: &str, span: impl Fn(usize, &mut Rng) -> 
         let index = NotifyIndex::new(D, &times).unwrap();
         let queries = advances(1024, &mut rng, |r| span(n, r));
         let mut out = Vec::with_capacity(DEFAULT_LIMIT + n);
+        // Both evaluators must agree before their speed is compared.
+        let mut scan = Vec::new();
+        for &(from, to) in &queries {
+            let iv = PlaybackInterval::Advance {
+                from,
+                to,
+                looping: true,
+            };
+            let t1 = index.query_into(&mut out, &iv, DEFAULT_LIMIT).unwrap();
+            let t2 = naive_scan(&times, from, to, DEFAULT_LIMIT, &mut scan);
+            assert!(t1 == t2 && out == scan, "index and scan disagree on {iv:?}");
+        }
         group.bench_with_input(BenchmarkId::new("index", n), &n, |b, _| {
             let mut i = 0;
             b.iter(|| {

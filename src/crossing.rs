@@ -1,12 +1,13 @@
 //! Notify crossings: which notifies of one sequence fire when playback moves, and in what order
-//! (normative semantics: `docs/crossings.md`). Pure values in, values out; no I/O.
+//! (semantics as implemented, algorithm and open decisions: `docs/crossings.md`). Pure values
+//! in, values out; no I/O.
 //!
 //! A [`NotifyIndex`] is built once per sequence from its duration and its notifies' clip times
 //! (authored order). [`NotifyIndex::query`] evaluates one [`PlaybackInterval`].
 //!
 //! Every occurrence time is the canonical `T(i, k) = (k as f64) * D + t_i`, computed only by
-//! [`canonical_time`]. The query never derives a time any other way: cycle estimates made with
-//! division are only guesses that are verified (and corrected) with canonical times.
+//! [`canonical_time`]. The query never derives a time any other way: cycle and bucket estimates
+//! (from `x / D`) are only guesses, verified and corrected by comparing canonical times.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -18,7 +19,7 @@ pub const DEFAULT_LIMIT: usize = 10_000;
 /// distinct clip times could round to the same canonical time) the general per-notify merge runs.
 const FAST_CYCLES: f64 = 1_099_511_627_776.0;
 
-/// How many neighbour-cycle corrections of the division estimate the fast path accepts before it
+/// How many neighbour-cycle corrections of the cycle estimate the fast path accepts before it
 /// hands the query to the general path (the estimate is within ±3 cycles in the fast regime).
 const MAX_ADJUST: u32 = 8;
 
@@ -145,6 +146,11 @@ pub struct NotifyIndex {
     buckets: Vec<u32>,
     /// `nb / D`.
     bucket_scale: f64,
+    /// `log2(nb)` and `nb - 1`: split `floor(x · nb / D)` into cycle and bucket.
+    bucket_shift: u32,
+    bucket_mask: i64,
+    /// Guard on `|x · nb / D|` in the fast path (2^41 · nb).
+    fast_xs_limit: f64,
     /// Largest `max(|from|, |to|)` the fast path serves (may be negative: never).
     fast_limit: f64,
     /// The last group sits at `t == D` (end marker).
@@ -241,6 +247,9 @@ impl NotifyIndex {
         Ok(NotifyIndex {
             buckets,
             bucket_scale: nb as f64 / duration,
+            bucket_shift: nb.trailing_zeros(),
+            bucket_mask: nb as i64 - 1,
+            fast_xs_limit: FAST_CYCLES * 2.0 * nb as f64,
             duration,
             inv_duration: 1.0 / duration,
             has_end: uniq.last() == Some(&duration),
@@ -282,6 +291,7 @@ impl NotifyIndex {
     /// Does not allocate when `out` has capacity for `limit` crossings, except for queries
     /// outside the fast regime (huge unwrapped times relative to `D` or to the gaps between
     /// clip times, see `docs/crossings.md`), which use a heap of one entry per notify.
+    #[inline]
     pub fn query_into(
         &self,
         out: &mut Vec<Crossing>,
@@ -332,10 +342,12 @@ impl NotifyIndex {
             return Ok(self.single_cycle(&plan, out, limit));
         }
         if plan.dep.x.abs().max(plan.arr.abs()) <= self.fast_limit {
-            let fast = if plan.reverse {
-                self.fast_reverse(&plan, out, limit)
-            } else {
-                self.fast_forward(&plan, out, limit)
+            // Monomorphized on the strictness of the departure comparison.
+            let fast = match (plan.reverse, plan.dep.inclusive) {
+                (false, false) => self.fast_forward::<true>(&plan, out, limit),
+                (false, true) => self.fast_forward::<false>(&plan, out, limit),
+                (true, false) => self.fast_reverse::<false>(&plan, out, limit),
+                (true, true) => self.fast_reverse::<true>(&plan, out, limit),
             };
             if let Some(truncated) = fast {
                 return Ok(truncated);
@@ -431,27 +443,28 @@ impl NotifyIndex {
         false
     }
 
-    /// First group `g` of the cycle with base `b` whose time `b + t_g >= x` (`ng` if none).
-    /// `local` estimates the clip time of `x` in that cycle; it only picks the bucket where the
-    /// search starts, every decision compares canonical times.
+    /// First group `g` of the cycle with base `b` whose time `b + t_g > x` (`STRICT`) or
+    /// `b + t_g >= x` (otherwise); `ng` if none.
+    /// `j` is the bucket where `x` is expected; it only picks where the search starts, every
+    /// decision compares canonical times.
     #[inline(always)]
-    fn lower_bound(&self, b: f64, x: f64, local: f64) -> usize {
+    fn lower_bound<const STRICT: bool>(&self, b: f64, x: f64, j: usize) -> usize {
+        let below = |t: f64| if STRICT { t <= x } else { t < x };
         let u = &self.times;
         let ng = u.len();
         let nb = self.buckets.len() - 1;
-        // Saturating cast: negative or huge estimates land in the first or last bucket.
-        let j = ((local * self.bucket_scale) as usize).min(nb - 1);
+        let j = j.min(nb - 1);
         let mut lo = self.buckets[j] as usize;
         let mut hi = self.buckets[j + 1] as usize;
         // The answer lies in [lo, hi] unless a bucket edge says otherwise.
-        if lo > 0 && b + u[lo - 1] >= x {
+        if lo > 0 && !below(b + u[lo - 1]) {
             hi = lo - 1;
             lo = 0;
-        } else if hi < ng && b + u[hi] < x {
+        } else if hi < ng && below(b + u[hi]) {
             lo = hi + 1;
             hi = ng;
         }
-        // Branch-free binary search of [lo, hi): first index with b + u >= x, else hi.
+        // Branch-free binary search of [lo, hi): first index not below x, else hi.
         let mut len = hi - lo;
         if len == 0 {
             return lo;
@@ -459,31 +472,37 @@ impl NotifyIndex {
         let mut base = lo;
         while len > 1 {
             let half = len / 2;
-            if b + u[base + half] < x {
+            if below(b + u[base + half]) {
                 base += half;
             }
             len -= half;
         }
-        base + usize::from(b + u[base] < x)
+        base + usize::from(below(b + u[base]))
     }
 
-    /// First group of the cycle with base `b` that departs forward (`T >= xf`, except the end
-    /// group at `T == xf` under `skip_end`), or `ng`.
+    /// Bucket of a clip-time estimate (saturating: negative → 0, huge → past the last).
     #[inline(always)]
-    fn first_fwd(&self, b: f64, x: f64, xf: f64, skip_end: bool) -> usize {
-        let g = self.lower_bound(b, xf, x - b);
-        if skip_end && g + 1 == self.times.len() && b + self.times[g] == xf {
+    fn bucket_of(&self, local: f64) -> usize {
+        (local * self.bucket_scale) as usize
+    }
+
+    /// First group of the cycle with base `b` that departs forward (`T > x` if `STRICT`, else
+    /// `T >= x` except the end group at `T == x` under `skip_end`), or `ng`.
+    #[inline(always)]
+    fn first_fwd<const STRICT: bool>(&self, b: f64, x: f64, skip_end: bool, j: usize) -> usize {
+        let g = self.lower_bound::<STRICT>(b, x, j);
+        if skip_end && g + 1 == self.times.len() && b + self.times[g] == x {
             g + 1
         } else {
             g
         }
     }
 
-    /// Number of leading groups of the cycle with base `b` that depart in reverse (`T < xr`,
-    /// except the zero group at `T == x` under `skip_zero`).
+    /// Number of leading groups of the cycle with base `b` that depart in reverse (`T <= x` if
+    /// `INCLUSIVE`, except the zero group at `T == x` under `skip_zero`; else `T < x`).
     #[inline(always)]
-    fn count_rev(&self, b: f64, x: f64, xr: f64, skip_zero: bool) -> usize {
-        let c = self.lower_bound(b, xr, x - b);
+    fn count_rev<const INCLUSIVE: bool>(&self, b: f64, x: f64, skip_zero: bool, j: usize) -> usize {
+        let c = self.lower_bound::<INCLUSIVE>(b, x, j);
         if skip_zero && c >= 1 && b + self.times[0] == x {
             0
         } else {
@@ -492,28 +511,42 @@ impl NotifyIndex {
     }
 
     /// Fast forward merge of two consecutive cycles. `None`: hand over to the general path.
-    fn fast_forward(&self, plan: &Plan, out: &mut Vec<Crossing>, limit: usize) -> Option<bool> {
+    fn fast_forward<const STRICT: bool>(
+        &self,
+        plan: &Plan,
+        out: &mut Vec<Crossing>,
+        limit: usize,
+    ) -> Option<bool> {
         let d = self.duration;
         let u = &self.times;
         let ng = u.len();
         let last = ng - 1;
         let x = plan.dep.x;
-        // Departure test as one comparison `T >= xf`, plus the loop-point exception: a looping
-        // Start does not fire the end group at `T == at`.
-        let xf = if plan.dep.inclusive { x } else { x.next_up() };
-        let skip_end = plan.dep.inclusive && plan.dep.skip_loop_point && self.has_end;
-        let last_departs = |t: f64| t >= xf && !(skip_end && t == xf);
+        // Departure test: `T > from` (STRICT), or `T >= at` with the loop-point exception: a
+        // looping Start does not fire the end group at `T == at`.
+        let skip_end = !STRICT && plan.dep.skip_loop_point && self.has_end;
+        let last_departs = |t: f64| {
+            if STRICT {
+                t > x
+            } else {
+                t >= x && !(skip_end && t == x)
+            }
+        };
         // Cursor A: the first cycle k whose last group departs (cycles before it fire nothing:
         // T is monotone in k, and within a cycle in the group order), at its first departing
         // group ga. The division only estimates k; canonical times decide. Cycle k - 1 can only
         // depart when ga <= 1: otherwise T(1, k) (> T(last, k - 1) in the fast regime) does not.
-        let q = x * self.inv_duration;
-        if q.abs() > FAST_CYCLES * 2.0 {
+        // One multiply estimates both the cycle and the bucket within it: `x · nb / D`, truncated
+        // (off by one for negative x; the corrections below absorb it).
+        let xs = x * self.bucket_scale;
+        if xs.abs() > self.fast_xs_limit {
             return None; // unreachable in the fast regime; keeps k far from overflow
         }
-        let mut k = floor_i64(q);
+        let js = xs as i64;
+        let mut k = js >> self.bucket_shift;
+        let j0 = (js & self.bucket_mask) as usize;
         let mut ba = cycle_base(d, k);
-        let mut ga = self.first_fwd(ba, x, xf, skip_end);
+        let mut ga = self.first_fwd::<STRICT>(ba, x, skip_end, j0);
         let mut steps = 0;
         loop {
             if ga == ng {
@@ -524,7 +557,7 @@ impl NotifyIndex {
                 break;
             }
             ba = cycle_base(d, k);
-            ga = self.first_fwd(ba, x, xf, skip_end);
+            ga = self.first_fwd::<STRICT>(ba, x, skip_end, self.bucket_of(x - ba));
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
@@ -541,7 +574,7 @@ impl NotifyIndex {
                 k += 1;
                 ba = bb;
                 ga = if gb == UNRESOLVED {
-                    self.first_fwd(ba, x, xf, skip_end)
+                    self.first_fwd::<STRICT>(ba, x, skip_end, self.bucket_of(x - ba))
                 } else {
                     gb
                 };
@@ -554,7 +587,7 @@ impl NotifyIndex {
             }
             let ta = ba + u[ga];
             if gb == UNRESOLVED && bb + u[0] < ta {
-                gb = self.first_fwd(bb, x, xf, skip_end);
+                gb = self.first_fwd::<STRICT>(bb, x, skip_end, self.bucket_of(x - bb));
             }
             if gb < ng && bb + u[gb] < ta {
                 let tb = bb + u[gb];
@@ -578,26 +611,40 @@ impl NotifyIndex {
     }
 
     /// Fast reverse merge of two consecutive cycles. `None`: hand over to the general path.
-    fn fast_reverse(&self, plan: &Plan, out: &mut Vec<Crossing>, limit: usize) -> Option<bool> {
+    fn fast_reverse<const INCLUSIVE: bool>(
+        &self,
+        plan: &Plan,
+        out: &mut Vec<Crossing>,
+        limit: usize,
+    ) -> Option<bool> {
         let d = self.duration;
         let u = &self.times;
         let x = plan.dep.x;
-        // Reverse departure test as `T < xr`, plus the loop-point exception: a looping Start
-        // in reverse does not fire the zero group at `T == at`.
-        let xr = if plan.dep.inclusive { x.next_up() } else { x };
-        let skip_zero = plan.dep.inclusive && plan.dep.skip_loop_point && self.has_zero;
-        let first_departs = |t: f64| t < xr && !(skip_zero && t == x);
+        // Reverse departure test: `T < from`, or `T <= at` (INCLUSIVE) with the loop-point
+        // exception: a looping Start in reverse does not fire the zero group at `T == at`.
+        let skip_zero = INCLUSIVE && plan.dep.skip_loop_point && self.has_zero;
+        let first_departs = |t: f64| {
+            if INCLUSIVE {
+                t <= x && !(skip_zero && t == x)
+            } else {
+                t < x
+            }
+        };
         // Cursor A: the last cycle k whose first group departs (later cycles fire nothing), with
         // groups 0..na departing. Cycle k + 1 can only depart when na >= ng - 1: otherwise
         // T(ng - 2, k) (< T(0, k + 1) in the fast regime) does not.
         let ng = u.len();
-        let q = x * self.inv_duration;
-        if q.abs() > FAST_CYCLES * 2.0 {
+        // One multiply estimates both the cycle and the bucket within it: `x · nb / D`, truncated
+        // (off by one for negative x; the corrections below absorb it).
+        let xs = x * self.bucket_scale;
+        if xs.abs() > self.fast_xs_limit {
             return None; // unreachable in the fast regime; keeps k far from overflow
         }
-        let mut k = floor_i64(q);
+        let js = xs as i64;
+        let mut k = js >> self.bucket_shift;
+        let j0 = (js & self.bucket_mask) as usize;
         let mut ba = cycle_base(d, k);
-        let mut na = self.count_rev(ba, x, xr, skip_zero);
+        let mut na = self.count_rev::<INCLUSIVE>(ba, x, skip_zero, j0);
         let mut steps = 0;
         loop {
             if na == 0 {
@@ -608,7 +655,7 @@ impl NotifyIndex {
                 break;
             }
             ba = cycle_base(d, k);
-            na = self.count_rev(ba, x, xr, skip_zero);
+            na = self.count_rev::<INCLUSIVE>(ba, x, skip_zero, self.bucket_of(x - ba));
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
@@ -625,7 +672,7 @@ impl NotifyIndex {
                 k -= 1;
                 ba = bb;
                 na = if nb == UNRESOLVED {
-                    self.count_rev(ba, x, xr, skip_zero)
+                    self.count_rev::<INCLUSIVE>(ba, x, skip_zero, self.bucket_of(x - ba))
                 } else {
                     nb
                 };
@@ -638,7 +685,7 @@ impl NotifyIndex {
             }
             let ta = ba + u[na - 1];
             if nb == UNRESOLVED && bb + u[last] > ta {
-                nb = self.count_rev(bb, x, xr, skip_zero);
+                nb = self.count_rev::<INCLUSIVE>(bb, x, skip_zero, self.bucket_of(x - bb));
             }
             // Equal times: the higher cycle (A) fires first.
             if nb != UNRESOLVED && nb > 0 && bb + u[nb - 1] > ta {
@@ -730,17 +777,6 @@ impl NotifyIndex {
             }
         }
         false
-    }
-}
-
-/// `floor(q)` as an integer without a libm call; `|q|` is below 2^41 in the fast regime.
-#[inline(always)]
-fn floor_i64(q: f64) -> i64 {
-    let k = q as i64;
-    if (k as f64) > q {
-        k.saturating_sub(1)
-    } else {
-        k
     }
 }
 

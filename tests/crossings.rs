@@ -628,7 +628,7 @@ fn query(d: f64, times: &[f64], iv: PlaybackInterval, limit: usize) -> sinew::cr
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
 
     /// (1) Every query equals the brute-force reference (whenever the reference can bound its
     /// cycle window), and always satisfies ordering and canonical-time invariants.
