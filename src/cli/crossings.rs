@@ -37,7 +37,17 @@ pub struct Args {
     pub format: Format,
 }
 
+/// The largest `--limit` accepted: the result is held in memory, so the limit bounds it.
+pub const MAX_LIMIT: usize = 10_000_000;
+
 pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
+    if a.limit > MAX_LIMIT {
+        eprintln!(
+            "error: --limit must be at most {MAX_LIMIT}, got {}",
+            a.limit
+        );
+        return Ok(FAILURE);
+    }
     let interval = if a.seek {
         PlaybackInterval::Seek
     } else if a.paused {

@@ -92,20 +92,35 @@ pub static CODES: &[(&str, &str)] = &[
     ("E0414", "an expression is nested too deeply"),
     ("E0550", "a scene file is not UTF-8"),
     ("E0551", "a scene file is not valid RON"),
-    ("E0552", "a scene value has the wrong shape, or an unknown or mis-called action"),
+    (
+        "E0552",
+        "a scene value has the wrong shape, or an unknown or mis-called action",
+    ),
     ("E0553", "an unknown field in a scene"),
     ("E0554", "a scene field or clip slot is written twice"),
     ("E0555", "a required scene field is missing"),
     ("E0556", "two scene entities share a name"),
-    ("E0557", "a scene action names an entity the scene does not declare"),
+    (
+        "E0557",
+        "a scene action names an entity the scene does not declare",
+    ),
     ("E0558", "a scene value is out of range"),
     ("E0559", "a default or layer clip names no clip slot"),
-    ("E0560", "an animation action targets an entity without an animator"),
+    (
+        "E0560",
+        "an animation action targets an entity without an animator",
+    ),
     ("E0561", "a graph or clip a scene names cannot be read"),
-    ("E0562", "a graph a scene names does not compile, or a clip does not load"),
+    (
+        "E0562",
+        "a graph a scene names does not compile, or a clip does not load",
+    ),
     ("W0301", "a node no event reaches"),
     ("W0302", "a variable no node reads or writes"),
-    ("W0550", "the minimal animator ignores a full-runtime feature"),
+    (
+        "W0550",
+        "the minimal animator ignores a full-runtime feature",
+    ),
 ];
 
 /// The summary of a code, if registered.
