@@ -445,6 +445,26 @@ pub struct BoundClip {
     pub binding: ClipBinding,
 }
 
+impl BoundClip {
+    /// Compiles `seq` and binds it to `skel` (see [`ClipBinding::new`] for the warnings).
+    pub fn new(
+        seq: &crate::animseq::AnimSeq,
+        skel: &Skeleton,
+        bone_map: &std::collections::BTreeMap<String, String>,
+        clip_name: &str,
+    ) -> (BoundClip, Vec<Diagnostic>) {
+        let clip = CompiledClip::new(seq);
+        let (binding, diags) = ClipBinding::new(&clip, skel, bone_map, clip_name);
+        (BoundClip { clip, binding }, diags)
+    }
+
+    /// Samples the clip at clip time `t` into `out` (reset to the rest pose first).
+    pub fn sample_pose(&self, skel: &Skeleton, t: f64, out: &mut Pose) {
+        out.set_rest(skel);
+        self.binding.sample(&self.clip, t, out);
+    }
+}
+
 /// Shared normalized phase of one tree (clip sync).
 ///
 /// The tree's cycle length is `L = Σ wᵢ·lenᵢ` over base leaves (weights sum to 1); advancing by

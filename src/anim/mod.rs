@@ -10,13 +10,19 @@ pub mod root_motion;
 pub mod sample;
 pub mod skeleton;
 
-pub use blend::{Blend1D, BlendSpace2D, BlendTree, SyncedPlayer, TreeEvaluator};
+pub use blend::{
+    Blend1D, BlendError, BlendSpace2D, BlendTree, BoundClip, Leaf, SyncedPlayer, TreeError,
+    TreeEvaluator, add_difference, lerp_pose,
+};
 pub use mask::{BoneMask, LayerBlend, apply_additive, apply_override};
 pub use pose::{Pose, Transform};
-pub use retarget::retarget_clip;
+pub use retarget::{hips_scale, leg_length, retarget_clip};
 pub use root_motion::{RootClip, RootDelta, RootMotionMode, find_root_bone, hold_root};
-pub use sample::{ClipBinding, CompiledClip};
-pub use skeleton::{Bone, BoneDef, Skeleton, load_skeleton, names_match, normalize_bone_name};
+pub use sample::{Channel, ClipBinding, CompiledClip, CompiledTrack, nlerp};
+pub use skeleton::{
+    Bone, BoneDef, LoadedSkeleton, Skeleton, SkeletonError, load_skeleton, load_skeleton_bytes,
+    names_match, normalize_bone_name,
+};
 
 /// `.skel` file is not valid UTF-8.
 pub const E_SKEL_NOT_UTF8: &str = "E0500";

@@ -27,7 +27,7 @@ pub fn leg_length(skel: &Skeleton) -> Option<f32> {
     let mut order: Vec<usize> = (0..bones.len()).collect();
     order.sort_by_key(|&i| bones[i].authored);
     let is = |i: usize, keys: &[&str]| {
-        let n = normalize_bone_name(&bones[i].name);
+        let n: String = normalize_bone_name(&bones[i].name).replace('_', "");
         keys.iter().any(|k| n.contains(k))
     };
     for &up in order
