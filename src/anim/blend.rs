@@ -555,6 +555,16 @@ impl TreeEvaluator {
         out: &mut Pose,
     ) {
         out.set_rest(skel);
+        // Fast path: one base clip at full weight samples straight into the pose.
+        let mut base = leaves.iter().filter(|l| !l.additive && l.weight > 0.0);
+        if let (Some(only), None) = (base.next(), base.next())
+            && let Some(c) = clips.get(only.clip)
+        {
+            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
+            c.binding.sample(&c.clip, t, out);
+            self.additives(leaves, clips, phase, looping, out);
+            return;
+        }
         let n = out.len();
         self.acc_t.clear();
         self.acc_t.resize(n, Vec3::ZERO);
@@ -601,6 +611,17 @@ impl TreeEvaluator {
                 out.animated[b] = true;
             }
         }
+        self.additives(leaves, clips, phase, looping, out);
+    }
+
+    fn additives(
+        &self,
+        leaves: &[Leaf],
+        clips: &[BoundClip],
+        phase: f64,
+        looping: bool,
+        out: &mut Pose,
+    ) {
         for lf in leaves.iter().filter(|l| l.additive && l.weight > 0.0) {
             let Some(c) = clips.get(lf.clip) else {
                 continue;
@@ -612,6 +633,7 @@ impl TreeEvaluator {
 
     fn accumulate(&mut self, c: &BoundClip, t: f64, w: f32, rest: &Pose) {
         let n = rest.len();
+        let pos = c.clip.positions(t);
         for &(b, ti) in &c.binding.pairs {
             let (b, ti) = (b as usize, ti as usize);
             let Some(tr) = c.clip.tracks.get(ti) else {
@@ -620,9 +642,9 @@ impl TreeEvaluator {
             if b >= n {
                 continue;
             }
-            let v = tr.translation.sample(t).unwrap_or(rest.translations[b]);
-            let q = Vec4::from(tr.rotation.sample(t).unwrap_or(rest.rotations[b]));
-            let s = tr.scale.sample(t).unwrap_or(rest.scales[b]);
+            let v = tr.translation.get(&pos, t).unwrap_or(rest.translations[b]);
+            let q = Vec4::from(tr.rotation.get(&pos, t).unwrap_or(rest.rotations[b]));
+            let s = tr.scale.get(&pos, t).unwrap_or(rest.scales[b]);
             self.acc_t[b] += v * w;
             self.acc_s[b] += s * w;
             let acc = self.acc_q[b];
@@ -642,6 +664,7 @@ pub fn add_difference(c: &BoundClip, t: f64, w: f32, out: &mut Pose, mask: Optio
     if w <= 0.0 {
         return;
     }
+    let pos = c.clip.positions(t);
     for &(b, ti) in &c.binding.pairs {
         let (b, ti) = (b as usize, ti as usize);
         let Some(tr) = c.clip.tracks.get(ti) else {
@@ -657,19 +680,19 @@ pub fn add_difference(c: &BoundClip, t: f64, w: f32, out: &mut Pose, mask: Optio
         if wb <= 0.0 {
             continue;
         }
-        if let (Some(v), Some(v0)) = (tr.translation.sample(t), tr.translation.first()) {
+        if let (Some(v), Some(v0)) = (tr.translation.get(&pos, t), tr.translation.first()) {
             let r = out.translations[b] + (v - v0) * wb;
             if r.is_finite() {
                 out.translations[b] = r;
             }
         }
-        if let (Some(s), Some(s0)) = (tr.scale.sample(t), tr.scale.first()) {
+        if let (Some(s), Some(s0)) = (tr.scale.get(&pos, t), tr.scale.first()) {
             let r = out.scales[b] + (s - s0) * wb;
             if r.is_finite() {
                 out.scales[b] = r;
             }
         }
-        if let (Some(q), Some(q0)) = (tr.rotation.sample(t), tr.rotation.first()) {
+        if let (Some(q), Some(q0)) = (tr.rotation.get(&pos, t), tr.rotation.first()) {
             let d = nlerp(Quat::IDENTITY, q0.inverse() * q, wb);
             let r = (out.rotations[b] * d).normalize();
             if r.is_finite() {

@@ -93,15 +93,14 @@ impl Pose {
     /// count grows).
     pub fn set_rest(&mut self, skel: &Skeleton) {
         let n = skel.len();
+        let (t, r, sc) = skel.rest_arrays();
         self.translations.clear();
+        self.translations.extend_from_slice(t);
         self.rotations.clear();
+        self.rotations.extend_from_slice(r);
         self.scales.clear();
+        self.scales.extend_from_slice(sc);
         self.animated.clear();
-        for b in skel.bones() {
-            self.translations.push(b.rest.translation);
-            self.rotations.push(b.rest.rotation);
-            self.scales.push(b.rest.scale);
-        }
         self.animated.resize(n, false);
     }
 

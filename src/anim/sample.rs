@@ -18,13 +18,35 @@ use crate::diag::Diagnostic;
 use glam::{Quat, Vec3, Vec4};
 use std::collections::BTreeMap;
 
+/// How many distinct key-time lists one clip shares between its channels (more fall back to a
+/// per-channel search).
+pub const MAX_TIME_SETS: usize = 8;
+
+/// Marks a channel that uses no shared time list.
+pub const NO_SET: u8 = u8::MAX;
+
+/// Located positions of one clip time in each of a clip's shared time lists.
+pub type Positions = [KeyPos; MAX_TIME_SETS];
+
 /// One cleaned channel: strictly increasing finite times, finite values.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Channel<V> {
     /// Key times, strictly increasing, finite.
     pub times: Vec<f64>,
     /// Key values, one per time.
     pub values: Vec<V>,
+    /// Index of the clip's shared time list equal to `times`, or [`NO_SET`].
+    pub set: u8,
+}
+
+impl<V> Default for Channel<V> {
+    fn default() -> Channel<V> {
+        Channel {
+            times: Vec::new(),
+            values: Vec::new(),
+            set: NO_SET,
+        }
+    }
 }
 
 /// Interpolation of one value type.
@@ -61,24 +83,79 @@ pub fn nlerp(a: Quat, b: Quat, s: f32) -> Quat {
     }
 }
 
+/// Where a time falls among a channel's keys: values `i0` and `i1` mixed by `s`.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct KeyPos {
+    /// Earlier key.
+    pub i0: usize,
+    /// Later key (equal to `i0` when clamped).
+    pub i1: usize,
+    /// Mix in `[0, 1]`.
+    pub s: f32,
+}
+
+/// Locates clip time `t` among sorted key `times`; `None` without keys.
+#[inline]
+pub fn locate(times: &[f64], t: f64) -> Option<KeyPos> {
+    let n = times.len();
+    if n == 0 {
+        return None;
+    }
+    let i = times.partition_point(|&k| k <= t);
+    if i == 0 {
+        return Some(KeyPos {
+            i0: 0,
+            i1: 0,
+            s: 0.0,
+        });
+    }
+    if i >= n {
+        return Some(KeyPos {
+            i0: n - 1,
+            i1: n - 1,
+            s: 0.0,
+        });
+    }
+    let (t0, t1) = (times[i - 1], times[i]);
+    let s = (((t - t0) / (t1 - t0)) as f32).clamp(0.0, 1.0);
+    Some(KeyPos {
+        i0: i - 1,
+        i1: i,
+        s,
+    })
+}
+
 impl<V: Interp> Channel<V> {
     /// Value at clip time `t` (clamped to the keys); `None` without keys.
     #[inline]
     pub fn sample(&self, t: f64) -> Option<V> {
-        let n = self.times.len();
-        if n == 0 {
-            return None;
+        locate(&self.times, t).and_then(|k| self.at(k))
+    }
+
+    /// Value at clip time `t`, using the clip's pre-located `pos` when this channel shares a
+    /// time list (one search per list per clip instead of one per channel).
+    #[inline]
+    pub fn get(&self, pos: &Positions, t: f64) -> Option<V> {
+        match self.values.len() {
+            0 => None,
+            1 => Some(self.values[0]),
+            _ => match pos.get(usize::from(self.set)) {
+                Some(k) => self.at(*k),
+                None => self.sample(t),
+            },
         }
-        let i = self.times.partition_point(|&k| k <= t);
-        if i == 0 {
-            return Some(self.values[0]);
-        }
-        if i >= n {
-            return Some(self.values[n - 1]);
-        }
-        let (t0, t1) = (self.times[i - 1], self.times[i]);
-        let s = (((t - t0) / (t1 - t0)) as f32).clamp(0.0, 1.0);
-        Some(V::interp(self.values[i - 1], self.values[i], s))
+    }
+
+    /// Value at a located position (from this channel's times or identical ones).
+    #[inline]
+    pub fn at(&self, k: KeyPos) -> Option<V> {
+        let a = *self.values.get(k.i0)?;
+        let b = *self.values.get(k.i1)?;
+        Some(if k.i0 == k.i1 {
+            a
+        } else {
+            V::interp(a, b, k.s)
+        })
     }
 
     /// The first key's value.
@@ -91,6 +168,7 @@ impl<V: Interp> Channel<V> {
         let mut out = Channel {
             times: Vec::with_capacity(keys.len()),
             values: Vec::with_capacity(keys.len()),
+            set: NO_SET,
         };
         for (t, v) in keys {
             if out.times.last() == Some(&t) {
@@ -135,6 +213,8 @@ pub struct CompiledClip {
     pub duration: f64,
     /// Tracks in the clip's order.
     pub tracks: Vec<CompiledTrack>,
+    /// Distinct key-time lists shared by channels (at most [`MAX_TIME_SETS`]).
+    pub time_sets: Vec<Vec<f64>>,
 }
 
 impl CompiledClip {
@@ -156,25 +236,67 @@ impl CompiledClip {
         let tracks = seq
             .tracks
             .iter()
-            .map(|tr| CompiledTrack {
-                bone: tr.bone.clone(),
-                translation: v3(&tr.translation),
-                scale: v3(&tr.scale),
-                rotation: Channel::build(
-                    tr.rotation
-                        .iter()
-                        .filter_map(|&(t, q)| {
-                            let q = Quat::from_array(q);
-                            let l = q.length_squared();
-                            (t.is_finite() && q.is_finite() && l.is_normal())
-                                .then(|| (t, q * l.sqrt().recip()))
-                        })
-                        .filter(|(_, q)| q.is_finite())
-                        .collect(),
-                ),
+            .map(|tr| {
+                let c = CompiledTrack {
+                    bone: tr.bone.clone(),
+                    translation: v3(&tr.translation),
+                    scale: v3(&tr.scale),
+                    rotation: Channel::build(
+                        tr.rotation
+                            .iter()
+                            .filter_map(|&(t, q)| {
+                                let q = Quat::from_array(q);
+                                let l = q.length_squared();
+                                (t.is_finite() && q.is_finite() && l.is_normal())
+                                    .then(|| (t, q * l.sqrt().recip()))
+                            })
+                            .filter(|(_, q)| q.is_finite())
+                            .collect(),
+                    ),
+                };
+                c
             })
             .collect();
-        CompiledClip { duration, tracks }
+        let mut clip = CompiledClip {
+            duration,
+            tracks,
+            time_sets: Vec::new(),
+        };
+        clip.share_times();
+        clip
+    }
+
+    fn share_times(&mut self) {
+        let mut sets: Vec<Vec<f64>> = Vec::new();
+        let mut assign = |times: &[f64]| -> u8 {
+            if times.len() < 2 {
+                return NO_SET;
+            }
+            if let Some(i) = sets.iter().position(|s| s == times) {
+                return i as u8;
+            }
+            if sets.len() < MAX_TIME_SETS {
+                sets.push(times.to_vec());
+                return (sets.len() - 1) as u8;
+            }
+            NO_SET
+        };
+        for tr in &mut self.tracks {
+            tr.translation.set = assign(&tr.translation.times);
+            tr.rotation.set = assign(&tr.rotation.times);
+            tr.scale.set = assign(&tr.scale.times);
+        }
+        self.time_sets = sets;
+    }
+
+    /// Locates clip time `t` in every shared time list (call once per sample of the clip).
+    #[inline]
+    pub fn positions(&self, t: f64) -> Positions {
+        let mut pos = Positions::default();
+        for (p, ts) in pos.iter_mut().zip(&self.time_sets) {
+            *p = locate(ts, t).unwrap_or_default();
+        }
+        pos
     }
 
     /// Clip time shown at unwrapped playback time `u`: wrapped into `[0, D)` when looping,
@@ -269,6 +391,7 @@ impl ClipBinding {
             t.clamp(0.0, clip.duration)
         };
         let n = out.len();
+        let pos = clip.positions(t);
         for &(b, ti) in &self.pairs {
             let (b, ti) = (b as usize, ti as usize);
             let Some(tr) = clip.tracks.get(ti) else {
@@ -277,13 +400,13 @@ impl ClipBinding {
             if b >= n {
                 continue;
             }
-            if let Some(v) = tr.translation.sample(t) {
+            if let Some(v) = tr.translation.get(&pos, t) {
                 out.translations[b] = v;
             }
-            if let Some(q) = tr.rotation.sample(t) {
+            if let Some(q) = tr.rotation.get(&pos, t) {
                 out.rotations[b] = q;
             }
-            if let Some(v) = tr.scale.sample(t) {
+            if let Some(v) = tr.scale.get(&pos, t) {
                 out.scales[b] = v;
             }
             out.animated[b] = true;

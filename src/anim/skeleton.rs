@@ -66,6 +66,10 @@ pub struct Skeleton {
     by_name: BTreeMap<String, usize>,
     /// Clip files keyed on this skeleton (the optional `clips` list).
     pub clips: Vec<String>,
+    /// Rest values as structure-of-arrays, for fast pose resets.
+    rest_t: Vec<Vec3>,
+    rest_r: Vec<Quat>,
+    rest_s: Vec<Vec3>,
 }
 
 /// Why [`Skeleton::new`] refused a bone list (the loader turns these into diagnostics).
@@ -101,6 +105,11 @@ impl Skeleton {
     /// The bones, parents before children.
     pub fn bones(&self) -> &[Bone] {
         &self.bones
+    }
+
+    /// Rest translations, rotations and scales, one per bone.
+    pub fn rest_arrays(&self) -> (&[Vec3], &[Quat], &[Vec3]) {
+        (&self.rest_t, &self.rest_r, &self.rest_s)
     }
 
     /// Number of bones.
@@ -277,6 +286,9 @@ fn build(defs: Vec<BoneDef>, clips: Vec<String>) -> Skeleton {
         });
     }
     Skeleton {
+        rest_t: bones.iter().map(|b| b.rest.translation).collect(),
+        rest_r: bones.iter().map(|b| b.rest.rotation).collect(),
+        rest_s: bones.iter().map(|b| b.rest.scale).collect(),
         bones,
         by_name,
         clips,
