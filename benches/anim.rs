@@ -56,7 +56,7 @@ fn clip(duration: f64, amp: f32, forward: f32) -> AnimSeq {
                     format!("b{b}")
                 },
                 translation: keys(&|p| {
-                    let y = 0.1 + 0.02 * (p * 6.28).sin();
+                    let y = 0.1 + 0.02 * (p * std::f32::consts::TAU).sin();
                     let z = if b == 0 { forward * p } else { 0.0 };
                     [0.0, y, z, 0.0]
                 })
@@ -64,7 +64,8 @@ fn clip(duration: f64, amp: f32, forward: f32) -> AnimSeq {
                 .map(|(t, v)| (t, [v[0], v[1], v[2]]))
                 .collect(),
                 rotation: keys(&|p| {
-                    Quat::from_axis_angle(axis, amp * (p * 6.28 + b as f32).sin()).to_array()
+                    Quat::from_axis_angle(axis, amp * (p * std::f32::consts::TAU + b as f32).sin())
+                        .to_array()
                 }),
                 scale: vec![],
             }

@@ -236,25 +236,22 @@ impl CompiledClip {
         let tracks = seq
             .tracks
             .iter()
-            .map(|tr| {
-                let c = CompiledTrack {
-                    bone: tr.bone.clone(),
-                    translation: v3(&tr.translation),
-                    scale: v3(&tr.scale),
-                    rotation: Channel::build(
-                        tr.rotation
-                            .iter()
-                            .filter_map(|&(t, q)| {
-                                let q = Quat::from_array(q);
-                                let l = q.length_squared();
-                                (t.is_finite() && q.is_finite() && l.is_normal())
-                                    .then(|| (t, q * l.sqrt().recip()))
-                            })
-                            .filter(|(_, q)| q.is_finite())
-                            .collect(),
-                    ),
-                };
-                c
+            .map(|tr| CompiledTrack {
+                bone: tr.bone.clone(),
+                translation: v3(&tr.translation),
+                scale: v3(&tr.scale),
+                rotation: Channel::build(
+                    tr.rotation
+                        .iter()
+                        .filter_map(|&(t, q)| {
+                            let q = Quat::from_array(q);
+                            let l = q.length_squared();
+                            (t.is_finite() && q.is_finite() && l.is_normal())
+                                .then(|| (t, q * l.sqrt().recip()))
+                        })
+                        .filter(|(_, q)| q.is_finite())
+                        .collect(),
+                ),
             })
             .collect();
         let mut clip = CompiledClip {
