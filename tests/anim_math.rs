@@ -251,6 +251,29 @@ fn clip_sync_uses_weighted_cycle_length() {
     assert_eq!(tree.validate(1), Err(TreeError::MissingClip(1)));
 }
 
+#[test]
+fn heaviest_leaf_fires_ties_to_the_earlier() {
+    let leaf = |clip, weight, additive| Leaf {
+        clip,
+        weight,
+        additive,
+    };
+    let l = [leaf(0, 0.5, false), leaf(1, 0.5, false), leaf(2, 0.9, true)];
+    assert_eq!(heaviest_leaf(&l), Some(0));
+    let l = [leaf(0, 0.25, false), leaf(1, 0.75, false)];
+    assert_eq!(heaviest_leaf(&l), Some(1));
+    assert_eq!(heaviest_leaf(&[leaf(0, 0.0, false)]), None);
+}
+
+#[test]
+fn flat_skeleton_from_track_names() {
+    let s = Skeleton::from_track_names(["Hips", "arm", "hips", "mixamorig:Head", ""]);
+    let names: Vec<&str> = s.bones().iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["Hips", "arm", "mixamorig:Head"]);
+    assert!(s.bones().iter().all(|b| b.parent.is_none()));
+    assert_eq!(s.find("MIXAMORIG_head"), Some(2));
+}
+
 // ---- masks ----------------------------------------------------------------------------------
 
 const UPPER_RIGHT: [&str; 4] = ["shoulder_r", "upper_arm_r", "lower_arm_r", "hand_r"];
@@ -693,8 +716,41 @@ fn unit_quat() -> impl Strategy<Value = Quat> {
     })
 }
 
+/// The same checks as `fuzz/fuzz_targets/skel_load.rs`.
+fn check_skel_bytes(data: &[u8]) {
+    let loaded = load_skeleton_bytes("fuzz.skel", data);
+    match &loaded.skeleton {
+        Some(s) => {
+            for (i, b) in s.bones().iter().enumerate() {
+                assert!(b.parent.is_none_or(|p| p < i));
+                assert_eq!(s.find(&b.name), Some(i));
+            }
+            let pose = Pose::rest(s);
+            assert!(pose.is_sane() || pose.translations.iter().all(|v| v.is_finite()));
+            let mut model = Vec::new();
+            pose.to_model(s, &mut model);
+            assert_eq!(model.len(), s.len());
+        }
+        None => assert!(loaded.diagnostics.iter().any(|d| d.is_error())),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn skel_loader_survives_random_bytes(data in prop::collection::vec(any::<u8>(), 0..200)) {
+        check_skel_bytes(&data);
+    }
+
+    #[test]
+    fn skel_loader_survives_mutations(at in 0usize..2000, len in 0usize..40, with in prop::collection::vec(prop_oneof![Just(b'('), Just(b')'), Just(b'"'), Just(b','), Just(b'x'), any::<u8>()], 0..8)) {
+        let mut text = include_bytes!("../assets/hero.skel").to_vec();
+        let at = at.min(text.len());
+        let end = (at + len).min(text.len());
+        text.splice(at..end, with);
+        check_skel_bytes(&text);
+    }
 
     #[test]
     fn weights_2d_finite_and_sum_to_one(pts in prop::collection::vec(point(), 1..9), x in param(), y in param()) {

@@ -430,6 +430,21 @@ impl BlendTree {
     }
 }
 
+/// The leaf that fires markers: the most heavily weighted base leaf with weight > 0 (ties: the
+/// earlier leaf in tree order). Its index into `leaves`.
+pub fn heaviest_leaf(leaves: &[Leaf]) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    for (i, l) in leaves.iter().enumerate() {
+        if l.additive || l.weight <= 0.0 {
+            continue;
+        }
+        if best.is_none_or(|(_, w)| l.weight > w) {
+            best = Some((i, l.weight));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
 /// A 0..1 parameter: clamped, NaN → 0.
 #[inline]
 pub fn unit(x: f32) -> f32 {

@@ -12,7 +12,7 @@ pub mod skeleton;
 
 pub use blend::{
     Blend1D, BlendError, BlendSpace2D, BlendTree, BoundClip, Leaf, SyncedPlayer, TreeError,
-    TreeEvaluator, add_difference, lerp_pose,
+    TreeEvaluator, add_difference, heaviest_leaf, lerp_pose,
 };
 pub use mask::{BoneMask, LayerBlend, apply_additive, apply_override};
 pub use pose::{Pose, Transform};

@@ -102,6 +102,24 @@ impl Skeleton {
         Ok(build(defs, clips))
     }
 
+    /// The flat skeleton of an animator without one: one identity-rest root bone per distinct
+    /// track name (matched across `:`/`_`/case, first spelling kept, at most [`MAX_BONES`]),
+    /// in first-seen order, no hierarchy.
+    pub fn from_track_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Skeleton {
+        let mut seen = std::collections::BTreeSet::new();
+        let defs = names
+            .into_iter()
+            .filter(|n| !n.trim().is_empty() && seen.insert(normalize_bone_name(n)))
+            .take(MAX_BONES)
+            .map(|n| BoneDef {
+                name: n.to_string(),
+                parent: None,
+                rest: Transform::IDENTITY,
+            })
+            .collect();
+        build(defs, Vec::new())
+    }
+
     /// The bones, parents before children.
     pub fn bones(&self) -> &[Bone] {
         &self.bones
