@@ -4,9 +4,12 @@
 //! A tree is evaluated in two steps: [`BlendTree::leaves`] computes every clip's weight from the
 //! parameters (top-down; `Additive` overlays become additive leaves scaled by the amount), then
 //! [`TreeEvaluator::evaluate`] samples the weighted clips and blends them into a pose with no
-//! allocation (after the first frame). Base leaves' weights sum to 1; translation and scale blend
-//! linearly, rotations by weighted nlerp with each contribution aligned to the running sum's
-//! hemisphere. Additive leaves then add their difference from their own first frame (weighted) to
+//! allocation (after the first frame). Base leaves' weights sum to 1; the pose is a running
+//! weighted mean in tree order: the first clip is sampled, each later clip `i` moves the pose
+//! toward its values by `wᵢ / Σⱼ≤ᵢ wⱼ` (translation and scale linearly, rotation by
+//! shortest-path nlerp). For two clips that is exactly the weighted, hemisphere-aligned nlerp; for
+//! three or more the rotations combine as sequential nlerps (well defined, order-dependent, and
+//! always a unit quaternion). Additive leaves then add their difference from their own first frame (weighted) to
 //! bones the base animates. Flattening an `Additive` nested inside a `Lerp` scales its overlay by
 //! the `Lerp` weight: exact for translation and scale, the usual first-order result for rotation.
 
@@ -15,7 +18,7 @@ use super::sample::{ClipBinding, CompiledClip, nlerp};
 use super::skeleton::Skeleton;
 use super::*;
 use crate::diag::Diagnostic;
-use glam::{Quat, Vec3, Vec4};
+use glam::Quat;
 
 /// The deepest a blend tree may nest.
 pub const MAX_TREE_DEPTH: usize = 32;
@@ -545,10 +548,7 @@ impl SyncedPlayer {
 /// Reusable scratch for evaluating trees into poses (no allocation once sized).
 #[derive(Clone, Debug, Default)]
 pub struct TreeEvaluator {
-    acc_t: Vec<Vec3>,
-    acc_q: Vec<Vec4>,
-    acc_s: Vec<Vec3>,
-    wsum: Vec<f32>,
+    touched: Vec<bool>,
 }
 
 impl TreeEvaluator {
@@ -570,60 +570,50 @@ impl TreeEvaluator {
         out: &mut Pose,
     ) {
         out.set_rest(skel);
-        // Fast path: one base clip at full weight samples straight into the pose.
-        let mut base = leaves.iter().filter(|l| !l.additive && l.weight > 0.0);
-        if let (Some(only), None) = (base.next(), base.next())
-            && let Some(c) = clips.get(only.clip)
-        {
-            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
-            c.binding.sample(&c.clip, t, out);
-            self.additives(leaves, clips, phase, looping, out);
-            return;
-        }
         let n = out.len();
-        self.acc_t.clear();
-        self.acc_t.resize(n, Vec3::ZERO);
-        self.acc_q.clear();
-        self.acc_q.resize(n, Vec4::ZERO);
-        self.acc_s.clear();
-        self.acc_s.resize(n, Vec3::ZERO);
-        self.wsum.clear();
-        self.wsum.resize(n, 0.0);
+        let (rest_t, rest_r, rest_s) = skel.rest_arrays();
+        // Running weighted mean: the first clip samples straight into the pose, each later one
+        // moves it toward its own values by `wᵢ / Σw so far` (bones it does not animate move
+        // toward the rest pose, which stands for that clip there).
         let mut total = 0.0f32;
         for lf in leaves.iter().filter(|l| !l.additive && l.weight > 0.0) {
             let Some(c) = clips.get(lf.clip) else {
                 continue;
             };
-            total += lf.weight;
             let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
-            self.accumulate(c, t, lf.weight, out);
-        }
-        if total > 0.0 {
-            for b in 0..n {
-                let w = self.wsum[b];
-                if w <= 0.0 {
+            if total == 0.0 {
+                total = lf.weight;
+                c.binding.sample(&c.clip, t, out);
+                continue;
+            }
+            total += lf.weight;
+            let s = (lf.weight / total).clamp(0.0, 1.0);
+            self.touched.clear();
+            self.touched.resize(n, false);
+            let pos = c.clip.positions(t);
+            for &(b, ti) in &c.binding.pairs {
+                let (b, ti) = (b as usize, ti as usize);
+                let Some(tr) = c.clip.tracks.get(ti) else {
+                    continue;
+                };
+                if b >= n {
                     continue;
                 }
-                let rest_w = (total - w).max(0.0);
-                let tr = self.acc_t[b] + out.translations[b] * rest_w;
-                let sc = self.acc_s[b] + out.scales[b] * rest_w;
-                let mut q = self.acc_q[b];
-                let r = Vec4::from(out.rotations[b]);
-                q += if q.dot(r) < 0.0 { -r } else { r } * rest_w;
-                let inv = total.recip();
-                let tr = tr * inv;
-                let sc = sc * inv;
-                if tr.is_finite() {
-                    out.translations[b] = tr;
-                }
-                if sc.is_finite() {
-                    out.scales[b] = sc;
-                }
-                let l = q.length_squared();
-                if l > 1e-12 && l.is_finite() {
-                    out.rotations[b] = Quat::from_vec4(q * l.sqrt().recip());
-                }
+                let v = tr.translation.get(&pos, t).unwrap_or(rest_t[b]);
+                let q = tr.rotation.get(&pos, t).unwrap_or(rest_r[b]);
+                let sc = tr.scale.get(&pos, t).unwrap_or(rest_s[b]);
+                out.translations[b] = out.translations[b] * (1.0 - s) + v * s;
+                out.scales[b] = out.scales[b] * (1.0 - s) + sc * s;
+                out.rotations[b] = nlerp(out.rotations[b], q, s);
                 out.animated[b] = true;
+                self.touched[b] = true;
+            }
+            for b in 0..n {
+                if out.animated[b] && !self.touched[b] {
+                    out.translations[b] = out.translations[b] * (1.0 - s) + rest_t[b] * s;
+                    out.scales[b] = out.scales[b] * (1.0 - s) + rest_s[b] * s;
+                    out.rotations[b] = nlerp(out.rotations[b], rest_r[b], s);
+                }
             }
         }
         self.additives(leaves, clips, phase, looping, out);
@@ -643,28 +633,6 @@ impl TreeEvaluator {
             };
             let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
             add_difference(c, t, lf.weight, out, None);
-        }
-    }
-
-    fn accumulate(&mut self, c: &BoundClip, t: f64, w: f32, rest: &Pose) {
-        let n = rest.len();
-        let pos = c.clip.positions(t);
-        for &(b, ti) in &c.binding.pairs {
-            let (b, ti) = (b as usize, ti as usize);
-            let Some(tr) = c.clip.tracks.get(ti) else {
-                continue;
-            };
-            if b >= n {
-                continue;
-            }
-            let v = tr.translation.get(&pos, t).unwrap_or(rest.translations[b]);
-            let q = Vec4::from(tr.rotation.get(&pos, t).unwrap_or(rest.rotations[b]));
-            let s = tr.scale.get(&pos, t).unwrap_or(rest.scales[b]);
-            self.acc_t[b] += v * w;
-            self.acc_s[b] += s * w;
-            let acc = self.acc_q[b];
-            self.acc_q[b] = acc + if acc.dot(q) < 0.0 { -q } else { q } * w;
-            self.wsum[b] += w;
         }
     }
 }

@@ -134,7 +134,7 @@ impl<V: Interp> Channel<V> {
 
     /// Value at clip time `t`, using the clip's pre-located `pos` when this channel shares a
     /// time list (one search per list per clip instead of one per channel).
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, pos: &Positions, t: f64) -> Option<V> {
         match self.values.len() {
             0 => None,
@@ -147,7 +147,7 @@ impl<V: Interp> Channel<V> {
     }
 
     /// Value at a located position (from this channel's times or identical ones).
-    #[inline]
+    #[inline(always)]
     pub fn at(&self, k: KeyPos) -> Option<V> {
         let a = *self.values.get(k.i0)?;
         let b = *self.values.get(k.i1)?;
