@@ -610,6 +610,48 @@ fn retarget_scales_hips_and_carries_rotation_changes() {
     assert_eq!(get("tail").translation, vec![(0.0, [1.0; 3])]);
 }
 
+#[test]
+fn retarget_measures_changes_in_the_hips_parent_space() {
+    // Source: a Z-up armature node above the hips (rotated −90° about X); target: none.
+    let mut armature = rest_bone("Armature", None, [0.0; 3]);
+    armature.rest.rotation = Quat::from_rotation_x(deg(-90.0));
+    let source = Skeleton::new(
+        vec![
+            armature,
+            rest_bone("Hips", Some("Armature"), [0.0, 0.0, 1.0]),
+            rest_bone("arm", Some("Hips"), [0.3, 0.0, 0.0]),
+        ],
+        vec![],
+    )
+    .expect("skel");
+    let target = Skeleton::new(
+        vec![
+            rest_bone("hips", None, [0.0, 1.0, 0.0]),
+            rest_bone("arm", Some("hips"), [0.3, 0.0, 0.0]),
+        ],
+        vec![],
+    )
+    .expect("skel");
+    let clip = seq(
+        1.0,
+        vec![
+            track("Hips", &[(0.0, [0.0, 0.0, 1.0])], &[]),
+            track("arm", &[], &[(0.0, Quat::from_rotation_z(deg(30.0)))]),
+        ],
+    );
+    let (out, d) = retarget_clip(&clip, &source, &target, &BTreeMap::new());
+    assert!(d.is_empty(), "{d:?}");
+    let arm = out.tracks.iter().find(|t| t.bone == "arm").expect("arm");
+    assert!(quat_close(
+        Quat::from_array(arm.rotation[0].1),
+        Quat::from_rotation_z(deg(30.0))
+    ));
+    // Hips heights 1 (model space) on both sides: ratio 1; Z-up (0, 0, 1) becomes Y-up (0, 1, 0).
+    let hips = out.tracks.iter().find(|t| t.bone == "hips").expect("hips");
+    let v = Vec3::from_array(hips.translation[0].1);
+    assert!((v - Vec3::new(0.0, 1.0, 0.0)).length() < 1e-5, "{v:?}");
+}
+
 // ---- .skel loading --------------------------------------------------------------------------
 
 #[test]
