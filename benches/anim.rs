@@ -131,7 +131,6 @@ struct Animator {
     layer_time: f64,
     leaves: Vec<Leaf>,
     pose: Pose,
-    layer: Pose,
     motion: RootDelta,
 }
 
@@ -204,7 +203,6 @@ fn benches(c: &mut Criterion) {
             layer_time: i as f64 * 0.007,
             leaves: Vec::new(),
             pose: Pose::rest(&a.skel),
-            layer: Pose::rest(&a.skel),
             motion: RootDelta::ZERO,
         })
         .collect();

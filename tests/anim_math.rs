@@ -445,6 +445,33 @@ fn override_layer_replaces_masked_animated_bones() {
 }
 
 #[test]
+fn override_from_clip_matches_override_from_pose() {
+    let skel = two_bone();
+    let c = bound(
+        &seq(
+            1.0,
+            vec![track(
+                "arm",
+                &[(0.0, [0.0; 3]), (1.0, [2.0, 0.0, 0.0])],
+                &[(1.0, Quat::from_rotation_z(deg(80.0)))],
+            )],
+        ),
+        &skel,
+    );
+    let (m, _) = BoneMask::new(&skel, &["arm"], "l");
+    let mut base = Pose::rest(&skel);
+    base.translations[1] = Vec3::new(1.0, 1.0, 1.0);
+    let mut via_pose = base.clone();
+    let mut layer = Pose::default();
+    c.sample_pose(&skel, 0.5, &mut layer);
+    apply_override(&mut via_pose, &layer, Some(&m), 0.5);
+    apply_override_clip(&mut base, &c, 0.5, Some(&m), 0.5);
+    assert_eq!(base, via_pose);
+    // (1,1,1) halfway to (1,0,0): (1, 0.5, 0.5).
+    assert_eq!(base.translations[1], Vec3::new(1.0, 0.5, 0.5));
+}
+
+#[test]
 fn blended_tree_pose_is_weighted() {
     let skel = two_bone();
     let a = bound(

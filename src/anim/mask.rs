@@ -110,6 +110,56 @@ pub fn apply_override(base: &mut Pose, layer: &Pose, mask: Option<&BoneMask>, we
     }
 }
 
+/// `Override` layer straight from a clip (no layer pose): for every bone `clip` animates and
+/// the mask includes, moves `base` toward the clip's values at clip time `t` (clamped; NaN → 0)
+/// by `weight`. Same result as sampling into a rest pose and calling [`apply_override`].
+pub fn apply_override_clip(
+    base: &mut Pose,
+    clip: &BoundClip,
+    t: f64,
+    mask: Option<&BoneMask>,
+    weight: f32,
+) {
+    let w = unit(weight);
+    if w <= 0.0 {
+        return;
+    }
+    let c = &clip.clip;
+    let t = if t.is_nan() || c.duration <= 0.0 {
+        0.0
+    } else {
+        t.clamp(0.0, c.duration)
+    };
+    let pos = c.positions(t);
+    let n = base.len();
+    for &(b, ti) in &clip.binding.pairs {
+        let (b, ti) = (b as usize, ti as usize);
+        if b >= n {
+            continue;
+        }
+        let wi = match mask {
+            Some(m) => w * m.weights.get(b).copied().unwrap_or(0.0),
+            None => w,
+        };
+        let Some(tr) = c.tracks.get(ti) else {
+            continue;
+        };
+        if wi <= 0.0 {
+            continue;
+        }
+        if let Some(v) = tr.translation.get(&pos, t) {
+            base.translations[b] = base.translations[b] * (1.0 - wi) + v * wi;
+        }
+        if let Some(v) = tr.scale.get(&pos, t) {
+            base.scales[b] = base.scales[b] * (1.0 - wi) + v * wi;
+        }
+        if let Some(q) = tr.rotation.get(&pos, t) {
+            base.rotations[b] = nlerp(base.rotations[b], q, wi);
+        }
+        base.animated[b] = true;
+    }
+}
+
 /// `Additive` layer: adds `clip`'s difference at clip time `t` from its first frame, scaled by
 /// `weight` and the mask, to bones `base` already animates.
 pub fn apply_additive(

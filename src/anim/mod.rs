@@ -14,7 +14,7 @@ pub use blend::{
     Blend1D, BlendError, BlendSpace2D, BlendTree, BoundClip, Leaf, SyncedPlayer, TreeError,
     TreeEvaluator, add_difference, heaviest_leaf, lerp_pose,
 };
-pub use mask::{BoneMask, LayerBlend, apply_additive, apply_override};
+pub use mask::{BoneMask, LayerBlend, apply_additive, apply_override, apply_override_clip};
 pub use pose::{Pose, Transform};
 pub use retarget::{hips_scale, leg_length, retarget_clip};
 pub use root_motion::{RootClip, RootDelta, RootMotionMode, find_root_bone, hold_root};
