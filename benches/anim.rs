@@ -154,12 +154,8 @@ fn update(a: &Assets, ev: &mut TreeEvaluator, an: &mut Animator, dt: f64) {
     // One masked override layer.
     an.layer_time += dt;
     let lc = &a.clips[2];
-    lc.sample_pose(
-        &a.skel,
-        lc.clip.clip_time(an.layer_time, true),
-        &mut an.layer,
-    );
-    apply_override(&mut an.pose, &an.layer, Some(&a.mask), 0.8);
+    let lt = lc.clip.clip_time(an.layer_time, true);
+    apply_override_clip(&mut an.pose, lc, lt, Some(&a.mask), 0.8);
 }
 
 fn benches(c: &mut Criterion) {
