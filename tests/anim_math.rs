@@ -331,6 +331,23 @@ fn two_bone() -> Skeleton {
 }
 
 #[test]
+fn local_to_model_composes_parents_first() {
+    let skel = two_bone();
+    let mut pose = Pose::rest(&skel);
+    pose.rotations[0] = Quat::from_rotation_y(deg(90.0));
+    pose.scales[0] = Vec3::splat(2.0);
+    let mut model = Vec::new();
+    pose.to_model(&skel, &mut model);
+    // The arm's (0.5, 0, 0), scaled by 2 and turned 90° about Y, hangs off hips at (0, 1, 0).
+    let arm = model[1].translation;
+    assert!(
+        (Vec3::from(arm) - Vec3::new(0.0, 1.0, -1.0)).length() < 1e-5,
+        "{arm:?}"
+    );
+    assert_eq!(model.len(), 2);
+}
+
+#[test]
 fn sampling_interpolates_clamps_and_reports_unbound() {
     let skel = two_bone();
     let s = seq(
