@@ -2,6 +2,7 @@
 //!
 //! See `docs/ARCHITECTURE.md` for the code map and the invariants each module keeps.
 
+pub mod anim;
 pub mod animseq;
 pub mod bytecode;
 pub mod catalog;
