@@ -312,7 +312,7 @@ fn mask_names_match_across_separators_and_case() {
     let (m, d) = BoneMask::new(&skel, &["mixamorig_spine1", "nope"], "layer");
     assert_eq!(m.weights, vec![0.0, 1.0, 1.0]);
     assert_eq!(d.len(), 1);
-    assert_eq!(d[0].code, "E0511");
+    assert_eq!(d[0].code, "W0511");
     assert!(names_match("mixamorig:Spine1", "MIXAMORIG_SPINE1"));
     assert!(!names_match("spine1", "spine2"));
 }
@@ -366,7 +366,7 @@ fn sampling_interpolates_clamps_and_reports_unbound() {
     );
     let (c, d) = BoundClip::new(&s, &skel, &BTreeMap::new(), "walk.animseq");
     assert_eq!(d.len(), 1);
-    assert_eq!((d[0].code, d[0].file.as_str()), ("E0510", "walk.animseq"));
+    assert_eq!((d[0].code, d[0].file.as_str()), ("W0510", "walk.animseq"));
     let mut pose = Pose::rest(&skel);
     c.sample_pose(&skel, 0.25, &mut pose);
     assert_eq!(pose.translations[0], Vec3::new(0.5, 1.0, 1.0));

@@ -45,9 +45,9 @@ pub const E_SKEL_ZERO_ROTATION: &str = "E0508";
 /// A skeleton without bones, or with more than [`skeleton::MAX_BONES`].
 pub const E_SKEL_BONE_COUNT: &str = "E0509";
 /// A clip track names a bone the skeleton lacks (warning; the track is ignored).
-pub const W_TRACK_UNBOUND: &str = "E0510";
+pub const W_TRACK_UNBOUND: &str = "W0510";
 /// A mask entry names a bone the skeleton lacks (warning; the entry is ignored).
-pub const W_MASK_UNKNOWN_BONE: &str = "E0511";
+pub const W_MASK_UNKNOWN_BONE: &str = "W0511";
 /// Blend entries invalid: none, non-finite, 1D thresholds out of order, 2D coincident points.
 pub const E_BLEND_ENTRIES: &str = "E0512";
 /// A blend tree nested deeper than [`blend::MAX_TREE_DEPTH`] or naming a missing clip.

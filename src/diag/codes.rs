@@ -90,6 +90,34 @@ pub static CODES: &[(&str, &str)] = &[
     ("E0412", "unknown function in an expression"),
     ("E0413", "wrong number of arguments in an expression call"),
     ("E0414", "an expression is nested too deeply"),
+    ("E0500", "a .skel file is not UTF-8"),
+    ("E0501", "a .skel file is not valid RON"),
+    (
+        "E0502",
+        "a .skel value has the wrong shape (unknown, duplicate or missing field, wrong type)",
+    ),
+    ("E0503", "a bone name is empty"),
+    (
+        "E0504",
+        "two bones share a name (matching across `:`/`_`/case)",
+    ),
+    ("E0505", "a bone names an unknown parent"),
+    ("E0506", "bone parents form a cycle"),
+    ("E0507", "a rest-pose value is not finite"),
+    ("E0508", "a rest rotation cannot be normalized"),
+    ("E0509", "a skeleton has no bones or more than 4096"),
+    (
+        "E0512",
+        "bad blend entries (none, non-finite, 1D unsorted, 2D coincident)",
+    ),
+    (
+        "E0513",
+        "bad blend tree (too deep, missing clip slot, entry/clip mismatch)",
+    ),
+    (
+        "E0514",
+        "retargeting cannot pair the rigs or would bake too many keys",
+    ),
     ("E0550", "a scene file is not UTF-8"),
     ("E0551", "a scene file is not valid RON"),
     (
@@ -117,6 +145,11 @@ pub static CODES: &[(&str, &str)] = &[
     ),
     ("W0301", "a node no event reaches"),
     ("W0302", "a variable no node reads or writes"),
+    (
+        "W0510",
+        "a clip track names a bone the skeleton lacks (ignored)",
+    ),
+    ("W0511", "a mask entry names no bone (ignored)"),
     (
         "W0550",
         "the minimal animator ignores a full-runtime feature",
