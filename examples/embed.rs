@@ -73,7 +73,7 @@ pub fn run(ticks: u32) -> Vec<String> {
     // Asset load: intern identities, register notify fields.
     let mut hub = world.resource_mut::<EventHub>();
     let step = hub.intern("animseq::walk.footstep").expect("intern");
-    hub.set_notify_fields(step, vec![Value::String("grass".into())]);
+    hub.set_notify_fields(step, vec![Value::Str("grass".into())]);
 
     // Scene load: a hero with one graph instance handling three events.
     let hero = world

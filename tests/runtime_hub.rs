@@ -229,7 +229,7 @@ fn payload_reaches_the_handler_intact() {
     let a = h.spawn("a", false);
     let id = h.id("animseq::run.step");
     h.sub("animseq::run.step", a, 0);
-    let fields = vec![Value::String(Arc::from("grass")), Value::Float(0.8)];
+    let fields = vec![Value::Str(Arc::from("grass")), Value::Float(0.8)];
     h.hub().set_notify_fields(id, fields.clone());
     let n = Notify {
         source: a.to_bits(),

@@ -82,6 +82,9 @@ mod tests {
         v.sort_unstable();
         v.dedup();
         assert_eq!(v.len(), super::CODES.len());
-        assert!(v.iter().all(|c| c.starts_with("E05") && c.len() == 5));
+        assert!(
+            v.iter()
+                .all(|c| (c.starts_with("E05") || c.starts_with("W05")) && c.len() == 5)
+        );
     }
 }

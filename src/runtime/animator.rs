@@ -54,7 +54,7 @@ pub fn field_value(v: &FieldValue) -> Value {
         FieldValue::Bool(b) => Value::Bool(*b),
         FieldValue::Int(i) => Value::Int(*i),
         FieldValue::Float(f) => Value::Float(*f),
-        FieldValue::String(s) => Value::String(Arc::from(s.as_str())),
+        FieldValue::String(s) => Value::Str(Arc::from(s.as_str())),
         FieldValue::Vec3(v) => Value::Vec3(*v),
     }
 }

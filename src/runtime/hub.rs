@@ -58,23 +58,9 @@ pub const MAX_IDENTITIES: usize = 1 << 24;
 /// | `int` (i64) | `Int` |
 /// | `float` (f64) | `Float` |
 /// | `vec3` (three f32) | `Vec3` |
-/// | `string` | `String` (shared, cloning is a reference-count increment) |
+/// | `string` | `Str` (shared, cloning is a reference-count increment) |
 /// | `entity` | `Entity` (`Some(Entity::to_bits())`, or `None` for "no entity") |
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    /// `bool`.
-    Bool(bool),
-    /// `int`.
-    Int(i64),
-    /// `float`.
-    Float(f64),
-    /// `vec3`.
-    Vec3([f32; 3]),
-    /// `string`.
-    String(Arc<str>),
-    /// `entity`: bits from [`Entity::to_bits`], `None` when unset.
-    Entity(Option<u64>),
-}
+pub use crate::bytecode::Value;
 
 /// Runtime context of a notify crossing (`event animseq::S.N` output pins `entity`, `time`,
 /// `clip_time`, `cycle`). The notify's typed fields are constant per identity: register them once

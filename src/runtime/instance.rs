@@ -18,7 +18,7 @@ use super::hub::{
 };
 use super::schedule::{GameTime, PendingDelays};
 use super::trace::{self, TraceKind};
-use crate::bytecode::{Type, Value as VmValue, VerifiedModule};
+use crate::bytecode::{Type, VerifiedModule};
 use crate::vm::{self, Host, InstanceState, Outcome, Vm};
 
 /// One graph attached to an entity.
@@ -56,7 +56,7 @@ impl GraphInstance {
     }
 
     /// Variables as `(name, type, value)` in declaration order (empty while a handler runs).
-    pub fn vars(&self) -> Vec<(&str, Type, &VmValue)> {
+    pub fn vars(&self) -> Vec<(&str, Type, &Value)> {
         let Some(st) = &self.state else {
             return Vec::new();
         };
@@ -80,7 +80,7 @@ impl GraphInstance {
             .iter()
             .position(|d| d.name == name && d.ty == Type::Entity)?;
         match st.vars().get(i) {
-            Some(VmValue::Entity(e)) => Some(*e),
+            Some(Value::Entity(e)) => Some(*e),
             _ => None,
         }
     }
@@ -163,32 +163,20 @@ pub fn attach_graphs(
     Ok(())
 }
 
-/// Converts a hub value into a VM value.
-pub fn to_vm_value(v: &Value) -> VmValue {
-    match v {
-        Value::Bool(b) => VmValue::Bool(*b),
-        Value::Int(i) => VmValue::Int(*i),
-        Value::Float(f) => VmValue::Float(*f),
-        Value::Vec3(v) => VmValue::Vec3(*v),
-        Value::String(s) => VmValue::Str(s.clone()),
-        Value::Entity(e) => VmValue::Entity(*e),
-    }
-}
-
 /// The handler parameters for an event payload (see the module docs), appended to `out`.
-pub fn payload_params(payload: &Payload, fields: &[Value], out: &mut Vec<VmValue>) {
+pub fn payload_params(payload: &Payload, fields: &[Value], out: &mut Vec<Value>) {
     match payload {
         Payload::None => {}
-        Payload::Tick { dt } => out.push(VmValue::Float(*dt)),
-        Payload::Custom { sender } => out.push(VmValue::Entity(*sender)),
+        Payload::Tick { dt } => out.push(Value::Float(*dt)),
+        Payload::Custom { sender } => out.push(Value::Entity(*sender)),
         Payload::Notify(n) => {
-            out.push(VmValue::Entity(Some(n.source)));
-            out.push(VmValue::Float(n.time));
-            out.push(VmValue::Float(n.clip_time));
-            out.push(VmValue::Int(n.cycle));
-            out.extend(fields.iter().map(to_vm_value));
+            out.push(Value::Entity(Some(n.source)));
+            out.push(Value::Float(n.time));
+            out.push(Value::Float(n.clip_time));
+            out.push(Value::Int(n.cycle));
+            out.extend(fields.iter().cloned());
         }
-        Payload::Values(vs) => out.extend(vs.iter().map(to_vm_value)),
+        Payload::Values(vs) => out.extend(vs.iter().cloned()),
     }
 }
 
@@ -198,7 +186,7 @@ pub fn payload_params(payload: &Payload, fields: &[Value], out: &mut Vec<VmValue
 #[derive(Debug, Default)]
 pub struct VmDispatch {
     vm: Vm,
-    params: Vec<VmValue>,
+    params: Vec<Value>,
 }
 
 impl VmDispatch {
