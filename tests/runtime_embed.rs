@@ -14,8 +14,8 @@ fn embed_example_runs_in_update_order() {
         10,
         &[
             "tick 1: begin_play",
-            "tick 3: footstep at 0.25 on [String(\"grass\")]",
-            "tick 8: footstep at 0.75 on [String(\"grass\")]",
+            "tick 3: footstep at 0.25 on [Str(\"grass\")]",
+            "tick 8: footstep at 0.75 on [Str(\"grass\")]",
             "footsteps counted: 2",
         ],
     );
