@@ -4,7 +4,7 @@
 //! Quarantined identities never appear: the palette reads only `Catalog::events()`.
 
 use crate::catalog::{Catalog, Delta, EventDescriptor};
-use crate::nodes::{BUILTINS, Flow, NOTIFY_CONTEXT_PINS, NodeKind, Pin};
+use crate::nodes::{BUILTINS, NOTIFY_CONTEXT_PINS, NodeKind, Pin};
 use serde::Serialize;
 
 /// One typed pin as an editor shows it.
@@ -105,12 +105,4 @@ pub fn delta(d: &Delta) -> PaletteDelta {
             .map(|(_, b)| kind(&b.id))
             .collect(),
     }
-}
-
-/// Whether a kind is an event node kind (built-in or catalog).
-pub fn is_event(entry: &PaletteEntry) -> bool {
-    entry.kind.starts_with("event ")
-        || BUILTINS
-            .iter()
-            .any(|k| k.kind == entry.kind && k.flow == Flow::Event)
 }

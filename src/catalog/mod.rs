@@ -11,7 +11,7 @@ pub mod scan;
 use crate::animseq::{self, AnimSeq, Target};
 use crate::diag::{Diagnostic, Position, Span};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// Two or more files declare one sequence ID (an error on every claimant).
@@ -478,11 +478,4 @@ fn push_os(out: &mut String, s: &std::ffi::OsStr) {
 #[cfg(not(unix))]
 fn push_os(out: &mut String, s: &std::ffi::OsStr) {
     out.push_str(&s.to_string_lossy());
-}
-
-/// A path as given, kept beside its display form.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct FilePath {
-    pub display: String,
-    pub path: PathBuf,
 }
