@@ -264,7 +264,12 @@ kinds! {
 
 /// Looks up a built-in kind as written after `node x =` (events: `event`, resolved by subject).
 pub fn lookup(kind: &str) -> Option<&'static NodeKind> {
-    BUILTINS.iter().find(|k| k.kind == kind)
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static NodeKind>> =
+        std::sync::OnceLock::new();
+    INDEX
+        .get_or_init(|| BUILTINS.iter().map(|k| (k.kind, k)).collect())
+        .get(kind)
+        .copied()
 }
 
 /// The kinds a graph may write (the table's kinds, with `event …` entries folded into `event`).

@@ -124,7 +124,7 @@ impl Default for Props {
 pub struct Node {
     pub name: String,
     /// The kind as written (`int.add`, `event`), for messages and debug info.
-    pub kind: String,
+    pub kind: std::borrow::Cow<'static, str>,
     pub op: Op,
     pub inputs: Vec<Pin>,
     pub outputs: Vec<Pin>,

@@ -165,7 +165,7 @@ impl Resolver<'_> {
     fn error_node(n: &ast::Node) -> Node {
         Node {
             name: n.name.name.clone(),
-            kind: n.kind.text(),
+            kind: n.kind.text().into(),
             op: Op::Error,
             inputs: Vec::new(),
             outputs: Vec::new(),
@@ -197,7 +197,7 @@ impl Resolver<'_> {
         };
         let mut node = Node {
             name: n.name.name.clone(),
-            kind: kind_text.clone(),
+            kind: kind.kind.into(),
             op: Op::Builtin(kind),
             inputs: pins(kind.inputs, None),
             outputs: pins(kind.outputs, None),
