@@ -14,7 +14,7 @@ use super::verify::DEFAULT_BUDGET;
 pub struct NodeId(pub u32);
 
 /// A forward- or backward-referenced code position inside one handler.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Label(u32);
 
 impl Label {

@@ -14,7 +14,6 @@ use crate::bytecode::{
 };
 use crate::graph::expr::{BinOp, Expr, ExprKind, Func};
 use crate::nodes::PinType;
-use std::collections::BTreeMap;
 
 /// The bytecode type of a data pin type (`None` for exec pins).
 pub fn bc_type(t: PinType) -> Option<Type> {
@@ -58,19 +57,41 @@ macro_rules! typed {
     };
 }
 
-/// Per-node module layout: slots for outputs and state, delay entries.
+/// Per-node module layout: slots for outputs and state, delay entries. Pin-indexed tables are
+/// flat vectors addressed by `in_base[node] + pin` / `out_base[node] + pin` (no maps on the
+/// compiler's hot path).
 struct Layout {
-    /// Per node, per output pin: the slot holding its last value (exec/event nodes' data pins).
-    out_slots: Vec<Vec<Option<u16>>>,
+    in_base: Vec<u32>,
+    out_base: Vec<u32>,
+    /// Per output pin: the slot holding its last value (exec/event nodes' data pins).
+    out_slots: Vec<Option<u16>>,
     /// Per node: hidden state slots (`do_once`: done; `flip_flop`: next is b; `gate`: open;
     /// `for`: counter, last).
     state: Vec<Vec<u16>>,
     delays: Vec<Option<DelayRef>>,
     node_ids: Vec<bc::NodeId>,
-    /// (node, output pin) → (node, input pin) for exec links.
-    exec_next: BTreeMap<(NodeId, u16), (NodeId, u16)>,
-    /// (node, input pin) → (node, output pin) for data links.
-    data_src: BTreeMap<(NodeId, u16), (NodeId, u16)>,
+    /// Per output pin: the exec input it leads to.
+    exec_next: Vec<Option<(NodeId, u16)>>,
+    /// Per input pin: the output feeding it.
+    data_src: Vec<Option<(NodeId, u16)>>,
+}
+
+impl Layout {
+    fn inp(&self, n: NodeId, pin: usize) -> usize {
+        self.in_base[n as usize] as usize + pin
+    }
+    fn outp(&self, n: NodeId, pin: usize) -> usize {
+        self.out_base[n as usize] as usize + pin
+    }
+    fn slot(&self, n: NodeId, pin: usize) -> Option<u16> {
+        self.out_slots[self.outp(n, pin)]
+    }
+    fn src(&self, n: NodeId, pin: usize) -> Option<(NodeId, u16)> {
+        self.data_src[self.inp(n, pin)]
+    }
+    fn next(&self, n: NodeId, pin: usize) -> Option<(NodeId, u16)> {
+        self.exec_next[self.outp(n, pin)]
+    }
 }
 
 fn builtin(n: &Node) -> &str {
@@ -82,30 +103,34 @@ fn builtin(n: &Node) -> &str {
 
 fn layout(g: &Graph, mb: &mut ModuleBuilder) -> Layout {
     let mut lay = Layout {
-        out_slots: Vec::with_capacity(g.nodes.len()),
+        in_base: Vec::with_capacity(g.nodes.len() + 1),
+        out_base: Vec::with_capacity(g.nodes.len() + 1),
+        out_slots: Vec::new(),
         state: Vec::with_capacity(g.nodes.len()),
         delays: Vec::with_capacity(g.nodes.len()),
         node_ids: Vec::with_capacity(g.nodes.len()),
-        exec_next: BTreeMap::new(),
-        data_src: BTreeMap::new(),
+        exec_next: Vec::new(),
+        data_src: Vec::new(),
     };
+    let (mut ins, mut outs) = (0u32, 0u32);
     for n in &g.nodes {
+        lay.in_base.push(ins);
+        lay.out_base.push(outs);
+        ins += n.inputs.len() as u32;
+        outs += n.outputs.len() as u32;
         let id = mb.node(&n.name);
         lay.node_ids.push(id);
         let pure = n.is_pure();
-        lay.out_slots.push(
-            n.outputs
-                .iter()
-                .map(|p| match bc_type(p.ty) {
-                    Some(t) if !pure => Some(mb.slot_raw(
-                        &format!("{}.{}", n.name, p.name),
-                        t,
-                        bc::Const::default_of(t),
-                    )),
-                    _ => None,
-                })
-                .collect(),
-        );
+        for p in &n.outputs {
+            lay.out_slots.push(match bc_type(p.ty) {
+                Some(t) if !pure => Some(mb.slot_raw(
+                    &format!("{}.{}", n.name, p.name),
+                    t,
+                    bc::Const::default_of(t),
+                )),
+                _ => None,
+            });
+        }
         let b = |mb: &mut ModuleBuilder, what: &str, ty: Type, c: bc::Const| {
             mb.slot_raw(&format!("{}#{what}", n.name), ty, c)
         };
@@ -127,11 +152,15 @@ fn layout(g: &Graph, mb: &mut ModuleBuilder) -> Layout {
         lay.delays
             .push((builtin(n) == "flow.delay").then(|| mb.delay(id)));
     }
+    lay.exec_next = vec![None; outs as usize];
+    lay.data_src = vec![None; ins as usize];
     for l in &g.links {
         if g.is_exec(l) {
-            lay.exec_next.insert((l.from, l.from_pin), (l.to, l.to_pin));
+            let i = lay.outp(l.from, l.from_pin as usize);
+            lay.exec_next[i] = Some((l.to, l.to_pin));
         } else {
-            lay.data_src.insert((l.to, l.to_pin), (l.from, l.from_pin));
+            let i = lay.inp(l.to, l.to_pin as usize);
+            lay.data_src[i] = Some((l.from, l.from_pin));
         }
     }
     lay
@@ -146,18 +175,27 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
         mb.var_raw(&v.name, ty, bc_const(&v.init, ty));
     }
     let lay = layout(g, &mut mb);
+    let mut scratch = Scratch {
+        blocks: vec![(0, Label::default()); lay.data_src.len()],
+        handler_stamp: 0,
+        memo: vec![(0, 0); g.nodes.len()],
+        memo_regs: Vec::new(),
+        block_stamp: 0,
+        seen: vec![0; g.nodes.len()],
+        seen_stamp: 0,
+    };
     for (i, n) in g.nodes.iter().enumerate() {
         let Op::Event(key) = &n.op else { continue };
         let params: Vec<Type> = n.outputs.iter().filter_map(|p| bc_type(p.ty)).collect();
         let identity = key.identity();
         let hb = mb.handler(&identity, &params);
+        scratch.handler_stamp += 1;
         let mut e = Emitter {
             g,
             lay: &lay,
             hb,
-            blocks: BTreeMap::new(),
+            s: &mut scratch,
             pending: Vec::new(),
-            memo: BTreeMap::new(),
             current: lay.node_ids[i],
         };
         e.handler(i as NodeId)?;
@@ -166,15 +204,28 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
     Ok(mb.finish())
 }
 
+/// Per-lowering scratch tables, indexed flat and invalidated by bumping a stamp.
+struct Scratch {
+    /// Per exec input pin (`Layout::inp`): (handler stamp, block label) — each block is emitted
+    /// once per handler.
+    blocks: Vec<(u32, Label)>,
+    handler_stamp: u32,
+    /// Per node: (block stamp, start in `memo_regs`) of a pure node evaluated in this block.
+    memo: Vec<(u32, u32)>,
+    memo_regs: Vec<u16>,
+    block_stamp: u32,
+    /// Per node: visit stamp of the dependency walk in `pure`.
+    seen: Vec<u32>,
+    seen_stamp: u32,
+}
+
 struct Emitter<'a, 'b> {
     g: &'a Graph,
     lay: &'a Layout,
     hb: HandlerBuilder<'b>,
-    /// Block label per (exec node, exec input pin), emitted once per handler.
-    blocks: BTreeMap<(NodeId, u16), Label>,
+    /// Tables reused across handlers and blocks (reset by stamps, never cleared).
+    s: &'a mut Scratch,
     pending: Vec<(NodeId, u16)>,
-    /// Registers of pure nodes already evaluated for the current exec node.
-    memo: BTreeMap<NodeId, Vec<u16>>,
     /// The exec node whose block is being emitted (debug info returns to it after pure nodes).
     current: bc::NodeId,
 }
@@ -224,18 +275,19 @@ impl<'a> Emitter<'a, '_> {
             let Some(ty) = bc_type(p.ty) else { continue };
             let r = self.reg(ty);
             self.hb.emit(typed!(ty, [ParamB, ParamI, ParamF, ParamV, ParamS, ParamE] { dst: Reg(r), p: Param(param) }));
-            if let Some(slot) = self.lay.out_slots[ev as usize][pin] {
+            if let Some(slot) = self.lay.slot(ev, pin) {
                 self.hb.emit(typed!(ty, [SlotSetB, SlotSetI, SlotSetF, SlotSetV, SlotSetS, SlotSetE] { slot: Slot(slot), src: Reg(r) }));
             }
             param += 1;
         }
         self.follow(ev, "then", true);
         while let Some((n, pin)) = self.pending.pop() {
-            let label = self.blocks[&(n, pin)];
+            let label = self.s.blocks[self.lay.inp(n, pin as usize)].1;
             self.hb.drop_jmp_to(label);
             self.hb.bind(label);
             self.hb.release_regs();
-            self.memo.clear();
+            self.s.block_stamp += 1;
+            self.s.memo_regs.clear();
             self.block(n, pin)?;
         }
         Ok(())
@@ -244,20 +296,17 @@ impl<'a> Emitter<'a, '_> {
     /// Continues along exec output `out` of `n`: `call` (or `jmp` in tail position) to the
     /// linked block; in tail position with nothing linked, `ret`.
     fn follow(&mut self, n: NodeId, out: &str, tail: bool) {
-        let target = self
-            .node(n)
-            .output(out)
-            .and_then(|p| self.lay.exec_next.get(&(n, p as u16)).copied());
+        let target = self.node(n).output(out).and_then(|p| self.lay.next(n, p));
         match target {
             Some(t) => {
-                let label = match self.blocks.get(&t) {
-                    Some(l) => *l,
-                    None => {
-                        let l = self.hb.label();
-                        self.blocks.insert(t, l);
-                        self.pending.push(t);
-                        l
-                    }
+                let at = self.lay.inp(t.0, t.1 as usize);
+                let label = if self.s.blocks[at].0 == self.s.handler_stamp {
+                    self.s.blocks[at].1
+                } else {
+                    let l = self.hb.label();
+                    self.s.blocks[at] = (self.s.handler_stamp, l);
+                    self.pending.push(t);
+                    l
                 };
                 if tail {
                     self.hb.emit(Instr::Jmp {
@@ -312,15 +361,15 @@ impl<'a> Emitter<'a, '_> {
     fn input_at(&mut self, n: NodeId, pin: usize) -> u16 {
         let node = self.node(n);
         let want = bc_type(node.inputs[pin].ty).unwrap_or(Type::Int);
-        match self.lay.data_src.get(&(n, pin as u16)).copied() {
+        match self.lay.src(n, pin) {
             Some((src, out)) => {
                 let src_node = self.node(src);
                 let have = bc_type(src_node.outputs[out as usize].ty).unwrap_or(want);
                 let r = if src_node.is_pure() {
                     self.pure(src);
-                    self.memo[&src][out as usize]
+                    self.s.memo_regs[self.s.memo[src as usize].1 as usize + out as usize]
                 } else {
-                    let slot = self.lay.out_slots[src as usize][out as usize].unwrap_or(0);
+                    let slot = self.lay.slot(src, out as usize).unwrap_or(0);
                     self.slot_get(have, slot)
                 };
                 if have == Type::Int && want == Type::Float {
@@ -348,25 +397,27 @@ impl<'a> Emitter<'a, '_> {
     /// Evaluates pure node `root` and every pure node it depends on (not yet evaluated for the
     /// current exec node), in dependency order, without recursion.
     fn pure(&mut self, root: NodeId) {
-        if self.memo.contains_key(&root) {
+        if self.evaluated(root) {
             return;
         }
+        self.s.seen_stamp += 1;
+        let stamp = self.s.seen_stamp;
         let mut order = Vec::new();
         let mut stack = vec![(root, false)];
-        let mut seen = std::collections::BTreeSet::new();
         while let Some((n, expanded)) = stack.pop() {
             if expanded {
                 order.push(n);
                 continue;
             }
-            if self.memo.contains_key(&n) || !seen.insert(n) {
+            if self.evaluated(n) || self.s.seen[n as usize] == stamp {
                 continue;
             }
+            self.s.seen[n as usize] = stamp;
             stack.push((n, true));
             for pin in 0..self.node(n).inputs.len() {
-                if let Some(&(src, _)) = self.lay.data_src.get(&(n, pin as u16))
+                if let Some((src, _)) = self.lay.src(n, pin)
                     && self.node(src).is_pure()
-                    && !self.memo.contains_key(&src)
+                    && !self.evaluated(src)
                 {
                     stack.push((src, false));
                 }
@@ -375,9 +426,16 @@ impl<'a> Emitter<'a, '_> {
         for n in order {
             self.at(n);
             let regs = self.emit_pure(n);
-            self.memo.insert(n, regs);
+            let start = self.s.memo_regs.len() as u32;
+            self.s.memo_regs.extend_from_slice(&regs);
+            self.s.memo[n as usize] = (self.s.block_stamp, start);
         }
         self.hb.at(self.current);
+    }
+
+    /// Was pure node `n` already evaluated for the current exec node?
+    fn evaluated(&self, n: NodeId) -> bool {
+        self.s.memo[n as usize].0 == self.s.block_stamp
     }
 
     /// Emits one pure node (its inputs are ready); returns its output registers.
@@ -597,11 +655,7 @@ impl<'a> Emitter<'a, '_> {
         let in_pin: &str = &node.inputs[pin as usize].name;
         let kind = builtin(node);
         let state = &self.lay.state[n as usize];
-        let out_slot = |e: &Self, name: &str| {
-            e.node(n)
-                .output(name)
-                .and_then(|p| e.lay.out_slots[n as usize][p])
-        };
+        let out_slot = |e: &Self, name: &str| e.node(n).output(name).and_then(|p| e.lay.slot(n, p));
         match (&node.op, kind, in_pin) {
             (Op::VarSet(v), _, _) => {
                 let v = *v as u16;

@@ -286,9 +286,10 @@ impl Resolver<'_> {
             .iter()
             .map(|p| Const::default_of(p.ty))
             .collect();
-        let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+        // Few arguments per node: a linear scan beats a map.
+        let mut seen: Vec<(&str, Span)> = Vec::new();
         for a in &n.args {
-            if let Some(&first) = seen.get(a.name.name.as_str()) {
+            if let Some(&(_, first)) = seen.iter().find(|(k, _)| *k == a.name.name) {
                 let src = self.src;
                 let d = self.err(
                     E_BAD_PROPERTY,
@@ -298,7 +299,7 @@ impl Resolver<'_> {
                 *d = d.clone().with_label(src, first, "first set here");
                 continue;
             }
-            seen.insert(&a.name.name, a.name.span);
+            seen.push((&a.name.name, a.name.span));
             if let Some(i) = node.input(&a.name.name) {
                 let ty = node.inputs[i].ty;
                 if ty == PinType::Exec {
@@ -472,8 +473,18 @@ impl Resolver<'_> {
     }
 
     fn links(&mut self, file: &ast::File, nodes: &HashMap<&str, NodeId>) {
-        let mut data_in: BTreeMap<(NodeId, u16), Span> = BTreeMap::new();
-        let mut exec_out: BTreeMap<(NodeId, u16), Span> = BTreeMap::new();
+        // The first link into each data input / out of each exec output, flat by pin.
+        let mut in_base = Vec::with_capacity(self.graph.nodes.len());
+        let mut out_base = Vec::with_capacity(self.graph.nodes.len());
+        let (mut ins, mut outs) = (0usize, 0usize);
+        for n in &self.graph.nodes {
+            in_base.push(ins);
+            out_base.push(outs);
+            ins += n.inputs.len();
+            outs += n.outputs.len();
+        }
+        let mut data_in: Vec<Option<Span>> = vec![None; ins];
+        let mut exec_out: Vec<Option<Span>> = vec![None; outs];
         for l in file.links() {
             let (Some(&from), Some(&to)) = (
                 nodes.get(l.from_node.name.as_str()),
@@ -579,7 +590,8 @@ impl Resolver<'_> {
             }
             let (fp, tp) = (fp as u16, tp as u16);
             if ft == PinType::Exec {
-                if let Some(&first) = exec_out.get(&(from, fp)) {
+                let at = out_base[from as usize] + fp as usize;
+                if let Some(first) = exec_out[at] {
                     let src = self.src;
                     let d = self.err(
                         E_EXEC_OUT_TWICE,
@@ -596,9 +608,10 @@ impl Resolver<'_> {
                     );
                     continue;
                 }
-                exec_out.insert((from, fp), l.span);
+                exec_out[at] = Some(l.span);
             } else {
-                if let Some(&first) = data_in.get(&(to, tp)) {
+                let at = in_base[to as usize] + tp as usize;
+                if let Some(first) = data_in[at] {
                     let src = self.src;
                     let d = self.err(
                         E_DATA_IN_TWICE,
@@ -611,7 +624,7 @@ impl Resolver<'_> {
                     *d = d.clone().with_label(src, first, "first linked here");
                     continue;
                 }
-                data_in.insert((to, tp), l.span);
+                data_in[at] = Some(l.span);
             }
             self.graph.links.push(Link {
                 from,
