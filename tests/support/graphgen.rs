@@ -348,7 +348,7 @@ impl Gen<'_> {
 
     /// A chain of statements; returns the exec input of its first statement, if any.
     fn chain(&mut self, depth: u32) -> Option<String> {
-        let len = self.pick(4);
+        let len = self.pick(5) + usize::from(depth == 3);
         let mut entry: Option<String> = None;
         let mut prev: Option<String> = None;
         for _ in 0..len {
@@ -524,7 +524,7 @@ pub fn graph_with(choices: &[u16], loop_delays: bool) -> String {
         current_controls: Vec::new(),
         earlier: Vec::new(),
         current: Vec::new(),
-        left: 120,
+        left: 160,
         next: 0,
         in_loop: 0,
         loop_delays,

@@ -63,6 +63,9 @@ pub enum ErrorKind {
 pub struct RefError {
     pub kind: ErrorKind,
     pub node: String,
+    /// For a pure-node error: every (error, node) that evaluating the same exec node's inputs
+    /// could abort at (the order pure inputs are evaluated in is unspecified).
+    pub alternatives: Vec<(ErrorKind, String)>,
 }
 
 /// What still has to run after the current exec chain ends.
@@ -192,6 +195,8 @@ struct Run<'a, 'g> {
     /// Pure values computed for the current exec node.
     memo: BTreeMap<NodeId, Vec<Value>>,
     depth: usize,
+    /// While probing for alternative errors: pure errors are collected here, not raised.
+    lenient: Option<Vec<(ErrorKind, String)>>,
 }
 
 type R<T> = Result<T, RefError>;
@@ -251,6 +256,7 @@ impl<'g> Reference<'g> {
             budget,
             memo: BTreeMap::new(),
             depth: 0,
+            lenient: None,
         };
         let node = &self.g.nodes[ev as usize];
         let out = (|| {
@@ -300,6 +306,7 @@ impl<'g> Reference<'g> {
             budget,
             memo: BTreeMap::new(),
             depth: 0,
+            lenient: None,
         };
         let out = run.exec(k.next, k.stack);
         let steps = run.steps;
@@ -310,6 +317,13 @@ impl<'g> Reference<'g> {
         let pin = self.g.nodes[n as usize].output(out)?;
         self.exec_next.get(&(n, pin as u16)).copied()
     }
+}
+
+fn is_pure_error(k: &ErrorKind) -> bool {
+    matches!(
+        k,
+        ErrorKind::DivByZero | ErrorKind::RemByZero | ErrorKind::StringTooLong
+    )
 }
 
 fn same_type(v: &Value, t: PinType) -> bool {
@@ -367,6 +381,7 @@ impl<'g> Run<'_, 'g> {
     fn err(&self, n: NodeId, kind: ErrorKind) -> RefError {
         RefError {
             kind,
+            alternatives: Vec::new(),
             node: self
                 .r
                 .g
@@ -597,9 +612,40 @@ impl<'g> Run<'_, 'g> {
 
     /// The value of input `name` of node `n`.
     fn input(&mut self, n: NodeId, name: &str) -> R<Value> {
-        match self.node(n).input(name) {
-            Some(p) => self.input_at(n, p),
-            None => Err(self.err(n, ErrorKind::Invalid(format!("no input `{name}`")))),
+        let Some(p) = self.node(n).input(name) else {
+            return Err(self.err(n, ErrorKind::Invalid(format!("no input `{name}`"))));
+        };
+        match self.input_at(n, p) {
+            Err(mut e) if is_pure_error(&e.kind) => {
+                e.alternatives = self.probe(n);
+                Err(e)
+            }
+            r => r,
+        }
+    }
+
+    /// Evaluates every data input of exec node `n` again, collecting each pure error instead
+    /// of stopping at the first.
+    fn probe(&mut self, n: NodeId) -> Vec<(ErrorKind, String)> {
+        self.memo.clear();
+        self.lenient = Some(Vec::new());
+        for p in 0..self.node(n).inputs.len() {
+            if self.node(n).inputs[p].ty != PinType::Exec {
+                let _ = self.input_at(n, p);
+            }
+        }
+        self.lenient.take().unwrap_or_default()
+    }
+
+    /// A pure-node error: raised, or collected while probing (the node then yields a default).
+    fn pure_error(&mut self, n: NodeId, kind: ErrorKind, default: Value) -> R<Vec<Value>> {
+        let name = self.node(n).name.clone();
+        match &mut self.lenient {
+            Some(found) => {
+                found.push((kind, name));
+                Ok(vec![default])
+            }
+            None => Err(self.err(n, kind)),
         }
     }
 
@@ -680,13 +726,13 @@ impl<'g> Run<'_, 'g> {
                     "int.mul" => Value::Int(i(0).wrapping_mul(i(1))),
                     "int.div" => {
                         if i(1) == 0 {
-                            return Err(self.err(n, ErrorKind::DivByZero));
+                            return self.pure_error(n, ErrorKind::DivByZero, Value::Int(0));
                         }
                         Value::Int(i(0).wrapping_div(i(1)))
                     }
                     "int.rem" => {
                         if i(1) == 0 {
-                            return Err(self.err(n, ErrorKind::RemByZero));
+                            return self.pure_error(n, ErrorKind::RemByZero, Value::Int(0));
                         }
                         Value::Int(i(0).wrapping_rem(i(1)))
                     }
@@ -757,7 +803,8 @@ impl<'g> Run<'_, 'g> {
                     "string.concat" => {
                         let (a, c) = (s(0), s(1));
                         if a.len() + c.len() > MAX_STRING {
-                            return Err(self.err(n, ErrorKind::StringTooLong));
+                            let empty = Value::Str(Arc::from(""));
+                            return self.pure_error(n, ErrorKind::StringTooLong, empty);
                         }
                         Value::Str(Arc::from(format!("{a}{c}")))
                     }
