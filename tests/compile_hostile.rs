@@ -54,7 +54,10 @@ fn check(text: &str, budget: u64) -> Report {
         c.module.is_some(),
         errors == 0,
         "module iff no errors: {:?}",
-        c.diagnostics().iter().map(|d| (d.code, &d.message)).collect::<Vec<_>>()
+        c.diagnostics()
+            .iter()
+            .map(|d| (d.code, &d.message))
+            .collect::<Vec<_>>()
     );
     let mut runs = Vec::new();
     if let Some(m) = &c.module {
@@ -164,7 +167,13 @@ fn pure_chain_of_2000_int_adds_runs() {
     let src = SourceFile::new("p.bpg", pure_chain(n));
     let c = compile::compile(&src, catalog().catalog());
     let Some(m) = c.module else {
-        panic!("{:?}", c.diagnostics().iter().map(|d| (d.code, &d.message)).collect::<Vec<_>>());
+        panic!(
+            "{:?}",
+            c.diagnostics()
+                .iter()
+                .map(|d| (d.code, &d.message))
+                .collect::<Vec<_>>()
+        );
     };
     let mut st = InstanceState::new(&m, 1);
     let out = Vm::new().run_handler(&m, &mut st, 0, &[], &mut NullHost, BUDGET);
@@ -200,7 +209,11 @@ fn wide_data_fan_out_of_one_pure_node() {
     }
     t.push_str("start.then -> b0.exec\n");
     for i in 0..n {
-        writeln!(t, "src.out -> c{i}.a\nsrc.out -> c{i}.b\nc{i}.out -> b{i}.condition").ok();
+        writeln!(
+            t,
+            "src.out -> c{i}.a\nsrc.out -> c{i}.b\nc{i}.out -> b{i}.condition"
+        )
+        .ok();
         if i + 1 < n {
             writeln!(t, "b{i}.true -> b{}.exec", i + 1).ok();
         }
@@ -266,14 +279,19 @@ fn megabyte_lines_never_panic() {
     for t in [
         format!("graph {big}\nnode start = event begin_play\n"),
         format!("graph g\nnode {big} = event begin_play\n"),
-        format!("graph g\nnode s = event begin_play\nnode l = debug.log {{ message = \"{big}\" }}\ns.then -> l.exec\n"),
+        format!(
+            "graph g\nnode s = event begin_play\nnode l = debug.log {{ message = \"{big}\" }}\ns.then -> l.exec\n"
+        ),
         format!("graph g\nvar x: int = {digits}\n"),
         format!("graph g\nvar x: float = {digits}.5\n"),
         format!("graph g\nnode s = event custom::{big}\n"),
         format!("graph g\nnode s = event animseq::{big}.{big}\n"),
         format!("graph g\nnode s = {big}.{big}\n"),
         format!("graph g\nnode s = event begin_play\ns.{big} -> {big}.{big}\n"),
-        format!("graph g\n{}", "node x = int.add { a = 1, b = 2 } ".repeat(30_000)),
+        format!(
+            "graph g\n{}",
+            "node x = int.add { a = 1, b = 2 } ".repeat(30_000)
+        ),
         format!("graph g\nnode e = expr \"{}\"", "x + ".repeat(250_000)),
         "\"".repeat(1 << 20),
         "/".repeat(1 << 20),
@@ -307,12 +325,34 @@ fn everything_linked_to_everything() {
         "bool.not",
     ];
     let pins_out = [
-        "then", "then_0", "then_1", "true", "false", "out", "value", "body", "index",
-        "completed", "exit", "x", "dt",
+        "then",
+        "then_0",
+        "then_1",
+        "true",
+        "false",
+        "out",
+        "value",
+        "body",
+        "index",
+        "completed",
+        "exit",
+        "x",
+        "dt",
     ];
     let pins_in = [
-        "exec", "a", "b", "value", "condition", "first", "last", "enter", "open", "toggle",
-        "seconds", "message", "v",
+        "exec",
+        "a",
+        "b",
+        "value",
+        "condition",
+        "first",
+        "last",
+        "enter",
+        "open",
+        "toggle",
+        "seconds",
+        "message",
+        "v",
     ];
     let n = 48;
     let mut t = String::from("graph cyc\nvar x: int = 0\n");
@@ -355,12 +395,64 @@ fn rings_of_exec_and_data_links_are_cycle_errors() {
 // Garbage and mutations.
 
 const TOKENS: &[&str] = &[
-    "graph", "var", "node", "at", "event", "true", "false", "begin_play", "tick", "=", "{", "}",
-    "(", ")", ",", ".", ":", "::", "->", "\n", "\n", "\n", " ", "x", "y", "then", "exec",
-    "int.add", "flow.for", "flow.sequence", "var.set", "var.get", "debug.log", "expr", "\"a+b\"",
-    "\"", "1", "-1", "2.5", "1e309", "99999999999999999999", "custom::p", "animseq::run.footstep_l",
-    "animseq::5c1e8d0a-3f2b-4a51-9c67-2b8e4d7f1a10.footstep_l", "event.send", "flow.delay",
-    "int", "float", "vec3", "string", "entity", "bool", "//", "é", "\u{0}", "count", "16", "17",
+    "graph",
+    "var",
+    "node",
+    "at",
+    "event",
+    "true",
+    "false",
+    "begin_play",
+    "tick",
+    "=",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    ".",
+    ":",
+    "::",
+    "->",
+    "\n",
+    "\n",
+    "\n",
+    " ",
+    "x",
+    "y",
+    "then",
+    "exec",
+    "int.add",
+    "flow.for",
+    "flow.sequence",
+    "var.set",
+    "var.get",
+    "debug.log",
+    "expr",
+    "\"a+b\"",
+    "\"",
+    "1",
+    "-1",
+    "2.5",
+    "1e309",
+    "99999999999999999999",
+    "custom::p",
+    "animseq::run.footstep_l",
+    "animseq::5c1e8d0a-3f2b-4a51-9c67-2b8e4d7f1a10.footstep_l",
+    "event.send",
+    "flow.delay",
+    "int",
+    "float",
+    "vec3",
+    "string",
+    "entity",
+    "bool",
+    "//",
+    "é",
+    "\u{0}",
+    "count",
+    "16",
+    "17",
 ];
 
 fn soup(picks: &[u8]) -> String {
@@ -428,7 +520,11 @@ fn mutate(text: &str, op: u8, a: usize, b: usize) -> String {
         5 => {
             // Retarget a link to another line's first word.
             if let Some((from, _)) = lines[i].split_once("->") {
-                let to = lines[j].split_whitespace().nth(1).unwrap_or("x").to_string();
+                let to = lines[j]
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap_or("x")
+                    .to_string();
                 lines[i] = format!("{from}-> {to}.exec");
             }
         }

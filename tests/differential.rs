@@ -48,7 +48,10 @@ enum Call {
 
 impl Call {
     fn is_read(&self) -> bool {
-        matches!(self, Call::GetParam(_) | Call::CurrentState | Call::Curve(_))
+        matches!(
+            self,
+            Call::GetParam(_) | Call::CurrentState | Call::Curve(_)
+        )
     }
 }
 
@@ -160,10 +163,12 @@ fn same(a: &Value, b: &Value) -> bool {
 /// A payload value of type `t`, varied by `k`.
 fn sample(t: PinType, k: usize) -> Value {
     match t {
-        PinType::Bool => Value::Bool(k % 2 == 0),
+        PinType::Bool => Value::Bool(k.is_multiple_of(2)),
         PinType::Int => Value::Int([3, 0, -1, i64::MAX, 12, i64::MIN][k % 6]),
         PinType::Float => Value::Float([0.25, -1.5, 0.0, 1e300, 0.016, 3.0][k % 6]),
-        PinType::Vec3 => Value::Vec3([[0.0, 1.0, 0.0], [1.5, -2.0, 3.25], [1e30, 0.0, -0.0]][k % 3]),
+        PinType::Vec3 => {
+            Value::Vec3([[0.0, 1.0, 0.0], [1.5, -2.0, 3.25], [1e30, 0.0, -0.0]][k % 3])
+        }
         PinType::String => Value::Str(Arc::from(["grass", "", "stone"][k % 3])),
         PinType::Entity => Value::Entity([Some(OWNER), Some(OTHER), None][k % 3]),
         PinType::Exec | PinType::Var => Value::Int(0),
@@ -276,7 +281,9 @@ impl<'a> Harness<'a> {
         while let Some((id, payload)) = queue.pop() {
             let Some(ev) = self.reference.event_node(&id) else {
                 if self.m.handler_index(&id).is_some() {
-                    return Err(format!("VM has a handler for `{id}`, the IR has no event node"));
+                    return Err(format!(
+                        "VM has a handler for `{id}`, the IR has no event node"
+                    ));
                 }
                 continue;
             };
@@ -290,7 +297,11 @@ impl<'a> Harness<'a> {
                     .map(|(i, t)| sample(t, self.fired + i))
                     .collect();
                 if id.starts_with("custom::") && p.len() == 1 {
-                    p[0] = Value::Entity(Some(if self.fired % 2 == 0 { OWNER } else { OTHER }));
+                    p[0] = Value::Entity(Some(if self.fired.is_multiple_of(2) {
+                        OWNER
+                    } else {
+                        OTHER
+                    }));
                 }
                 p
             });
@@ -371,7 +382,10 @@ impl<'a> Harness<'a> {
                 let vnode = &self.m.module().nodes
                     [self.m.module().delays[continuation.delay()].node as usize];
                 if *vnode != self.g.nodes[rk.delay as usize].name {
-                    return Err(ctx(format!("delay node `{vnode}` vs reference `{}`", self.g.nodes[rk.delay as usize].name)));
+                    return Err(ctx(format!(
+                        "delay node `{vnode}` vs reference `{}`",
+                        self.g.nodes[rk.delay as usize].name
+                    )));
                 }
                 self.stats.yields += 1;
                 self.seq += 1;
@@ -393,7 +407,10 @@ impl<'a> Harness<'a> {
                 }
                 let vk = vk.unwrap_or(ErrorKind::Budget);
                 if e.node != r.node && !r.alternatives.contains(&(vk, e.node.clone())) {
-                    return Err(ctx(format!("VM error at `{}` vs reference at `{}` ({e})", e.node, r.node)));
+                    return Err(ctx(format!(
+                        "VM error at `{}` vs reference at `{}` ({e})",
+                        e.node, r.node
+                    )));
                 }
                 aborted = true;
             }
@@ -407,7 +424,9 @@ impl<'a> Harness<'a> {
                 return Ok(());
             }
             (vo, ro) => {
-                return Err(ctx(format!("outcomes differ: VM {vo:?} vs reference {ro:?} ({steps} steps)")));
+                return Err(ctx(format!(
+                    "outcomes differ: VM {vo:?} vs reference {ro:?} ({steps} steps)"
+                )));
             }
         }
         // Variables.
@@ -446,8 +465,20 @@ impl<'a> Harness<'a> {
         // (unspecified) evaluation order: compare commands only.
         let keep = |c: &&Call| !(aborted && c.is_read());
         let (v, r) = (
-            normalize(&self.vhost.calls[vcalls..].iter().filter(keep).cloned().collect::<Vec<_>>()),
-            normalize(&self.rhost.calls[rcalls..].iter().filter(keep).cloned().collect::<Vec<_>>()),
+            normalize(
+                &self.vhost.calls[vcalls..]
+                    .iter()
+                    .filter(keep)
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            ),
+            normalize(
+                &self.rhost.calls[rcalls..]
+                    .iter()
+                    .filter(keep)
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            ),
         );
         if v != r {
             return Err(ctx(format!("host calls differ:\n VM  {v:?}\n ref {r:?}")));
@@ -482,7 +513,12 @@ fn check(name: &str, text: &str, script: &[Step], budget: u64) -> Result<Stats, 
             .diagnostics()
             .iter()
             .filter(|d| d.is_error())
-            .map(|d| format!("{} {}:{}: {}", d.code, d.start.line, d.start.column, d.message))
+            .map(|d| {
+                format!(
+                    "{} {}:{}: {}",
+                    d.code, d.start.line, d.start.column, d.message
+                )
+            })
             .collect();
         return Err(format!("{name} does not compile: {errors:#?}"));
     };
@@ -499,7 +535,10 @@ fn check(name: &str, text: &str, script: &[Step], budget: u64) -> Result<Stats, 
             .filter_map(compile::lower::bc_type)
             .collect();
         if want != h.params {
-            return Err(format!("handler `{}` params {:?} vs {want:?}", h.event, h.params));
+            return Err(format!(
+                "handler `{}` params {:?} vs {want:?}",
+                h.event, h.params
+            ));
         }
     }
     let mut h = Harness::new(m, g, budget);
@@ -554,7 +593,11 @@ fn ok_fixtures_agree() {
         .collect();
     paths.sort();
     for p in paths {
-        let file = p.file_name().unwrap_or_default().to_string_lossy().to_string();
+        let file = p
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         if file == "all_forms.bpg" || file == "messy.bpg" {
             continue;
         }
@@ -643,8 +686,13 @@ fn budget_exhaustion_is_reported_by_both() {
          node i = int.add\n\
          start.then -> outer.exec\nouter.body -> inner.exec\ninner.body -> set.exec\n\
          inner.index -> i.a\nouter.index -> i.b\ni.out -> set.value\n";
-    let s = check("spin", text, &[Step::Fire("begin_play".into())], DEFAULT_BUDGET)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let s = check(
+        "spin",
+        text,
+        &[Step::Fire("begin_play".into())],
+        DEFAULT_BUDGET,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(s.stopped && s.errors == 1, "{s:?}");
 }
 
@@ -662,8 +710,13 @@ fn deep_sequence_nesting_aborts_on_both() {
         t.push_str(&format!("s{i}.then_0 -> s{}.exec\n", i + 1));
     }
     t.push_str(&format!("s{}.then_0 -> end.exec\n", n - 1));
-    let s = check("deep", &t, &[Step::Fire("begin_play".into())], DEFAULT_BUDGET)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let s = check(
+        "deep",
+        &t,
+        &[Step::Fire("begin_play".into())],
+        DEFAULT_BUDGET,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.errors, 1, "{s:?}");
 }
 
@@ -725,8 +778,6 @@ fn gates_flip_flops_and_do_once_agree() {
 
 // ---------------------------------------------------------------------------------------------
 // Random well-typed graphs.
-
-
 
 proptest! {
     #![proptest_config(ProptestConfig {
@@ -807,13 +858,32 @@ fn random_graphs_cover_the_node_library() {
         yields += s.yields;
     }
     for k in [
-        "var.set", "debug.log", "flow.branch", "flow.sequence", "flow.for", "flow.do_once",
-        "flow.flip_flop", "flow.gate", "flow.delay", "event.send", "anim.set_state", "expr",
-        "int.div", "vec3.break", "string.concat", "float.to_int", "anim.get_param",
+        "var.set",
+        "debug.log",
+        "flow.branch",
+        "flow.sequence",
+        "flow.for",
+        "flow.do_once",
+        "flow.flip_flop",
+        "flow.gate",
+        "flow.delay",
+        "event.send",
+        "anim.set_state",
+        "expr",
+        "int.div",
+        "vec3.break",
+        "string.concat",
+        "float.to_int",
+        "anim.get_param",
     ] {
         assert!(kinds.contains(k), "no `{k}` in 300 graphs: {kinds:?}");
     }
     assert!(nodes > 300 * 15, "{nodes} nodes");
-    assert!(invocations > 300 * 4 && errors > 10 && yields > 10, "{invocations} {errors} {yields}");
-    eprintln!("300 random graphs: {nodes} nodes, {invocations} invocations, {errors} aborted, {yields} yielded");
+    assert!(
+        invocations > 300 * 4 && errors > 10 && yields > 10,
+        "{invocations} {errors} {yields}"
+    );
+    eprintln!(
+        "300 random graphs: {nodes} nodes, {invocations} invocations, {errors} aborted, {yields} yielded"
+    );
 }

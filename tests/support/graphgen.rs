@@ -36,6 +36,9 @@ impl Ty {
     }
 }
 
+/// `(name, value)` pairs: ARGS of a node, or (source, pin) links to make.
+type Args = Vec<(String, String)>;
+
 struct Gen<'a> {
     c: &'a [u16],
     pos: usize,
@@ -75,7 +78,16 @@ const INTS: &[&str] = &[
     "3",
 ];
 const FLOATS: &[&str] = &[
-    "0.0", "1.5", "-2.25", "0.1", "1e300", "-1e-300", "3", "1000000.5", "-0.0", "2",
+    "0.0",
+    "1.5",
+    "-2.25",
+    "0.1",
+    "1e300",
+    "-1e-300",
+    "3",
+    "1000000.5",
+    "-0.0",
+    "2",
 ];
 const VECS: &[&str] = &[
     "(0, 0, 0)",
@@ -155,7 +167,7 @@ impl Gen<'_> {
 
     /// Fills the data inputs `pins` of a node about to be declared: linked sources are linked
     /// to `node.pin` afterwards; the rest may get an ARGS literal.
-    fn inputs(&mut self, pins: &[(&str, Ty)], depth: u32) -> (Vec<(String, String)>, Vec<(String, String)>) {
+    fn inputs(&mut self, pins: &[(&str, Ty)], depth: u32) -> (Args, Args) {
         let mut args = Vec::new();
         let mut linked = Vec::new();
         for &(pin, ty) in pins {
@@ -179,12 +191,25 @@ impl Gen<'_> {
     }
 
     /// A node with data inputs `pins`; returns its name.
-    fn with_inputs(&mut self, kind: &str, pins: &[(&str, Ty)], depth: u32, extra: Vec<(String, String)>) -> String {
+    fn with_inputs(
+        &mut self,
+        kind: &str,
+        pins: &[(&str, Ty)],
+        depth: u32,
+        extra: Vec<(String, String)>,
+    ) -> String {
         let name = self.fresh();
         self.with_inputs_named(name, kind, pins, depth, extra)
     }
 
-    fn with_inputs_named(&mut self, name: String, kind: &str, pins: &[(&str, Ty)], depth: u32, extra: Vec<(String, String)>) -> String {
+    fn with_inputs_named(
+        &mut self,
+        name: String,
+        kind: &str,
+        pins: &[(&str, Ty)],
+        depth: u32,
+        extra: Vec<(String, String)>,
+    ) -> String {
         let (mut args, linked) = self.inputs(pins, depth);
         args.extend(extra);
         let name = self.node_named(name, kind, &args);
@@ -233,7 +258,9 @@ impl Gen<'_> {
         use Ty::*;
         let out = match t {
             Int => {
-                let ops = ["int.add", "int.sub", "int.mul", "int.div", "int.rem", "int.min", "int.max"];
+                let ops = [
+                    "int.add", "int.sub", "int.mul", "int.div", "int.rem", "int.min", "int.max",
+                ];
                 match self.pick(4) {
                     0 => {
                         let k = ops[self.pick(ops.len())];
@@ -243,18 +270,37 @@ impl Gen<'_> {
                         let k = ["int.neg", "int.abs"][self.pick(2)];
                         self.with_inputs(k, &[("a", Int)], d, Vec::new())
                     }
-                    2 => self.with_inputs("int.clamp", &[("value", Int), ("min", Int), ("max", Int)], d, Vec::new()),
+                    2 => self.with_inputs(
+                        "int.clamp",
+                        &[("value", Int), ("min", Int), ("max", Int)],
+                        d,
+                        Vec::new(),
+                    ),
                     _ => self.with_inputs("float.to_int", &[("a", Float)], d, Vec::new()),
                 }
             }
             Float => match self.pick(8) {
                 0 => {
-                    let ops = ["float.add", "float.sub", "float.mul", "float.div", "float.min", "float.max"];
+                    let ops = [
+                        "float.add",
+                        "float.sub",
+                        "float.mul",
+                        "float.div",
+                        "float.min",
+                        "float.max",
+                    ];
                     let k = ops[self.pick(ops.len())];
                     self.with_inputs(k, &[("a", Float), ("b", Float)], d, Vec::new())
                 }
                 1 => {
-                    let ops = ["float.neg", "float.abs", "float.sqrt", "float.sin", "float.cos", "float.floor"];
+                    let ops = [
+                        "float.neg",
+                        "float.abs",
+                        "float.sqrt",
+                        "float.sin",
+                        "float.cos",
+                        "float.floor",
+                    ];
                     let k = ops[self.pick(ops.len())];
                     self.with_inputs(k, &[("a", Float)], d, Vec::new())
                 }
@@ -314,14 +360,21 @@ impl Gen<'_> {
                     let k = ops[self.pick(ops.len())];
                     match k {
                         "bool.not" => self.with_inputs(k, &[("a", Bool)], d, Vec::new()),
-                        "string.eq" => self.with_inputs(k, &[("a", Str), ("b", Str)], d, Vec::new()),
+                        "string.eq" => {
+                            self.with_inputs(k, &[("a", Str), ("b", Str)], d, Vec::new())
+                        }
                         _ => self.with_inputs(k, &[("a", Bool), ("b", Bool)], d, Vec::new()),
                     }
                 }
                 _ => self.with_inputs("bool.not", &[("a", Bool)], d, Vec::new()),
             },
             Vec3 => match self.pick(3) {
-                0 => self.with_inputs("vec3.make", &[("x", Float), ("y", Float), ("z", Float)], d, Vec::new()),
+                0 => self.with_inputs(
+                    "vec3.make",
+                    &[("x", Float), ("y", Float), ("z", Float)],
+                    d,
+                    Vec::new(),
+                ),
                 1 => {
                     let k = ["vec3.add", "vec3.sub"][self.pick(2)];
                     self.with_inputs(k, &[("a", Vec3), ("b", Vec3)], d, Vec::new())
@@ -389,7 +442,13 @@ impl Gen<'_> {
                 // The node's own stored `value` output may feed its input.
                 let name = self.fresh();
                 self.pool.push((format!("{name}.value"), t));
-                let n = self.with_inputs_named(name, &format!("var.set {v}"), &[("value", t)], d, Vec::new());
+                let n = self.with_inputs_named(
+                    name,
+                    &format!("var.set {v}"),
+                    &[("value", t)],
+                    d,
+                    Vec::new(),
+                );
                 (format!("{n}.exec"), Some(format!("{n}.then")))
             }
             2 => {
@@ -455,19 +514,36 @@ impl Gen<'_> {
             9 => {
                 let n = match self.pick(5) {
                     0 => {
-                        let n = self.with_inputs("anim.set_state", &[("state", Str)], d, Vec::new());
+                        let n =
+                            self.with_inputs("anim.set_state", &[("state", Str)], d, Vec::new());
                         self.pool.push((format!("{n}.ok"), Bool));
                         n
                     }
-                    1 => self.with_inputs("anim.set_param", &[("value", Float)], d, vec![("name".into(), "\"speed\"".into())]),
-                    2 => self.with_inputs("anim.play_on_layer", &[("layer", Str), ("clip", Str)], d, Vec::new()),
+                    1 => self.with_inputs(
+                        "anim.set_param",
+                        &[("value", Float)],
+                        d,
+                        vec![("name".into(), "\"speed\"".into())],
+                    ),
+                    2 => self.with_inputs(
+                        "anim.play_on_layer",
+                        &[("layer", Str), ("clip", Str)],
+                        d,
+                        Vec::new(),
+                    ),
                     3 => self.with_inputs("anim.stop_layer", &[("layer", Str)], d, Vec::new()),
-                    _ => self.with_inputs("anim.set_layer_weight", &[("layer", Str), ("weight", Float)], d, Vec::new()),
+                    _ => self.with_inputs(
+                        "anim.set_layer_weight",
+                        &[("layer", Str), ("weight", Float)],
+                        d,
+                        Vec::new(),
+                    ),
                 };
                 (format!("{n}.exec"), Some(format!("{n}.then")))
             }
             10 => {
-                let n = self.with_inputs("event.send custom::ping", &[("target", Ent)], d, Vec::new());
+                let n =
+                    self.with_inputs("event.send custom::ping", &[("target", Ent)], d, Vec::new());
                 (format!("{n}.exec"), Some(format!("{n}.then")))
             }
             11 if self.in_loop == 0 || self.loop_delays => {

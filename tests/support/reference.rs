@@ -222,11 +222,14 @@ impl<'g> Reference<'g> {
 
     /// The event node handling `identity`, if any.
     pub fn event_node(&self, identity: &str) -> Option<NodeId> {
-        self.g.nodes.iter().position(|n| match &n.op {
-            Op::Event(k) => k.identity() == identity,
-            _ => false,
-        })
-        .map(|i| i as NodeId)
+        self.g
+            .nodes
+            .iter()
+            .position(|n| match &n.op {
+                Op::Event(k) => k.identity() == identity,
+                _ => false,
+            })
+            .map(|i| i as NodeId)
     }
 
     /// Payload types of the handler of event node `ev` (its data outputs in pin order).
@@ -573,7 +576,14 @@ impl<'g> Run<'_, 'g> {
                 continue;
             };
             if i + 1 < count {
-                self.push(stack, n, Frame::Seq { node: n, next: i + 1 })?;
+                self.push(
+                    stack,
+                    n,
+                    Frame::Seq {
+                        node: n,
+                        next: i + 1,
+                    },
+                )?;
             }
             return Ok(Some(t));
         }
@@ -661,7 +671,11 @@ impl<'g> Run<'_, 'g> {
                 } else {
                     match self.st.outputs[src as usize].get(out as usize) {
                         Some(Some(v)) => v.clone(),
-                        _ => return Err(self.err(src, ErrorKind::Invalid("no stored output".into()))),
+                        _ => {
+                            return Err(
+                                self.err(src, ErrorKind::Invalid("no stored output".into()))
+                            );
+                        }
                     }
                 }
             }
