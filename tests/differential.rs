@@ -755,6 +755,31 @@ fn conversions_nan_and_extremes_agree() {
     );
 }
 
+/// A host-reading pure node feeding several inputs of one exec node is evaluated once for it,
+/// and again for the next exec node (graph.md: once per use by an exec node).
+#[test]
+fn pure_reads_are_evaluated_once_per_exec_node() {
+    let text = "graph reads\nnode start = event begin_play\n\
+         node c = anim.curve { name = \"fatigue\" }\nnode add = float.add\n\
+         node p1 = anim.set_param { name = \"a\" }\nnode p2 = anim.set_param { name = \"b\" }\n\
+         node w = anim.set_layer_weight { layer = \"upper\" }\n\
+         start.then -> p1.exec\nc.value -> add.a\nc.value -> add.b\nadd.out -> p1.value\n\
+         p1.then -> p2.exec\nc.value -> p2.value\np2.then -> w.exec\nadd.out -> w.weight\n";
+    let src = SourceFile::new("reads", text);
+    let c = compile::compile(&src, catalog().catalog());
+    let m = c.module.as_ref().expect("compiles");
+    let mut h = Harness::new(m, &c.checked.graph, DEFAULT_BUDGET);
+    h.run(&[Step::Fire("begin_play".into())])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let curves = h
+        .vhost
+        .calls
+        .iter()
+        .filter(|c| matches!(c, Call::Curve(_)))
+        .count();
+    assert_eq!(curves, 3, "{:?}", h.vhost.calls);
+}
+
 #[test]
 fn gates_flip_flops_and_do_once_agree() {
     let s = assert_agree(
