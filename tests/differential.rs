@@ -654,7 +654,6 @@ fn delays_suspend_and_resume_the_whole_invocation() {
 /// A delay inside a `flow.for` body, with the loop re-entered (by another handler) while the
 /// first invocation is suspended: graph.md says the body runs last−first+1 times.
 #[test]
-#[ignore = "bug: lower.rs keeps the flow.for counter/last in per-instance slots, so a re-entry during a delay in the body clobbers the suspended loop (it completes early)"]
 fn for_loop_state_survives_reentry_during_a_delay() {
     let text = "graph reenter\nvar n: int = 0\n\
          node start = event begin_play\nnode ping = event custom::go\n\
@@ -818,7 +817,6 @@ proptest! {
 
     /// Delays inside loop bodies too (re-entry exposes the per-instance loop counter).
     #[test]
-    #[ignore = "bug: flow.for counter in per-instance slots (see for_loop_state_survives_reentry_during_a_delay)"]
     fn random_graphs_with_delays_in_loops_agree(choices in proptest::collection::vec(any::<u16>(), 0..400)) {
         random_case(&support::graphgen::graph_with(&choices, true))?;
     }

@@ -178,6 +178,8 @@ impl ModuleBuilder {
             start,
             regs: [0; 6],
             next: [0; 6],
+            floor: [0; 6],
+            free: Default::default(),
             labels: Vec::new(),
             node,
         }
@@ -199,8 +201,12 @@ pub struct HandlerBuilder<'a> {
     start: u32,
     /// Registers the handler needs per bank (the high-water mark).
     regs: [u16; 6],
-    /// Next free register per bank (below `regs` after [`HandlerBuilder::release_regs`]).
+    /// Next never-used register per bank (below `regs` after [`HandlerBuilder::release_regs`]).
     next: [u16; 6],
+    /// Registers below the floor are reserved for the whole handler (never released).
+    floor: [u16; 6],
+    /// Registers freed by [`HandlerBuilder::free_reg`], reused before `next` grows.
+    free: [Vec<u16>; 6],
     labels: Vec<Option<u32>>,
     node: NodeId,
 }
@@ -220,16 +226,41 @@ impl HandlerBuilder<'_> {
     /// bank's limit, which the verifier then rejects).
     pub fn reg_raw(&mut self, ty: Type) -> u16 {
         let b = ty.bank();
+        if let Some(r) = self.free[b].pop() {
+            return r;
+        }
         let r = self.next[b];
         self.next[b] = r.saturating_add(1);
         self.regs[b] = self.regs[b].max(self.next[b]);
         r
     }
 
-    /// Makes every register free again (the compiler calls this where nothing is live, so
-    /// registers are reused across blocks); the handler's register counts keep their maximum.
+    /// Makes every register above the floor free again (the compiler calls this where nothing
+    /// but reserved registers is live, so registers are reused across blocks); the handler's
+    /// register counts keep their maximum.
     pub fn release_regs(&mut self) {
-        self.next = [0; 6];
+        self.next = self.floor;
+        for f in &mut self.free {
+            f.clear();
+        }
+    }
+
+    /// Returns one register to its bank for reuse (the caller guarantees it is dead).
+    pub fn free_reg(&mut self, ty: Type, r: u16) {
+        let b = ty.bank();
+        if r >= self.floor[b] {
+            self.free[b].push(r);
+        }
+    }
+
+    /// Reserves every register allocated so far for the whole handler: later
+    /// [`HandlerBuilder::release_regs`] calls keep them (state that must survive calls and
+    /// `flow.delay`, such as loop counters).
+    pub fn reserve_regs(&mut self) {
+        self.floor = self.next;
+        for f in &mut self.free {
+            f.clear();
+        }
     }
 
     /// Payload parameter `i` (its declared type must be `T`; `verify` checks).

@@ -4,7 +4,7 @@
 use super::codes::*;
 use super::ir::*;
 use crate::diag::{Diagnostic, SourceFile};
-use petgraph::algo::tarjan_scc;
+use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 /// Facts the later passes use.
@@ -100,7 +100,7 @@ fn closing_links(g: &Graph, subset: &[usize]) -> Vec<usize> {
     }
     let mut comp = vec![usize::MAX; n];
     let mut any = false;
-    for (c, scc) in tarjan_scc(&pg).into_iter().enumerate() {
+    for (c, scc) in kosaraju_scc(&pg).into_iter().enumerate() {
         if scc.len() > 1 {
             any = true;
         }

@@ -65,8 +65,9 @@ struct Layout {
     out_base: Vec<u32>,
     /// Per output pin: the slot holding its last value (exec/event nodes' data pins).
     out_slots: Vec<Option<u16>>,
-    /// Per node: hidden state slots (`do_once`: done; `flip_flop`: next is b; `gate`: open;
-    /// `for`: counter, last).
+    /// Per node: hidden state slots (`do_once`: done; `flip_flop`: next is b; `gate`: open).
+    /// A `flow.for`'s counter and bound live in registers reserved for the whole handler, so a
+    /// run suspended in the body by `flow.delay` keeps its own (the continuation saves them).
     state: Vec<Vec<u16>>,
     delays: Vec<Option<DelayRef>>,
     node_ids: Vec<bc::NodeId>,
@@ -143,10 +144,6 @@ fn layout(g: &Graph, mb: &mut ModuleBuilder) -> Layout {
                 Type::Bool,
                 bc::Const::Bool(n.props.start_open),
             )],
-            "flow.for" => vec![
-                b(mb, "counter", Type::Int, bc::Const::Int(0)),
-                b(mb, "last", Type::Int, bc::Const::Int(0)),
-            ],
             _ => Vec::new(),
         });
         lay.delays
@@ -183,6 +180,8 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
         block_stamp: 0,
         seen: vec![0; g.nodes.len()],
         seen_stamp: 0,
+        uses: vec![0; g.nodes.len()],
+        for_regs: vec![(0, 0, 0); g.nodes.len()],
     };
     for (i, n) in g.nodes.iter().enumerate() {
         let Op::Event(key) = &n.op else { continue };
@@ -217,6 +216,10 @@ struct Scratch {
     /// Per node: visit stamp of the dependency walk in `pure`.
     seen: Vec<u32>,
     seen_stamp: u32,
+    /// Per node: uses left inside the current `pure` batch (for freeing registers).
+    uses: Vec<u32>,
+    /// Per `flow.for` node: (handler stamp, counter register, last register).
+    for_regs: Vec<(u32, u16, u16)>,
 }
 
 struct Emitter<'a, 'b> {
@@ -269,6 +272,7 @@ impl<'a> Emitter<'a, '_> {
 
     fn handler(&mut self, ev: NodeId) -> Result<(), BuildError> {
         self.at_exec(ev);
+        self.reserve_loop_registers(ev);
         let outputs = &self.node(ev).outputs;
         let mut param = 0u16;
         for (pin, p) in outputs.iter().enumerate() {
@@ -291,6 +295,29 @@ impl<'a> Emitter<'a, '_> {
             self.block(n, pin)?;
         }
         Ok(())
+    }
+
+    /// Reserves counter and bound registers for every `flow.for` this handler can reach.
+    fn reserve_loop_registers(&mut self, ev: NodeId) {
+        self.s.seen_stamp += 1;
+        let stamp = self.s.seen_stamp;
+        let mut stack = vec![ev];
+        self.s.seen[ev as usize] = stamp;
+        while let Some(n) = stack.pop() {
+            if builtin(self.node(n)) == "flow.for" {
+                let (c, l) = (self.reg(Type::Int), self.reg(Type::Int));
+                self.s.for_regs[n as usize] = (self.s.handler_stamp, c, l);
+            }
+            for pin in 0..self.node(n).outputs.len() {
+                if let Some((t, _)) = self.lay.next(n, pin)
+                    && self.s.seen[t as usize] != stamp
+                {
+                    self.s.seen[t as usize] = stamp;
+                    stack.push(t);
+                }
+            }
+        }
+        self.hb.reserve_regs();
     }
 
     /// Continues along exec output `out` of `n`: `call` (or `jmp` in tail position) to the
@@ -359,25 +386,35 @@ impl<'a> Emitter<'a, '_> {
 
     /// The register holding input pin `pin` of `n`.
     fn input_at(&mut self, n: NodeId, pin: usize) -> u16 {
+        self.input_temp(n, pin).0
+    }
+
+    /// The register holding input pin `pin` of `n`, and whether it is a temporary the caller
+    /// may free after use (a constant, slot read or conversion — not a pure node's result).
+    fn input_temp(&mut self, n: NodeId, pin: usize) -> (u16, bool) {
         let node = self.node(n);
         let want = bc_type(node.inputs[pin].ty).unwrap_or(Type::Int);
         match self.lay.src(n, pin) {
             Some((src, out)) => {
                 let src_node = self.node(src);
                 let have = bc_type(src_node.outputs[out as usize].ty).unwrap_or(want);
-                let r = if src_node.is_pure() {
+                let (r, temp) = if src_node.is_pure() {
                     self.pure(src);
-                    self.s.memo_regs[self.s.memo[src as usize].1 as usize + out as usize]
+                    let at = self.s.memo[src as usize].1 as usize + out as usize;
+                    (self.s.memo_regs[at], false)
                 } else {
                     let slot = self.lay.slot(src, out as usize).unwrap_or(0);
-                    self.slot_get(have, slot)
+                    (self.slot_get(have, slot), true)
                 };
                 if have == Type::Int && want == Type::Float {
                     let f = self.reg(Type::Float);
                     un!(self, IntToFloat, f, r);
-                    f
+                    if temp {
+                        self.hb.free_reg(Type::Int, r);
+                    }
+                    (f, true)
                 } else {
-                    r
+                    (r, temp)
                 }
             }
             None => match (want, node.defaults.get(pin)) {
@@ -386,10 +423,10 @@ impl<'a> Emitter<'a, '_> {
                     self.hb.emit(Instr::EntitySelf {
                         dst: bc::Reg::new(r),
                     });
-                    r
+                    (r, true)
                 }
-                (_, Some(default)) => self.ldc(bc_const(default, want)),
-                (_, None) => self.ldc(bc::Const::default_of(want)),
+                (_, Some(default)) => (self.ldc(bc_const(default, want)), true),
+                (_, None) => (self.ldc(bc::Const::default_of(want)), true),
             },
         }
     }
@@ -414,12 +451,25 @@ impl<'a> Emitter<'a, '_> {
             }
             self.s.seen[n as usize] = stamp;
             stack.push((n, true));
-            for pin in 0..self.node(n).inputs.len() {
+            // Reverse pin order onto the stack: inputs are evaluated left to right.
+            for pin in (0..self.node(n).inputs.len()).rev() {
                 if let Some((src, _)) = self.lay.src(n, pin)
                     && self.node(src).is_pure()
                     && !self.evaluated(src)
                 {
                     stack.push((src, false));
+                }
+            }
+        }
+        // Uses of each batch node by later batch nodes: a register is freed after its last use
+        // (the root's stays: the exec node reads it), so long chains need few registers.
+        for &n in &order {
+            for pin in 0..self.node(n).inputs.len() {
+                if let Some((src, _)) = self.lay.src(n, pin)
+                    && self.s.seen[src as usize] == stamp
+                    && !self.evaluated(src)
+                {
+                    self.s.uses[src as usize] += 1;
                 }
             }
         }
@@ -429,8 +479,36 @@ impl<'a> Emitter<'a, '_> {
             let start = self.s.memo_regs.len() as u32;
             self.s.memo_regs.extend_from_slice(&regs);
             self.s.memo[n as usize] = (self.s.block_stamp, start);
+            for pin in 0..self.node(n).inputs.len() {
+                let Some((src, _)) = self.lay.src(n, pin) else {
+                    continue;
+                };
+                if src == root
+                    || self.s.seen[src as usize] != stamp
+                    || self.s.uses[src as usize] == 0
+                {
+                    continue;
+                }
+                self.s.uses[src as usize] -= 1;
+                if self.s.uses[src as usize] == 0 {
+                    self.release_pure(src);
+                }
+            }
         }
         self.hb.at(self.current);
+    }
+
+    /// Frees a pure node's output registers and forgets it was evaluated (a later use in the
+    /// same block evaluates it again, which is the "once per use" rule anyway).
+    fn release_pure(&mut self, n: NodeId) {
+        let start = self.s.memo[n as usize].1 as usize;
+        for (i, p) in self.node(n).outputs.iter().enumerate() {
+            if let Some(ty) = bc_type(p.ty) {
+                let r = self.s.memo_regs[start + i];
+                self.hb.free_reg(ty, r);
+            }
+        }
+        self.s.memo[n as usize].0 = 0;
     }
 
     /// Was pure node `n` already evaluated for the current exec node?
@@ -451,10 +529,13 @@ impl<'a> Emitter<'a, '_> {
             }
             Op::Expr(parsed) => {
                 // Expression inputs are the node's input pins, in order.
-                let inputs: Vec<u16> = (0..node.inputs.len())
-                    .map(|pin| self.input_at(n, pin))
+                let inputs: Vec<(u16, bool)> = (0..node.inputs.len())
+                    .map(|pin| self.input_temp(n, pin))
                     .collect();
-                vec![self.expr(&parsed.root, &inputs)]
+                let regs: Vec<u16> = inputs.iter().map(|i| i.0).collect();
+                let out = self.expr(&parsed.root, &regs);
+                self.free_temps(&inputs, Type::Float, out);
+                vec![out]
             }
             Op::Builtin(k) => self.pure_builtin(n, k.kind),
             // Events, exec nodes and error nodes are never evaluated as pure.
@@ -463,10 +544,32 @@ impl<'a> Emitter<'a, '_> {
     }
 
     fn pure_builtin(&mut self, n: NodeId, kind: &str) -> Vec<u16> {
-        let (family, op) = kind.split_once('.').unwrap_or((kind, ""));
-        let args: Vec<u16> = (0..self.node(n).inputs.len())
-            .map(|pin| self.input_at(n, pin))
+        let inputs: Vec<(u16, bool)> = (0..self.node(n).inputs.len())
+            .map(|pin| self.input_temp(n, pin))
             .collect();
+        let args: Vec<u16> = inputs.iter().map(|i| i.0).collect();
+        let result = self.pure_op(n, kind, &args);
+        for (pin, &(r, temp)) in inputs.iter().enumerate() {
+            if temp && !result.contains(&r) {
+                let ty = bc_type(self.node(n).inputs[pin].ty).unwrap_or(Type::Int);
+                self.hb.free_reg(ty, r);
+            }
+        }
+        result
+    }
+
+    /// Frees the temporary input registers of an expression (never its result).
+    fn free_temps(&mut self, inputs: &[(u16, bool)], ty: Type, keep: u16) {
+        for &(r, temp) in inputs {
+            if temp && r != keep {
+                self.hb.free_reg(ty, r);
+            }
+        }
+    }
+
+    /// Emits the instruction(s) of a pure built-in over ready argument registers.
+    fn pure_op(&mut self, n: NodeId, kind: &str, args: &[u16]) -> Vec<u16> {
+        let (family, op) = kind.split_once('.').unwrap_or((kind, ""));
         let a = args.first().copied().unwrap_or(0);
         let b = args.get(1).copied().unwrap_or(0);
         let c = args.get(2).copied().unwrap_or(0);
@@ -599,12 +702,18 @@ impl<'a> Emitter<'a, '_> {
             },
             ExprKind::Neg(a) => {
                 let a = self.expr(a, inputs);
+                self.free_expr_temp(a, inputs);
                 let d = self.reg(Type::Float);
                 un!(self, FloatNeg, d, a);
                 d
             }
             ExprKind::Binary(op, a, b) => {
                 let (a, b) = (self.expr(a, inputs), self.expr(b, inputs));
+                // Operands are read by the instruction below, so their registers may be the
+                // destination's: free them first (expression size is bounded by the string,
+                // register use by the tree's height).
+                self.free_expr_temp(a, inputs);
+                self.free_expr_temp(b, inputs);
                 let d = self.reg(Type::Float);
                 match op {
                     BinOp::Add => bin!(self, FloatAdd, d, a, b),
@@ -617,6 +726,9 @@ impl<'a> Emitter<'a, '_> {
             }
             ExprKind::Call(f, args) => {
                 let r: Vec<u16> = args.iter().map(|a| self.expr(a, inputs)).collect();
+                for &t in &r {
+                    self.free_expr_temp(t, inputs);
+                }
                 let x = |i: usize| r.get(i).copied().unwrap_or(0);
                 let d = self.reg(Type::Float);
                 match f {
@@ -645,6 +757,14 @@ impl<'a> Emitter<'a, '_> {
                 };
                 d
             }
+        }
+    }
+
+    /// Frees an expression intermediate (never an input register, which other references of
+    /// the same input still read).
+    fn free_expr_temp(&mut self, r: u16, inputs: &[u16]) {
+        if !inputs.contains(&r) {
+            self.hb.free_reg(Type::Float, r);
         }
     }
 
@@ -697,7 +817,8 @@ impl<'a> Emitter<'a, '_> {
                 }
             }
             (_, "flow.for", _) => {
-                let (counter, last) = (state[0], state[1]);
+                // Counter and bound live in handler-reserved registers (see `Layout::state`).
+                let (_, c, l) = self.s.for_regs[n as usize];
                 let index = out_slot(self, "index").unwrap_or(0);
                 let first = self.input(n, "first");
                 let lastv = self.input(n, "last");
@@ -709,15 +830,18 @@ impl<'a> Emitter<'a, '_> {
                     cond: bc::Reg::new(gt),
                     target: done.target(),
                 });
-                self.slot_set(Type::Int, counter, first);
-                self.slot_set(Type::Int, last, lastv);
+                self.hb.emit(Instr::MovI {
+                    dst: bc::Reg::new(c),
+                    src: bc::Reg::new(first),
+                });
+                self.hb.emit(Instr::MovI {
+                    dst: bc::Reg::new(l),
+                    src: bc::Reg::new(lastv),
+                });
                 self.hb.bind(looptop);
-                let c = self.slot_get(Type::Int, counter);
                 self.slot_set(Type::Int, index, c);
                 self.follow(n, "body", false);
                 self.hb.release_regs();
-                let c = self.slot_get(Type::Int, counter);
-                let l = self.slot_get(Type::Int, last);
                 let ge = self.reg(Type::Bool);
                 bin!(self, IntGe, ge, c, l);
                 self.hb.emit(Instr::JmpIf {
@@ -725,9 +849,7 @@ impl<'a> Emitter<'a, '_> {
                     target: done.target(),
                 });
                 let one = self.ldc(bc::Const::Int(1));
-                let next = self.reg(Type::Int);
-                bin!(self, IntAdd, next, c, one);
-                self.slot_set(Type::Int, counter, next);
+                bin!(self, IntAdd, c, c, one);
                 self.hb.emit(Instr::Jmp {
                     target: looptop.target(),
                 });

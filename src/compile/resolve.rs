@@ -30,6 +30,15 @@ pub fn pin_type(t: ast::Type) -> PinType {
 /// where a `float` is expected; an `entity` is written as a string naming a scene entity (`""`
 /// for the default).
 pub fn literal(lit: &ast::Literal, ty: PinType) -> Result<Const, String> {
+    if let LitValue::String(s) = &lit.value
+        && s.len() > crate::bytecode::verify::MAX_STRING_LEN
+    {
+        return Err(format!(
+            "string literal of {} bytes; strings hold at most {} bytes",
+            s.len(),
+            crate::bytecode::verify::MAX_STRING_LEN
+        ));
+    }
     Ok(match (&lit.value, ty) {
         (LitValue::Bool(b), PinType::Bool) => Const::Bool(*b),
         (LitValue::Int(i), PinType::Int) => Const::Int(*i),
