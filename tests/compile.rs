@@ -173,3 +173,17 @@ fn events_catalog_view_matches_status() {
         compile::EventInfo::Unknown
     ));
 }
+
+#[test]
+fn fmt_is_idempotent_on_every_fixture_that_parses() {
+    let mut all = fixtures("graphs/ok");
+    all.extend(fixtures("graphs/err"));
+    assert!(all.len() > 20);
+    for p in all {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let once = sinew::graph::format_source(&SourceFile::new("a.bpg", text))
+            .unwrap_or_else(|d| panic!("{}: {d:?}", p.display()));
+        let twice = sinew::graph::format_source(&SourceFile::new("a.bpg", once.clone())).unwrap();
+        assert_eq!(once, twice, "{}", p.display());
+    }
+}
