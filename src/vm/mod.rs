@@ -220,11 +220,40 @@ impl Default for Vm {
 }
 
 fn fail(m: &VerifiedModule, pc: u32, message: impl Into<String>) -> Outcome {
+    fail_owned(m, pc, message.into())
+}
+
+/// Error paths stay out of the interpreter loop (smaller hot code, fewer spilled registers).
+#[cold]
+#[inline(never)]
+fn fail_owned(m: &VerifiedModule, pc: u32, message: String) -> Outcome {
     Outcome::Error(RuntimeError {
         pc,
         node: m.node_at(pc).to_string(),
-        message: message.into(),
+        message,
     })
+}
+
+#[cold]
+#[inline(never)]
+fn budget_exhausted(m: &VerifiedModule, pc: u32, budget: u64) -> Outcome {
+    fail_owned(m, pc, format!("instruction budget of {budget} exhausted"))
+}
+
+/// Sets `v` to `n` copies of `x`, reusing its allocation (no out-of-line `resize` call when
+/// the length is unchanged, the common case of a handler run again and again; no clone of `x`
+/// when `n` is 0).
+#[inline]
+fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: &T) {
+    if n == 0 {
+        // No clone of `x` (for the string bank that would be an atomic inc and dec).
+        v.clear();
+    } else if v.len() == n {
+        v.fill(x.clone());
+    } else {
+        v.clear();
+        v.resize(n, x.clone());
+    }
 }
 
 const STATE_MISMATCH: &str = "instance state does not match the module";
@@ -270,18 +299,12 @@ impl Vm {
         }
         let r = &mut self.regs;
         let c = h.regs.map(usize::from);
-        r.b.clear();
-        r.b.resize(c[0], false);
-        r.i.clear();
-        r.i.resize(c[1], 0);
-        r.f.clear();
-        r.f.resize(c[2], 0.0);
-        r.v.clear();
-        r.v.resize(c[3], [0.0; 3]);
-        r.s.clear();
-        r.s.resize(c[4], self.empty.clone());
-        r.e.clear();
-        r.e.resize(c[5], None);
+        reset(&mut r.b, c[0], &false);
+        reset(&mut r.i, c[1], &0);
+        reset(&mut r.f, c[2], &0.0);
+        reset(&mut r.v, c[3], &[0.0; 3]);
+        reset(&mut r.s, c[4], &self.empty);
+        reset(&mut r.e, c[5], &None);
         exec(
             m,
             st,
@@ -428,7 +451,7 @@ fn exec(
             return fail(m, pc, "pc outside the code");
         };
         if left == 0 {
-            return fail(m, pc, format!("instruction budget of {budget} exhausted"));
+            return budget_exhausted(m, pc, budget);
         }
         left -= 1;
         let here = pc;

@@ -1,0 +1,375 @@
+//! VM speed side by side in one criterion run: the same footstep-counting handler and the same
+//! arithmetic loop as a Sinew graph (compiled from `.bpg` text, run by `Vm::run_handler`), as a
+//! rhai script, as Lua 5.4 (mlua, vendored) and as native Rust. Every implementation is checked
+//! to compute the same result before anything is timed.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use mlua::{Function, Lua};
+use rhai::{CallFnOptions, Engine, OptimizationLevel, Scope};
+use sinew::bytecode::{DEFAULT_BUDGET, Value, VerifiedModule};
+use sinew::catalog::Catalog;
+use sinew::diag::SourceFile;
+use sinew::vm::{InstanceState, NullHost, Outcome, Vm};
+
+/// Footstep handler: count the step; every fourth step is loud and is remembered.
+const FOOTSTEP_BPG: &str = r#"
+graph footsteps
+
+var steps: int = 0
+var last_loud_step: int = 0
+
+node step   = event custom::footstep
+node get    = var.get steps
+node inc    = int.add { b = 1 }
+node set    = var.set steps
+node rem    = int.rem { b = 4 }
+node loud   = int.eq { b = 0 }
+node branch = flow.branch
+node mark   = var.set last_loud_step
+
+step.then     -> set.exec
+get.value     -> inc.a
+inc.out       -> set.value
+set.then      -> branch.exec
+set.value     -> rem.a
+rem.out       -> loud.a
+loud.out      -> branch.condition
+branch.true   -> mark.exec
+set.value     -> mark.value
+"#;
+
+/// Arithmetic loop: `sum = 0; for i in 0..=999 { sum = sum + i }`, the sum kept in a variable.
+const SUM_BPG: &str = r#"
+graph sum_loop
+
+var sum: int = 0
+
+node run   = event custom::run
+node reset = var.set sum { value = 0 }
+node loop  = flow.for { first = 0, last = 999 }
+node get   = var.get sum
+node add   = int.add
+node set   = var.set sum
+
+run.then   -> reset.exec
+reset.then -> loop.exec
+loop.body  -> set.exec
+get.value  -> add.a
+loop.index -> add.b
+add.out    -> set.value
+"#;
+
+const FOOTSTEP_RHAI: &str = r#"
+fn on_footstep() {
+    steps += 1;
+    if steps % 4 == 0 {
+        last_loud_step = steps;
+    }
+}
+"#;
+
+const SUM_RHAI: &str = r#"
+fn run() {
+    sum = 0;
+    for i in 0..1000 {
+        sum += i;
+    }
+}
+"#;
+
+/// State in upvalues (the fastest Lua form); returns the handler and a state reader.
+const FOOTSTEP_LUA_UPVALUES: &str = r#"
+local steps, last_loud_step = 0, 0
+local function on_footstep()
+    steps = steps + 1
+    if steps % 4 == 0 then
+        last_loud_step = steps
+    end
+end
+return on_footstep, function() return steps, last_loud_step end
+"#;
+
+/// State in globals (the "script variables" form).
+const FOOTSTEP_LUA_GLOBALS: &str = r#"
+steps, last_loud_step = 0, 0
+return function()
+    steps = steps + 1
+    if steps % 4 == 0 then
+        last_loud_step = steps
+    end
+end
+"#;
+
+const SUM_LUA: &str = r#"
+local sum = 0
+local function run()
+    sum = 0
+    for i = 0, 999 do
+        sum = sum + i
+    end
+end
+return run, function() return sum end
+"#;
+
+/// Events per correctness check: ends on a loud step after a quiet one.
+const CHECK_EVENTS: i64 = 1002;
+const CHECK_STEPS: i64 = 1002;
+const CHECK_LAST_LOUD: i64 = 1000;
+const CHECK_SUM: i64 = 499_500;
+
+// ---------------------------------------------------------------------------------------------
+// Sinew
+
+struct Sinew {
+    module: VerifiedModule,
+    handler: usize,
+    state: InstanceState,
+    payload: Vec<Value>,
+    vm: Vm,
+}
+
+impl Sinew {
+    fn new(name: &str, text: &str, event: &str) -> Sinew {
+        let src = SourceFile::new(name, text);
+        let compiled = sinew::compile::compile(&src, &Catalog::from_entries([]));
+        let module = compiled.module.unwrap_or_else(|| {
+            panic!(
+                "{name} does not compile: {:#?}",
+                compiled.checked.diagnostics
+            )
+        });
+        let handler = module.handler_index(event).expect("handler exists");
+        if std::env::var_os("VM_COMPARE_DISASM").is_some() {
+            eprintln!("{}", sinew::bytecode::disasm(&module));
+        }
+        let state = InstanceState::new(&module, 1);
+        Sinew {
+            module,
+            handler,
+            state,
+            payload: vec![Value::Entity(None)],
+            vm: Vm::new(),
+        }
+    }
+
+    #[inline]
+    fn run(&mut self) {
+        let o = self.vm.run_handler(
+            &self.module,
+            &mut self.state,
+            self.handler,
+            &self.payload,
+            &mut NullHost,
+            DEFAULT_BUDGET,
+        );
+        black_box(matches!(o, Outcome::Completed));
+    }
+
+    fn var(&self, name: &str) -> i64 {
+        let i = self
+            .module
+            .module()
+            .vars
+            .iter()
+            .position(|v| v.name == name)
+            .expect("variable exists");
+        match self.state.vars()[i] {
+            Value::Int(x) => x,
+            ref v => panic!("{name} is {v:?}"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// rhai
+
+struct Rhai {
+    engine: Engine,
+    ast: rhai::AST,
+    scope: Scope<'static>,
+    func: &'static str,
+}
+
+impl Rhai {
+    fn new(script: &str, func: &'static str, vars: &[&'static str]) -> Rhai {
+        let mut engine = Engine::new();
+        engine.set_optimization_level(OptimizationLevel::Full);
+        let ast = engine.compile(script).expect("rhai script compiles");
+        let mut scope = Scope::new();
+        for v in vars {
+            scope.push(*v, 0_i64);
+        }
+        Rhai {
+            engine,
+            ast,
+            scope,
+            func,
+        }
+    }
+
+    #[inline]
+    fn run(&mut self) {
+        // The script function reads and writes the persistent scope's variables.
+        let opts = CallFnOptions::new().eval_ast(false).rewind_scope(false);
+        let r: () = self
+            .engine
+            .call_fn_with_options(opts, &mut self.scope, &self.ast, self.func, ())
+            .expect("rhai call");
+        black_box(r);
+    }
+
+    fn var(&self, name: &str) -> i64 {
+        self.scope.get_value::<i64>(name).expect("rhai variable")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lua
+
+struct LuaSide {
+    _lua: Lua,
+    func: Function,
+    read: Option<Function>,
+}
+
+impl LuaSide {
+    fn new(script: &str) -> LuaSide {
+        let lua = Lua::new();
+        let (func, read): (Function, Option<Function>) =
+            lua.load(script).eval().expect("lua chunk loads");
+        LuaSide {
+            _lua: lua,
+            func,
+            read,
+        }
+    }
+
+    #[inline]
+    fn run(&self) {
+        let r: () = self.func.call(()).expect("lua call");
+        black_box(r);
+    }
+
+    fn state<R: mlua::FromLuaMulti>(&self) -> R {
+        match &self.read {
+            Some(f) => f.call(()).expect("lua state"),
+            None => panic!("no reader"),
+        }
+    }
+
+    fn global(&self, name: &str) -> i64 {
+        self._lua.globals().get(name).expect("lua global")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Native
+
+#[derive(Default)]
+struct NativeFootsteps {
+    steps: i64,
+    last_loud_step: i64,
+}
+
+impl NativeFootsteps {
+    #[inline(never)]
+    fn on_footstep(&mut self) {
+        self.steps = self.steps.wrapping_add(1);
+        if self.steps % 4 == 0 {
+            self.last_loud_step = self.steps;
+        }
+    }
+}
+
+#[derive(Default)]
+struct NativeSum {
+    sum: i64,
+}
+
+impl NativeSum {
+    #[inline(never)]
+    fn run(&mut self) {
+        self.sum = 0;
+        let last = black_box(999_i64);
+        let mut i = 0;
+        while i <= last {
+            // black_box keeps the loop a loop (otherwise LLVM folds it to a closed form).
+            self.sum = black_box(self.sum.wrapping_add(i));
+            i += 1;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+fn footsteps(c: &mut Criterion) {
+    let mut sinew = Sinew::new("footsteps.bpg", FOOTSTEP_BPG, "custom::footstep");
+    let mut rhai = Rhai::new(FOOTSTEP_RHAI, "on_footstep", &["steps", "last_loud_step"]);
+    let lua = LuaSide::new(FOOTSTEP_LUA_UPVALUES);
+    let lua_g = LuaSide::new(FOOTSTEP_LUA_GLOBALS);
+    let mut native = NativeFootsteps::default();
+    for _ in 0..CHECK_EVENTS {
+        sinew.run();
+        rhai.run();
+        lua.run();
+        lua_g.run();
+        native.on_footstep();
+    }
+    let want = (CHECK_STEPS, CHECK_LAST_LOUD);
+    assert_eq!(
+        (sinew.var("steps"), sinew.var("last_loud_step")),
+        want,
+        "sinew"
+    );
+    assert_eq!(
+        (rhai.var("steps"), rhai.var("last_loud_step")),
+        want,
+        "rhai"
+    );
+    assert_eq!(lua.state::<(i64, i64)>(), want, "lua upvalues");
+    assert_eq!(
+        (lua_g.global("steps"), lua_g.global("last_loud_step")),
+        want,
+        "lua globals"
+    );
+    assert_eq!((native.steps, native.last_loud_step), want, "native");
+
+    let mut g = c.benchmark_group("vm_compare/footstep");
+    g.bench_function("sinew", |b| b.iter(|| sinew.run()));
+    g.bench_function("rhai", |b| b.iter(|| rhai.run()));
+    g.bench_function("lua54_upvalues", |b| b.iter(|| lua.run()));
+    g.bench_function("lua54_globals", |b| b.iter(|| lua_g.run()));
+    g.bench_function("native", |b| {
+        b.iter(|| black_box(&mut native).on_footstep())
+    });
+    g.finish();
+}
+
+fn sum_loop(c: &mut Criterion) {
+    let mut sinew = Sinew::new("sum_loop.bpg", SUM_BPG, "custom::run");
+    let mut rhai = Rhai::new(SUM_RHAI, "run", &["sum"]);
+    let lua = LuaSide::new(SUM_LUA);
+    let mut native = NativeSum::default();
+    for _ in 0..3 {
+        sinew.run();
+        rhai.run();
+        lua.run();
+        native.run();
+    }
+    assert_eq!(sinew.var("sum"), CHECK_SUM, "sinew");
+    assert_eq!(rhai.var("sum"), CHECK_SUM, "rhai");
+    assert_eq!(lua.state::<i64>(), CHECK_SUM, "lua");
+    assert_eq!(native.sum, CHECK_SUM, "native");
+
+    let mut g = c.benchmark_group("vm_compare/sum_0_999");
+    g.bench_function("sinew", |b| b.iter(|| sinew.run()));
+    g.bench_function("rhai", |b| b.iter(|| rhai.run()));
+    g.bench_function("lua54", |b| b.iter(|| lua.run()));
+    g.bench_function("native", |b| b.iter(|| black_box(&mut native).run()));
+    g.finish();
+}
+
+criterion_group!(benches, footsteps, sum_loop);
+criterion_main!(benches);
