@@ -181,7 +181,7 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
         seen: vec![0; g.nodes.len()],
         seen_stamp: 0,
         uses: vec![0; g.nodes.len()],
-        for_regs: vec![(0, 0, 0); g.nodes.len()],
+        for_regs: vec![(0, 0, 0, 0); g.nodes.len()],
     };
     for (i, n) in g.nodes.iter().enumerate() {
         let Op::Event(key) = &n.op else { continue };
@@ -218,8 +218,8 @@ struct Scratch {
     seen_stamp: u32,
     /// Per node: uses left inside the current `pure` batch (for freeing registers).
     uses: Vec<u32>,
-    /// Per `flow.for` node: (handler stamp, counter register, last register).
-    for_regs: Vec<(u32, u16, u16)>,
+    /// Per `flow.for` node: (handler stamp, counter, bound and step-of-one registers).
+    for_regs: Vec<(u32, u16, u16, u16)>,
 }
 
 struct Emitter<'a, 'b> {
@@ -305,8 +305,12 @@ impl<'a> Emitter<'a, '_> {
         self.s.seen[ev as usize] = stamp;
         while let Some(n) = stack.pop() {
             if builtin(self.node(n)) == "flow.for" {
-                let (c, l) = (self.reg(Type::Int), self.reg(Type::Int));
-                self.s.for_regs[n as usize] = (self.s.handler_stamp, c, l);
+                let (c, l, one) = (
+                    self.reg(Type::Int),
+                    self.reg(Type::Int),
+                    self.reg(Type::Int),
+                );
+                self.s.for_regs[n as usize] = (self.s.handler_stamp, c, l, one);
             }
             for pin in 0..self.node(n).outputs.len() {
                 if let Some((t, _)) = self.lay.next(n, pin)
@@ -817,8 +821,11 @@ impl<'a> Emitter<'a, '_> {
                 }
             }
             (_, "flow.for", _) => {
-                // Counter and bound live in handler-reserved registers (see `Layout::state`).
-                let (_, c, l) = self.s.for_regs[n as usize];
+                // Counter, bound and the constant 1 live in handler-reserved registers (see
+                // `Layout::state`). Bottom-tested: per iteration `index` store, the body call,
+                // compare, increment and one branch. The increment after the last iteration may
+                // wrap (at `i64::MAX`); the counter is dead by then.
+                let (_, c, l, one) = self.s.for_regs[n as usize];
                 let index = out_slot(self, "index").unwrap_or(0);
                 let first = self.input(n, "first");
                 let lastv = self.input(n, "last");
@@ -838,19 +845,20 @@ impl<'a> Emitter<'a, '_> {
                     dst: bc::Reg::new(l),
                     src: bc::Reg::new(lastv),
                 });
+                let k = self.hb.module().const_int(1);
+                self.hb.emit(Instr::LdcI {
+                    dst: bc::Reg::new(one),
+                    c: k,
+                });
                 self.hb.bind(looptop);
                 self.slot_set(Type::Int, index, c);
                 self.follow(n, "body", false);
                 self.hb.release_regs();
-                let ge = self.reg(Type::Bool);
-                bin!(self, IntGe, ge, c, l);
-                self.hb.emit(Instr::JmpIf {
-                    cond: bc::Reg::new(ge),
-                    target: done.target(),
-                });
-                let one = self.ldc(bc::Const::Int(1));
+                let more = self.reg(Type::Bool);
+                bin!(self, IntLt, more, c, l);
                 bin!(self, IntAdd, c, c, one);
-                self.hb.emit(Instr::Jmp {
+                self.hb.emit(Instr::JmpIf {
+                    cond: bc::Reg::new(more),
                     target: looptop.target(),
                 });
                 self.hb.bind(done);
