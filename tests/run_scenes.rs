@@ -243,3 +243,67 @@ fn human_format() {
 fn anim_nodes_against_the_minimal_animator() {
     check("anim_commands.scene.ron", &["--dt", "0.25", "--ticks", "2"]);
 }
+
+#[test]
+fn state_machine_transitions_and_requests() {
+    let lines = check(
+        "sm_transitions.scene.ron",
+        &["--dt", "0.05", "--ticks", "50"],
+    );
+    let states: Vec<String> = kinds(&lines, "state")
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!(
+                "{}:{}->{}",
+                v["tick"],
+                v["from"].as_str().unwrap(),
+                v["to"].as_str().unwrap()
+            )
+        })
+        .collect();
+    // go=1 at t=0.65 (tick 14) fires a->b; SetState("b") at t=1.0 is the active state:
+    // nothing; go=0 at 1.2 (tick 25): b->a; SetState("once") at 1.5 (tick 31); `short` lasts
+    // 0.5 s at speed 1, so `once` is finished after tick 40 and leaves in tick 41.
+    assert_eq!(states, ["14:a->b", "25:b->a", "31:a->once", "41:once->a"]);
+    let errors = kinds(&lines, "error");
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].contains("`nope`"));
+    // During a->b's 0.2 s crossfade (ticks 14..17) both states' clips fire: b's `short` starts
+    // (s0 at 0) in tick 14; a's `steps` crosses b at 0.75 in tick 15 (0.70 → 0.75).
+    let at = |tick: u32, clip: &str| {
+        kinds(&lines, "notify").iter().any(|l| {
+            l.contains(&format!("\"tick\":{tick},")) && l.contains(&format!("\"clip\":\"{clip}\""))
+        })
+    };
+    assert!(at(14, "short") && at(15, "steps"));
+    assert!(lines.last().unwrap().contains("\"state\":\"a\""));
+}
+
+#[test]
+fn blend_tree_fires_only_the_heaviest_clip() {
+    let lines = check("sm_blend.scene.ron", &["--dt", "0.05", "--ticks", "60"]);
+    let notifies = kinds(&lines, "notify");
+    // Before t = 1.0 only `steps` (weight 0.75) fires; from t = 1.0 to 2.0 only `short`.
+    for l in &notifies {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let t = v["time"].as_f64().unwrap();
+        let clip = v["clip"].as_str().unwrap();
+        let expect = if (1.0 - 1e-9..2.0 - 1e-9).contains(&t) {
+            "short"
+        } else {
+            "steps"
+        };
+        assert_eq!(clip, expect, "{l}");
+    }
+}
+
+#[test]
+fn root_motion_moves_entities_across_wraps() {
+    let lines = check("root_motion.scene.ron", &["--dt", "0.05", "--ticks", "30"]);
+    let end = kinds(&lines, "end");
+    // 30 ticks × 0.05 s = 1.5 s at 2 m/s along +Z.
+    assert!(end[0].contains("\"position\":[0.0,0.0,3.0]"), "{}", end[0]);
+    assert!(end[1].contains("\"position\":[1.0,0.0,-6.0]"), "{}", end[1]);
+    assert!(end[2].contains("\"position\":[0.0,0.0,5.0]"), "{}", end[2]);
+}

@@ -533,14 +533,14 @@ impl TreeDef {
         }
     }
 
-    fn to_tree(&self, slot: &dyn Fn(&str) -> Option<usize>) -> Result<BlendTree, Diagnostic> {
+    fn to_tree(&self, slot: &dyn Fn(&str) -> Option<usize>) -> Result<BlendTree, String> {
         Ok(match self {
             TreeDef::Clip(s, _) => BlendTree::Clip(slot(s).ok_or_else(|| unknown_slot(s))?),
             TreeDef::Blend1D { param, entries, .. } => {
                 let th: Vec<f32> = entries.iter().map(|e| e.2).collect();
                 BlendTree::Blend1D {
                     param: param.clone(),
-                    blend: Blend1D::new(&th).map_err(|e| e.diagnostic())?,
+                    blend: Blend1D::new(&th).map_err(|e| e.diagnostic().message)?,
                     clips: entries
                         .iter()
                         .map(|e| slot(&e.0).ok_or_else(|| unknown_slot(&e.0)))
@@ -557,7 +557,7 @@ impl TreeDef {
                 BlendTree::BlendSpace2D {
                     param_x: param_x.clone(),
                     param_y: param_y.clone(),
-                    space: BlendSpace2D::new(&pts).map_err(|e| e.diagnostic())?,
+                    space: BlendSpace2D::new(&pts).map_err(|e| e.diagnostic().message)?,
                     clips: entries
                         .iter()
                         .map(|e| slot(&e.0).ok_or_else(|| unknown_slot(&e.0)))
@@ -621,11 +621,8 @@ impl TreeDef {
     }
 }
 
-fn unknown_slot(s: &str) -> Diagnostic {
-    Diagnostic::error(
-        E_SM_UNKNOWN_CLIP,
-        format!("clip slot `{s}` is not a clip of this animator"),
-    )
+fn unknown_slot(s: &str) -> String {
+    format!("clip slot `{s}` is not a clip of this animator")
 }
 
 impl StateMachineDef {
@@ -687,7 +684,8 @@ pub fn validate(
             s.motion.slots(&mut used);
             for (slot, span) in used {
                 if !slots.contains(&slot) {
-                    let mut d = unknown_slot(slot).at(src, span);
+                    let mut d =
+                        Diagnostic::error(E_SM_UNKNOWN_CLIP, unknown_slot(slot)).at(src, span);
                     if let Some(c) = crate::suggest::closest_within(slot, slots.iter().copied(), 2)
                     {
                         d = d.with_note(format!("did you mean `{c}`?"));
@@ -842,15 +840,12 @@ pub struct Machine {
 }
 
 /// Compiles a machine whose [`validate`] found no errors; `slot` maps slot names to indices.
-/// Returns the first problem otherwise.
+/// Returns the first problem's message otherwise.
 pub fn compile(
     def: &StateMachineDef,
     slot: &dyn Fn(&str) -> Option<usize>,
-) -> Result<Machine, Diagnostic> {
-    let state = |n: &str| {
-        def.state(n)
-            .ok_or_else(|| Diagnostic::error(E_SM_UNKNOWN_STATE, format!("`{n}` is not a state")))
-    };
+) -> Result<Machine, String> {
+    let state = |n: &str| def.state(n).ok_or_else(|| format!("`{n}` is not a state"));
     let states = def
         .states
         .iter()
@@ -862,7 +857,7 @@ pub fn compile(
                 looping: s.looping,
             })
         })
-        .collect::<Result<Vec<_>, Diagnostic>>()?;
+        .collect::<Result<Vec<_>, String>>()?;
     let transitions = def
         .transitions
         .iter()
@@ -878,7 +873,7 @@ pub fn compile(
                 when: t.when.clone(),
             })
         })
-        .collect::<Result<Vec<_>, Diagnostic>>()?;
+        .collect::<Result<Vec<_>, String>>()?;
     Ok(Machine {
         entry: state(&def.entry)?,
         states,
