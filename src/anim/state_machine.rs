@@ -907,3 +907,201 @@ impl Machine {
         self.states.iter().position(|s| &*s.name == name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses and validates `text` against slots `idle, walk, run`; returns the machine (when
+    /// valid) and every diagnostic as `code@line:col`.
+    fn check(text: &str) -> (Option<Machine>, Vec<String>) {
+        let src = SourceFile::new("t.animsm", text);
+        let parsed = parse_state_machine(&src);
+        let mut diags = parsed.diagnostics;
+        let slots = ["idle", "walk", "run"];
+        let machine = parsed.def.and_then(|d| {
+            diags.extend(validate(&d, &src, Some(&slots)));
+            if diags.iter().any(Diagnostic::is_error) {
+                return None;
+            }
+            compile(&d, &|s| slots.iter().position(|x| *x == s)).ok()
+        });
+        let codes = diags
+            .iter()
+            .map(|d| format!("{}@{}:{}", d.code, d.start.line, d.start.column))
+            .collect();
+        (machine, codes)
+    }
+
+    const BASE: &str = r#"StateMachine(entry: "idle", states: [
+(name: "idle", motion: Clip("idle")),
+(name: "move", motion: Blend(Blend1D(param: "speed", entries: [(clip: "walk", threshold: 1.5), (clip: "run", threshold: 4.0)])), speed: 2.0),
+(name: "jump", motion: Clip("run"), looping: false),
+], transitions: [TRANSITIONS])"#;
+
+    fn with(transitions: &str) -> (Option<Machine>, Vec<String>) {
+        check(&BASE.replace("TRANSITIONS", transitions))
+    }
+
+    #[test]
+    fn parses_the_spec_example_with_defaults() {
+        let (m, d) =
+            with(r#"(from: "idle", to: "move", blend: 0.25, when: [Greater("speed", 0.1)])"#);
+        assert_eq!(d, Vec::<String>::new());
+        let m = m.unwrap();
+        assert_eq!(m.entry, 0);
+        assert_eq!((m.states[0].speed, m.states[0].looping), (1.0, true));
+        assert_eq!((m.states[1].speed, m.states[2].looping), (2.0, false));
+        assert_eq!(m.transitions[0].blend, 0.25);
+        assert!(
+            matches!(m.states[1].tree, BlendTree::Blend1D { ref clips, .. } if clips == &[1, 2])
+        );
+    }
+
+    #[test]
+    fn transitions_fire_in_authored_order_when_all_conditions_hold() {
+        let (m, d) = with(
+            r#"(from: "idle", to: "jump", when: [Greater("speed", 5.0), Less("h", 1.0)]),
+               (from: "idle", to: "move", when: [Greater("speed", 0.1)]),
+               (from: "*", to: "idle", when: [Less("speed", -1.0)]),
+               (from: "jump", to: "idle", when: [Finished])"#,
+        );
+        assert_eq!(d, Vec::<String>::new());
+        let m = m.unwrap();
+        let sel = |active: usize, speed: f64, h: f64, fin: bool| {
+            let p = |n: &str| match n {
+                "speed" => speed,
+                "h" => h,
+                _ => 0.0,
+            };
+            m.select(active, &p, fin).map(|t| t.to)
+        };
+        assert_eq!(sel(0, 0.0, 0.0, false), None); // unset/zero speed: nothing
+        assert_eq!(sel(0, 0.2, 0.0, false), Some(1));
+        assert_eq!(sel(0, 6.0, 0.0, false), Some(2)); // first listed wins
+        assert_eq!(sel(0, 6.0, 2.0, false), Some(1)); // h fails the first
+        assert_eq!(sel(1, -2.0, 0.0, false), Some(0)); // "*"
+        assert_eq!(sel(0, -2.0, 0.0, false), None); // "*" skips its own target
+        assert_eq!(sel(2, 0.0, 0.0, false), None);
+        assert_eq!(sel(2, 0.0, 0.0, true), Some(0));
+        assert_eq!(sel(1, 1e30, 0.0, false), None);
+        assert_eq!(sel(1, f64::NAN, 0.0, false), None); // NaN compares false
+    }
+
+    #[test]
+    fn never_firing_transitions_are_errors() {
+        let (_, d) = with(r#"(from: "idle", to: "idle")"#);
+        assert_eq!(d, ["E0520@5:18"]);
+        let (_, d) = with(r#"(from: "move", to: "idle", when: [Finished])"#);
+        assert_eq!(d, ["E0520@5:18"]);
+        let (_, d) =
+            with(r#"(from: "idle", to: "move", when: [Greater("s", 2.0), Less("s", 2.0)])"#);
+        assert_eq!(d, ["E0520@5:18"]);
+        let (_, d) =
+            with(r#"(from: "idle", to: "move"), (from: "idle", to: "jump", when: [Finished])"#);
+        assert_eq!(d, ["E0520@5:46"]);
+        // Non-contradictory and non-shadowed: fine.
+        let (_, d) = with(
+            r#"(from: "idle", to: "move", when: [Greater("s", 1.0), Less("s", 2.0)]), (from: "jump", to: "idle", when: [Finished])"#,
+        );
+        assert_eq!(d, Vec::<String>::new());
+    }
+
+    #[test]
+    fn unknown_names_and_bad_values() {
+        let (_, d) = with(r#"(from: "idle", to: "mvoe")"#);
+        assert_eq!(d, ["E0517@5:37"]);
+        let (_, d) = check(
+            &BASE
+                .replace("TRANSITIONS", "")
+                .replace("Clip(\"idle\")", "Clip(\"jog\")"),
+        );
+        assert_eq!(d, ["E0518@2:29"]);
+        let (_, d) = check(
+            &BASE
+                .replace("TRANSITIONS", "")
+                .replace("threshold: 4.0", "threshold: 1.0"),
+        );
+        assert_eq!(d, ["E0512@3:103"]);
+        let (_, d) = with(r#"(from: "idle", to: "move", blend: -1.0)"#);
+        assert_eq!(d, ["E0522@5:52"]);
+        let (_, d) = check(
+            &BASE
+                .replace("TRANSITIONS", "")
+                .replace("speed: 2.0", "speed: inf"),
+        );
+        assert!(d.iter().any(|c| c.starts_with("E05")), "{d:?}");
+        let (_, d) = check(
+            r#"StateMachine(entry: "x", states: [(name: "a", motion: Clip("idle")), (name: "a", motion: Clip("idle"))])"#,
+        );
+        assert_eq!(d, ["E0517@1:21", "E0519@1:77"]);
+        let (_, d) =
+            check("StateMachine(entry: \"a\", states: [(name: \"a\", motion: Play(\"idle\"))])");
+        assert_eq!(d, ["E0516@1:55"]);
+        let (_, d) = check("StateMachine(entry: ");
+        assert_eq!(d.len(), 1);
+        assert!(d[0].starts_with("E0515"));
+    }
+
+    #[test]
+    fn coincident_2d_entries_are_errors() {
+        let (_, d) = check(
+            r#"StateMachine(entry: "a", states: [(name: "a", motion: Blend(BlendSpace2D(param_x: "x", param_y: "y", entries: [(clip: "idle", x: 0.0, y: 0.0), (clip: "walk", x: 0.0, y: 0.0)])))])"#,
+        );
+        assert_eq!(d, ["E0512@1:151"]);
+    }
+
+    #[test]
+    fn unread_parameters_warn() {
+        let src = SourceFile::new("t.animsm", BASE.replace("TRANSITIONS", ""));
+        let def = parse_state_machine(&src).def.unwrap();
+        let scene = SourceFile::new("s.scene.ron", "xxxxxxxx");
+        let w = unread_params(
+            &def,
+            [("speed", Span::new(0, 1)), ("sped", Span::new(2, 3))],
+            &scene,
+        );
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].code, W_SM_UNREAD_PARAM);
+        assert!(w[0].message.contains("`sped`"));
+    }
+
+    #[test]
+    fn adversarial_bytes_never_panic() {
+        let base = BASE.replace(
+            "TRANSITIONS",
+            r#"(from: "*", to: "move", when: [Finished])"#,
+        );
+        let bytes = base.as_bytes();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut b = bytes.to_vec();
+            let i = (seed as usize) % b.len();
+            match seed % 3 {
+                0 => b[i] = (seed >> 8) as u8,
+                1 => {
+                    b.truncate(i);
+                }
+                _ => {
+                    b.remove(i);
+                }
+            }
+            let parsed = parse_state_machine_bytes("f.animsm", &b);
+            if let Some(d) = parsed.def {
+                let src = SourceFile::new("f.animsm", String::from_utf8_lossy(&b));
+                let _ = validate(&d, &src, None);
+                let _ = compile(&d, &|_| Some(0));
+            }
+        }
+        let deep = format!(
+            "StateMachine(entry: \"a\", states: [(name: \"a\", motion: Blend({}Clip(\"idle\"){}))])",
+            "Lerp(param: \"t\", b: Clip(\"idle\"), a: ".repeat(100),
+            ")".repeat(100)
+        );
+        let (_, d) = check(&deep);
+        assert!(d.iter().any(|c| c.starts_with("E0513")), "{d:?}");
+    }
+}
