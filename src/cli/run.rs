@@ -579,3 +579,114 @@ pub fn record_human(
         }
     }
 }
+
+/// Whether `sinew check` treats `p` as an animation asset (`.skel`, `.animsm`, `.scene.ron`)
+/// rather than a graph.
+pub fn is_animation_file(p: &Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.ends_with(".skel") || name.ends_with(".animsm") || name.ends_with(".scene.ron")
+}
+
+/// `sinew check` over animation assets: every `.skel`, `.animsm` and `.scene.ron` named in or
+/// found under `paths`, plus the `.skel`/`.animsm` files under `assets` — each loaded and
+/// validated with the same diagnostics `run` reports (a scene's skeletons and state machines
+/// are checked against its animators; its graphs are left to the graph check). Returns the
+/// sources read (for snippets) and the diagnostics.
+pub fn check_animation_files(
+    ctx: &Ctx,
+    paths: &[PathBuf],
+    assets: &Path,
+) -> (Vec<SourceFile>, Vec<Diagnostic>) {
+    let mut files = BTreeSet::new();
+    let mut walk = |root: &Path, scenes: bool| {
+        if root.is_file() {
+            if is_animation_file(root) {
+                files.insert(root.to_path_buf());
+            }
+            return;
+        }
+        let mut stack = vec![root.to_path_buf()];
+        let mut seen = 0usize;
+        while let Some(d) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for ent in rd.flatten() {
+                seen += 1;
+                if seen > 1_000_000 {
+                    return;
+                }
+                let path = ent.path();
+                let Ok(ft) = ent.file_type() else { continue };
+                if ft.is_dir() {
+                    stack.push(path);
+                } else if ft.is_file()
+                    && is_animation_file(&path)
+                    && (scenes || !path.to_string_lossy().ends_with(".scene.ron"))
+                {
+                    files.insert(path);
+                }
+            }
+        }
+    };
+    for p in paths {
+        walk(p, true);
+    }
+    walk(assets, false);
+    let mut sources = Vec::new();
+    let mut diags = Vec::new();
+    for f in files {
+        let name = ctx.display(&f);
+        let bytes = match std::fs::read(&f) {
+            Ok(b) => b,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(
+                        crate::catalog::scan::E_UNREADABLE,
+                        format!("cannot read file: {e}"),
+                    )
+                    .in_file(&name),
+                );
+                continue;
+            }
+        };
+        let src = SourceFile::new(name.clone(), String::from_utf8_lossy(&bytes).into_owned());
+        let n = f.to_string_lossy();
+        if n.ends_with(".skel") {
+            diags.extend(load_skeleton_bytes(&name, &bytes).diagnostics);
+        } else if n.ends_with(".animsm") {
+            let parsed = sm::parse_state_machine_bytes(&name, &bytes);
+            diags.extend(parsed.diagnostics);
+            if let Some(d) = parsed.def {
+                diags.extend(sm::validate(&d, &src, None));
+            }
+        } else {
+            let parsed = scene::parse_bytes(&name, &bytes);
+            diags.extend(parsed.diagnostics);
+            if let Some(def) = parsed.scene {
+                let mut loaded = SceneAssets::default();
+                for p in def.clip_paths() {
+                    if let Ok(b) = std::fs::read(assets.join(&p.path))
+                        && let Some(seq) = animseq::load_bytes(&p.path, &b).seq
+                    {
+                        loaded.clips.insert(p.path.clone(), Arc::new(seq));
+                    }
+                }
+                load_animation_assets(ctx, assets, &def, &src, &mut loaded, &mut diags);
+            }
+        }
+        sources.push(src);
+    }
+    // A state machine checked on its own and again for a scene reports its problems once.
+    let mut seen = BTreeSet::new();
+    diags.retain(|d| {
+        seen.insert((
+            d.file.clone(),
+            d.code,
+            d.span.start,
+            d.span.end,
+            d.message.clone(),
+        ))
+    });
+    (sources, diags)
+}
