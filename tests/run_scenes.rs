@@ -307,3 +307,16 @@ fn root_motion_moves_entities_across_wraps() {
     assert!(end[1].contains("\"position\":[1.0,0.0,-6.0]"), "{}", end[1]);
     assert!(end[2].contains("\"position\":[0.0,0.0,5.0]"), "{}", end[2]);
 }
+
+#[test]
+fn bad_animation_input_has_defined_behaviour() {
+    let lines = check("bad_input.scene.ron", &["--dt", "0.05", "--ticks", "20"]);
+    let end = kinds(&lines, "end");
+    // x = -1e30: steps alone (no root track) for 0.5 s; x = 1e30: tail alone, 0.5 s at 1 m/s.
+    assert!(end[0].contains("\"position\":[0.5,0.0,0.0]"), "{}", end[0]);
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("NaN") || l.contains("null,"))
+    );
+}
