@@ -3,8 +3,8 @@
 //! clip sync, transitions and requests crossfading linearly); layers playing their own clips;
 //! root motion moving the entity; seek/pause/resume/speed. Each update publishes the notify
 //! crossings of every playing clip with weight > 0 (in a blend tree only the heaviest clip) to
-//! the notify's target channel, and reports state changes. Poses are not evaluated here: the
-//! headless runtime has no renderer and the trace prints no poses (see `docs/runtime.md`).
+//! the notify's target channel, and reports state changes. With a [`PoseRig`] the local pose is
+//! evaluated after each update into reused buffers (see `docs/runtime.md`).
 //!
 //! Playback keeps an unwrapped `f64` time; each update's interval starts exactly where the last
 //! one ended. The update in which a clip starts evaluates `Start { at, to }` (so a marker at the
@@ -21,7 +21,10 @@ use super::instance::Graphs;
 use super::schedule::GameTime;
 use super::trace::{self, TraceKind};
 use crate::anim::state_machine::Machine;
-use crate::anim::{Leaf, RootClip, RootDelta, RootMotionMode, heaviest_leaf};
+use crate::anim::{
+    BoneMask, BoundClip, Leaf, Pose, RootClip, RootDelta, RootMotionMode, Skeleton, TreeEvaluator,
+    apply_additive, apply_override_clip, heaviest_leaf, hold_root, lerp_pose,
+};
 use crate::animseq::{AnimSeq, CurveValue, FieldValue, Target};
 use crate::crossing::{Crossing, DEFAULT_LIMIT, IndexError, NotifyIndex, PlaybackInterval};
 use glam::DVec3;
@@ -201,6 +204,59 @@ pub struct RootMotion {
     pub clips: Vec<Option<RootClip>>,
 }
 
+/// Pose evaluation of an animator: the skeleton, each slot bound to it, per layer its mask and
+/// blend mode, the root bone, and reused pose buffers (no allocation once sized).
+#[derive(Debug, Clone)]
+pub struct PoseRig {
+    /// The skeleton poses are evaluated on.
+    pub skeleton: Arc<Skeleton>,
+    /// Per slot index, the clip bound to the skeleton.
+    pub clips: Vec<BoundClip>,
+    /// Per layer name: mask (`None` = every bone) and whether it is additive.
+    pub layers: BTreeMap<Arc<str>, (Option<BoneMask>, bool)>,
+    /// Root bone held in place when root motion is on (with yaw).
+    pub root: Option<(usize, bool)>,
+    eval: TreeEvaluator,
+    pose: Pose,
+    scratch: Pose,
+}
+
+impl PoseRig {
+    /// A rig over `skeleton` with `clips` bound per slot index.
+    pub fn new(
+        skeleton: Arc<Skeleton>,
+        clips: Vec<BoundClip>,
+        layers: BTreeMap<Arc<str>, (Option<BoneMask>, bool)>,
+        root: Option<(usize, bool)>,
+    ) -> PoseRig {
+        let pose = Pose::rest(&skeleton);
+        PoseRig {
+            scratch: pose.clone(),
+            pose,
+            skeleton,
+            clips,
+            layers,
+            root,
+            eval: TreeEvaluator::new(),
+        }
+    }
+
+    /// The last evaluated local pose.
+    pub fn pose(&self) -> &Pose {
+        &self.pose
+    }
+}
+
+/// Clip time `t` wrapped into `[0, duration)` (0 for a degenerate clip or non-finite time).
+fn wrapped(t: f64, c: &BoundClip) -> f64 {
+    let d = c.clip.duration;
+    if d.is_finite() && d > 0.0 && t.is_finite() {
+        t.rem_euclid(d)
+    } else {
+        0.0
+    }
+}
+
 /// A state change of the last update, for the `state` trace line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StateChange {
@@ -240,6 +296,7 @@ pub struct Animator {
     fires: Vec<Fire>,
     changes: Vec<StateChange>,
     rejected: Vec<String>,
+    rig: Option<Box<PoseRig>>,
 }
 
 /// Most commands one animator keeps queued between updates (more are dropped: a runaway graph
@@ -276,6 +333,7 @@ impl Animator {
             fires: Vec::new(),
             changes: Vec::new(),
             rejected: Vec::new(),
+            rig: None,
         }
     }
 
@@ -331,6 +389,18 @@ impl Animator {
     pub fn set_root_motion(&mut self, root: RootMotion, position: [f32; 3]) {
         self.root = Some(root);
         self.position = DVec3::new(position[0].into(), position[1].into(), position[2].into());
+    }
+
+    /// Evaluates poses on `rig` after every update (see [`Animator::pose`]).
+    pub fn set_rig(&mut self, rig: PoseRig) {
+        self.rig = Some(Box::new(rig));
+    }
+
+    /// The local pose of the last update (`None` without a rig): base motion (crossfades
+    /// blended linearly), layers stacked in order with their masks and weights, the root bone
+    /// held horizontally when root motion is on.
+    pub fn pose(&self) -> Option<&Pose> {
+        self.rig.as_ref().map(|r| r.pose())
     }
 
     /// The entity position as root motion moved it (`Transform`), else the starting position.
@@ -653,7 +723,94 @@ impl Animator {
         }
         self.advance_layers(dt, step);
         self.apply_root(delta);
+        self.evaluate_pose();
         result
+    }
+
+    /// Evaluates the pose into the rig's reused buffers.
+    fn evaluate_pose(&mut self) {
+        let hold = self.has_root_motion();
+        let Some(rig) = self.rig.as_deref_mut() else {
+            return;
+        };
+        let PoseRig {
+            skeleton,
+            clips,
+            layers,
+            root,
+            eval,
+            pose,
+            scratch,
+        } = rig;
+        match (&self.machine, &self.base) {
+            (Some(m), Some(cur)) => {
+                let looping = m.states.get(cur.state).is_none_or(|s| s.looping);
+                eval.evaluate(skeleton, &cur.leaves, clips, cur.phase, looping, pose);
+                if let Some(f) = &self.fade {
+                    let looping = m.states.get(f.from.state).is_none_or(|s| s.looping);
+                    eval.evaluate(
+                        skeleton,
+                        &f.from.leaves,
+                        clips,
+                        f.from.phase,
+                        looping,
+                        scratch,
+                    );
+                    // `f.elapsed` already includes this update.
+                    let w_in = if f.duration > 0.0 {
+                        (f.elapsed / f.duration).min(1.0)
+                    } else {
+                        1.0
+                    };
+                    lerp_pose(scratch, pose, w_in as f32);
+                    std::mem::swap(pose, scratch);
+                }
+            }
+            _ => match self.playing.as_ref().and_then(|p| {
+                Some((
+                    p,
+                    clips.get(self.slots.iter().position(|(s, _)| *s == p.slot)?)?,
+                ))
+            }) {
+                Some((p, c)) => c.sample_pose(skeleton, wrapped(p.time, c), pose),
+                None => pose.set_rest(skeleton),
+            },
+        }
+        for l in &self.layer_runs {
+            let (mask, additive) = layers
+                .get(&l.name)
+                .map_or((None, false), |(m, a)| (m.as_ref(), *a));
+            let w = l.weight as f32;
+            let mut apply = |p: &Playback, w: f32| {
+                let Some(c) = self
+                    .slots
+                    .iter()
+                    .position(|(s, _)| *s == p.slot)
+                    .and_then(|i| clips.get(i))
+                else {
+                    return;
+                };
+                let t = wrapped(p.time, c);
+                if additive {
+                    apply_additive(pose, c, t, mask, w);
+                } else {
+                    apply_override_clip(pose, c, t, mask, w);
+                }
+            };
+            let fade_in = match &l.fade {
+                Some(f) if f.duration > 0.0 => {
+                    apply(&f.from, w);
+                    (f.elapsed / f.duration).min(1.0) as f32
+                }
+                _ => 1.0,
+            };
+            if let Some(p) = &l.clip {
+                apply(p, w * fade_in);
+            }
+        }
+        if hold && let Some((bone, yaw)) = *root {
+            hold_root(pose, skeleton, bone, yaw);
+        }
     }
 
     fn advance_machine(&mut self, m: &Machine, dt: f64, step: f64, delta: &mut RootDelta) {

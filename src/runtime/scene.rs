@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
 
+use super::animator::PoseRig;
 use super::animator::{AnimCommand, Animator, Clip};
 use super::hub::{Dispatcher, EventHub, LastFlush};
 use super::instance::{VmDispatch, attach_graphs};
@@ -17,7 +18,7 @@ use super::schedule::{
 };
 use super::trace::{self, Trace};
 use crate::anim::state_machine::{self as sm, StateMachineDef};
-use crate::anim::{BoundClip, RootClip, Skeleton, find_root_bone};
+use crate::anim::{BoneMask, BoundClip, RootClip, Skeleton, find_root_bone};
 use crate::animseq::{AnimSeq, is_identifier};
 use crate::bytecode::VerifiedModule;
 use crate::diag::{Diagnostic, SourceFile, Span};
@@ -1010,6 +1011,13 @@ pub fn spawn(
                     def.position,
                 );
             }
+            if a.skeleton.is_some()
+                || a.state_machine.is_some()
+                || !a.layers.is_empty()
+                || a.root_motion.mode != RootMotionMode::Off
+            {
+                animator.set_rig(pose_rig(a, assets)?);
+            }
             for layer in &a.layers {
                 animator.add_layer(&layer.name, layer.weight);
                 animator.queue(AnimCommand::SetLayerWeight(
@@ -1068,6 +1076,59 @@ pub fn spawn(
     Ok(spawned)
 }
 
+/// The skeleton an animator poses: its `.skel`, or the flat one of its clips' tracks.
+fn animator_skeleton(a: &AnimatorDef, assets: &SceneAssets) -> Result<Skeleton, SpawnError> {
+    match &a.skeleton {
+        Some(p) => Ok((**assets
+            .skeletons
+            .get(&p.path)
+            .ok_or_else(|| SpawnError(format!("skeleton `{}` was not loaded", p.path)))?)
+        .clone()),
+        None => {
+            let names: Vec<String> = a
+                .clips
+                .iter()
+                .filter_map(|(_, p)| assets.clips.get(&p.path))
+                .flat_map(|s| crate::anim::CompiledClip::new(s).tracks)
+                .map(|t| t.bone)
+                .collect();
+            Ok(Skeleton::from_track_names(names.iter().map(String::as_str)))
+        }
+    }
+}
+
+/// Prepares pose evaluation: skeleton, clips bound per slot, layer masks, root bone.
+fn pose_rig(a: &AnimatorDef, assets: &SceneAssets) -> Result<PoseRig, SpawnError> {
+    let skel = animator_skeleton(a, assets)?;
+    let mut clips = Vec::with_capacity(a.clips.len());
+    for (slot, p) in &a.clips {
+        let seq = assets
+            .clips
+            .get(&p.path)
+            .ok_or_else(|| SpawnError(format!("clip `{}` was not loaded", p.path)))?;
+        clips.push(BoundClip::new(seq, &skel, &a.bone_map, slot).0);
+    }
+    let layers = a
+        .layers
+        .iter()
+        .map(|l| {
+            let mask = l.mask.as_ref().map(|m| {
+                let entries: Vec<&str> = m.iter().map(String::as_str).collect();
+                BoneMask::new(&skel, &entries, &l.name).0
+            });
+            (
+                Arc::from(l.name.as_str()),
+                (mask, l.blend == LayerBlend::Additive),
+            )
+        })
+        .collect();
+    let root = (a.root_motion.mode != RootMotionMode::Off)
+        .then(|| find_root_bone(&skel, &a.root_motion.bone))
+        .flatten()
+        .map(|b| (b, a.root_motion.yaw));
+    Ok(PoseRig::new(Arc::new(skel), clips, layers, root))
+}
+
 /// Prepares root motion: the skeleton (or the flat one of the clips' tracks), the root bone
 /// and each slot's root track (in slot order).
 fn root_motion(
@@ -1084,21 +1145,7 @@ fn root_motion(
                 .ok_or_else(|| SpawnError(format!("clip `{}` was not loaded", p.path)))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let skel = match &a.skeleton {
-        Some(p) => (**assets
-            .skeletons
-            .get(&p.path)
-            .ok_or_else(|| SpawnError(format!("skeleton `{}` was not loaded", p.path)))?)
-        .clone(),
-        None => {
-            let names: Vec<String> = seqs
-                .iter()
-                .flat_map(|s| crate::anim::CompiledClip::new(s).tracks)
-                .map(|t| t.bone)
-                .collect();
-            Skeleton::from_track_names(names.iter().map(String::as_str))
-        }
-    };
+    let skel = animator_skeleton(a, assets)?;
     let mode = match a.root_motion.mode {
         RootMotionMode::Off => crate::anim::RootMotionMode::Off,
         RootMotionMode::Transform => crate::anim::RootMotionMode::Transform,
