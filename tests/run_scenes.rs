@@ -320,3 +320,28 @@ fn bad_animation_input_has_defined_behaviour() {
             .any(|l| l.contains("NaN") || l.contains("null,"))
     );
 }
+
+#[test]
+fn state_machine_in_reverse() {
+    let lines = check("sm_reverse.scene.ron", &["--dt", "0.05", "--ticks", "20"]);
+    let n: Vec<String> = kinds(&lines, "notify")
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!("{}:{}", v["tick"], v["event"].as_str().unwrap())
+        })
+        .collect();
+    // -0.05 per tick from 0, as with the default clip (`reverse.scene.ron`): starting at 0
+    // backwards meets `end` (1.0 of cycle -1) at once, b (unwrapped -0.25) in tick 5, a (-0.75)
+    // in tick 15, and unwrapped -1.0 (zero of cycle -1, end of cycle -2) in tick 20.
+    assert_eq!(
+        n,
+        [
+            "1:animseq::steps.end",
+            "5:animseq::steps.b",
+            "15:animseq::steps.a",
+            "20:animseq::steps.zero",
+            "20:animseq::steps.end"
+        ]
+    );
+}
