@@ -306,6 +306,12 @@ fn root_motion_moves_entities_across_wraps() {
     assert!(end[0].contains("\"position\":[0.0,0.0,3.0]"), "{}", end[0]);
     assert!(end[1].contains("\"position\":[1.0,0.0,-6.0]"), "{}", end[1]);
     assert!(end[2].contains("\"position\":[0.0,0.0,5.0]"), "{}", end[2]);
+    let v: serde_json::Value = serde_json::from_str(end[3]).unwrap();
+    let yaw = v["yaw"].as_f64().unwrap();
+    assert!(
+        (yaw - 3.0 * std::f64::consts::FRAC_PI_4).abs() < 1e-3,
+        "{yaw}"
+    );
 }
 
 #[test]
