@@ -415,3 +415,50 @@ fn textual_merge_of_two_branches_compiles() {
     let module = c.module.unwrap();
     assert_eq!(module.module().handlers.len(), 2);
 }
+
+#[test]
+fn check_validates_skeletons_state_machines_and_scenes() {
+    let dir = clean_assets();
+    let assets = dir.path().join("assets");
+    std::fs::write(
+        assets.join("hero.animsm"),
+        r#"StateMachine(entry: "idle", states: [(name: "idle", motion: Clip("idle"))], transitions: [(from: "idle", to: "idle")])"#,
+    )
+    .unwrap();
+    std::fs::write(assets.join("bad.skel"), "Skeleton(bones: [])").unwrap();
+    let (code, out, err) = check(dir.path(), &["check", "--format", "json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v = json(&out);
+    let codes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["E0509", "E0520"]);
+    // A scene checks its state machine against its animator's clip slots.
+    std::fs::remove_file(assets.join("bad.skel")).unwrap();
+    std::fs::write(
+        assets.join("hero.animsm"),
+        r#"StateMachine(entry: "idle", states: [(name: "idle", motion: Clip("idle"))])"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("s.scene.ron"),
+        r#"Scene(entities: [(name: "h", animator: Some((clips: {"run": "run.animseq"}, state_machine: Some("hero.animsm"))))],
+           actions: [(at: 0.0, entity: "h", action: SetParam("speed", 1.0))])"#,
+    )
+    .unwrap();
+    let (code, out, _) = check(
+        dir.path(),
+        &["check", "--format", "json", "graphs", "s.scene.ron"],
+    );
+    let v = json(&out);
+    let codes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!((code, codes), (1, vec!["E0518", "E0562"]));
+}

@@ -243,3 +243,111 @@ fn human_format() {
 fn anim_nodes_against_the_minimal_animator() {
     check("anim_commands.scene.ron", &["--dt", "0.25", "--ticks", "2"]);
 }
+
+#[test]
+fn state_machine_transitions_and_requests() {
+    let lines = check(
+        "sm_transitions.scene.ron",
+        &["--dt", "0.05", "--ticks", "50"],
+    );
+    let states: Vec<String> = kinds(&lines, "state")
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!(
+                "{}:{}->{}",
+                v["tick"],
+                v["from"].as_str().unwrap(),
+                v["to"].as_str().unwrap()
+            )
+        })
+        .collect();
+    // go=1 at t=0.65 (tick 14) fires a->b; SetState("b") at t=1.0 is the active state:
+    // nothing; go=0 at 1.2 (tick 25): b->a; SetState("once") at 1.5 (tick 31); `short` lasts
+    // 0.5 s at speed 1, so `once` is finished after tick 40 and leaves in tick 41.
+    assert_eq!(states, ["14:a->b", "25:b->a", "31:a->once", "41:once->a"]);
+    let errors = kinds(&lines, "error");
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].contains("`nope`"));
+    // During a->b's 0.2 s crossfade (ticks 14..17) both states' clips fire: b's `short` starts
+    // (s0 at 0) in tick 14; a's `steps` crosses b at 0.75 in tick 15 (0.70 → 0.75).
+    let at = |tick: u32, clip: &str| {
+        kinds(&lines, "notify").iter().any(|l| {
+            l.contains(&format!("\"tick\":{tick},")) && l.contains(&format!("\"clip\":\"{clip}\""))
+        })
+    };
+    assert!(at(14, "short") && at(15, "steps"));
+    assert!(lines.last().unwrap().contains("\"state\":\"a\""));
+}
+
+#[test]
+fn blend_tree_fires_only_the_heaviest_clip() {
+    let lines = check("sm_blend.scene.ron", &["--dt", "0.05", "--ticks", "60"]);
+    let notifies = kinds(&lines, "notify");
+    // Before t = 1.0 only `steps` (weight 0.75) fires; from t = 1.0 to 2.0 only `short`.
+    for l in &notifies {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let t = v["time"].as_f64().unwrap();
+        let clip = v["clip"].as_str().unwrap();
+        let expect = if (1.0 - 1e-9..2.0 - 1e-9).contains(&t) {
+            "short"
+        } else {
+            "steps"
+        };
+        assert_eq!(clip, expect, "{l}");
+    }
+}
+
+#[test]
+fn root_motion_moves_entities_across_wraps() {
+    let lines = check("root_motion.scene.ron", &["--dt", "0.05", "--ticks", "30"]);
+    let end = kinds(&lines, "end");
+    // 30 ticks × 0.05 s = 1.5 s at 2 m/s along +Z.
+    assert!(end[0].contains("\"position\":[0.0,0.0,3.0]"), "{}", end[0]);
+    assert!(end[1].contains("\"position\":[1.0,0.0,-6.0]"), "{}", end[1]);
+    assert!(end[2].contains("\"position\":[0.0,0.0,5.0]"), "{}", end[2]);
+    let v: serde_json::Value = serde_json::from_str(end[3]).unwrap();
+    let yaw = v["yaw"].as_f64().unwrap();
+    assert!(
+        (yaw - 3.0 * std::f64::consts::FRAC_PI_4).abs() < 1e-3,
+        "{yaw}"
+    );
+}
+
+#[test]
+fn bad_animation_input_has_defined_behaviour() {
+    let lines = check("bad_input.scene.ron", &["--dt", "0.05", "--ticks", "20"]);
+    let end = kinds(&lines, "end");
+    // x = -1e30: steps alone (no root track) for 0.5 s; x = 1e30: tail alone, 0.5 s at 1 m/s.
+    assert!(end[0].contains("\"position\":[0.5,0.0,0.0]"), "{}", end[0]);
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("NaN") || l.contains("null,"))
+    );
+}
+
+#[test]
+fn state_machine_in_reverse() {
+    let lines = check("sm_reverse.scene.ron", &["--dt", "0.05", "--ticks", "20"]);
+    let n: Vec<String> = kinds(&lines, "notify")
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!("{}:{}", v["tick"], v["event"].as_str().unwrap())
+        })
+        .collect();
+    // -0.05 per tick from 0, as with the default clip (`reverse.scene.ron`): starting at 0
+    // backwards meets `end` (1.0 of cycle -1) at once, b (unwrapped -0.25) in tick 5, a (-0.75)
+    // in tick 15, and unwrapped -1.0 (zero of cycle -1, end of cycle -2) in tick 20.
+    assert_eq!(
+        n,
+        [
+            "1:animseq::steps.end",
+            "5:animseq::steps.b",
+            "15:animseq::steps.a",
+            "20:animseq::steps.zero",
+            "20:animseq::steps.end"
+        ]
+    );
+}

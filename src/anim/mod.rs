@@ -9,6 +9,7 @@ pub mod retarget;
 pub mod root_motion;
 pub mod sample;
 pub mod skeleton;
+pub mod state_machine;
 
 pub use blend::{
     Blend1D, BlendError, BlendSpace2D, BlendTree, BoundClip, Leaf, SyncedPlayer, TreeError,
@@ -55,6 +56,24 @@ pub const E_BLEND_TREE: &str = "E0513";
 /// Retargeting could not bake a clip (too many keys) or found no usable hips.
 pub const E_RETARGET: &str = "E0514";
 
+/// `.animsm` file is not UTF-8 or has a RON syntax error.
+pub const E_SM_SYNTAX: &str = "E0515";
+/// `.animsm` value of the wrong type or shape (unknown/duplicate/missing fields, bad variant).
+pub const E_SM_SHAPE: &str = "E0516";
+/// A state name (entry, transition `from`/`to`) that names no state, or no states at all.
+pub const E_SM_UNKNOWN_STATE: &str = "E0517";
+/// A motion names a clip slot the animator lacks.
+pub const E_SM_UNKNOWN_CLIP: &str = "E0518";
+/// Two states share a name.
+pub const E_SM_DUPLICATE_STATE: &str = "E0519";
+/// A transition that can never fire (self, `Finished` on a looping state, contradictory
+/// conditions, shadowed by an earlier unconditional transition).
+pub const E_SM_NEVER_FIRES: &str = "E0520";
+/// Warning: a parameter the scene sets is read by no condition or blend tree.
+pub const W_SM_UNREAD_PARAM: &str = "W0521";
+/// A number out of range (non-finite speed/threshold/value, negative blend, too many items).
+pub const E_SM_BAD_VALUE: &str = "E0522";
+
 /// Every code this module emits, for documentation and tests.
 pub const CODES: &[&str] = &[
     E_SKEL_NOT_UTF8,
@@ -72,6 +91,14 @@ pub const CODES: &[&str] = &[
     E_BLEND_ENTRIES,
     E_BLEND_TREE,
     E_RETARGET,
+    E_SM_SYNTAX,
+    E_SM_SHAPE,
+    E_SM_UNKNOWN_STATE,
+    E_SM_UNKNOWN_CLIP,
+    E_SM_DUPLICATE_STATE,
+    E_SM_NEVER_FIRES,
+    W_SM_UNREAD_PARAM,
+    E_SM_BAD_VALUE,
 ];
 
 #[cfg(test)]

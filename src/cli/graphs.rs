@@ -34,6 +34,9 @@ pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
         let meta =
             std::fs::metadata(p).map_err(|e| format!("cannot read {}: {e}", ctx.display(p)))?;
         if meta.is_file() {
+            if super::run::is_animation_file(p) {
+                continue; // validated by `run::check_animation_files`
+            }
             let stem = p.file_stem().unwrap_or_default();
             out.push(GraphFile {
                 path: p.clone(),
@@ -145,6 +148,11 @@ fn check_inner(
     let results = compile_all(ctx, &files, &live);
     let mut all = live.catalog().diagnostics();
     let mut sources = Sources::new();
+    let (anim_sources, anim_diags) = super::run::check_animation_files(ctx, paths, assets);
+    for s in &anim_sources {
+        sources.insert(s.name(), s.shared_text());
+    }
+    all.extend(anim_diags);
     for r in &results {
         sources.insert(r.source.name(), r.source.shared_text());
         all.extend(r.diagnostics.iter().cloned());

@@ -3,11 +3,14 @@
 //! and prints the trace (`cli.md`): one record per line, then one `end` line per live entity.
 
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
+use crate::anim::state_machine as sm;
+use crate::anim::{BoneMask, BoundClip, load_skeleton_bytes};
 use crate::animseq;
 use crate::bytecode::Value as VmValue;
 use crate::catalog::scan::LiveCatalog;
 use crate::compile;
 use crate::diag::{self, Diagnostic, Severity, SourceFile};
+use crate::runtime::animator::Animator;
 use crate::runtime::scene::{self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, SceneAssets, Spawned};
 use crate::runtime::{Graphs, Trace, TraceKind, TraceRecord};
 use bevy_ecs::prelude::*;
@@ -124,6 +127,8 @@ fn execute_inner(
         }
     }
 
+    load_animation_assets(ctx, &a.assets, &def, &scene_src, &mut assets, &mut diags);
+
     let base = a.scene.parent().unwrap_or(Path::new(""));
     for p in def.graph_paths() {
         let full = base.join(&p.path);
@@ -212,22 +217,34 @@ fn execute_inner(
             continue; // despawned during the run: no end line
         }
         let vars = end_vars(&spawned, world.get::<Graphs>(*entity));
+        let anim = world.get::<Animator>(*entity);
+        let state = anim.and_then(|a| a.current_state().cloned());
+        let (position, yaw) = match anim {
+            Some(a) if a.has_root_motion() => {
+                let p = a.position();
+                ([p[0] as f32, p[1] as f32, p[2] as f32], a.yaw() as f32)
+            }
+            _ => (*position, 0.0f32),
+        };
         match a.format {
             Format::Json => write_json(
                 out,
                 &json!({
                     "kind": "end",
                     "entity": name,
-                    "state": Value::Null,
+                    "state": state.as_deref().map_or(Value::Null, |s| json!(s)),
                     "position": position.map(f32_json),
-                    "yaw": 0.0,
+                    "yaw": f32_json(yaw),
                     "vars": vars,
                 }),
             )?,
             Format::Human => {
                 let mut line = format!(
-                    "end  {name}  state -  position ({}, {}, {})  yaw 0",
-                    position[0], position[1], position[2]
+                    "end  {name}  state {}  position ({}, {}, {})  yaw {yaw}",
+                    state.as_deref().unwrap_or("-"),
+                    position[0],
+                    position[1],
+                    position[2]
                 );
                 for (g, vs) in &vars {
                     if let Value::Object(vs) = vs {
@@ -241,6 +258,134 @@ fn execute_inner(
         }
     }
     Ok(OK)
+}
+
+/// Loads and validates the skeletons and state machines a scene's animators name (relative to
+/// `assets_dir`) into `assets`: `.skel` and `.animsm` diagnostics, state machines checked against
+/// each animator's clip slots, parameters the scene sets that nothing reads (`W0521`), clip
+/// tracks naming bones the skeleton lacks (`W0510`) and mask entries naming unknown bones
+/// (`W0511`).
+pub fn load_animation_assets(
+    ctx: &Ctx,
+    assets_dir: &Path,
+    def: &scene::SceneDef,
+    scene_src: &SourceFile,
+    assets: &mut SceneAssets,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let read = |p: &scene::PathRef, what: &str, diags: &mut Vec<Diagnostic>| {
+        let full = assets_dir.join(&p.path);
+        let name = ctx.display(&normalize(&full));
+        match std::fs::read(&full) {
+            Ok(b) => Some((name, b)),
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(E_SCENE_MISSING_FILE, format!("cannot read {what} {name}: {e}"))
+                        .at(scene_src, p.span)
+                        .with_note("skeleton and state-machine paths are relative to the assets folder (`--assets`)"),
+                );
+                None
+            }
+        }
+    };
+    let mut sources: BTreeMap<String, SourceFile> = BTreeMap::new();
+    for (ei, e) in def.entities.iter().enumerate() {
+        let Some(an) = &e.animator else { continue };
+        if let Some(p) = &an.skeleton
+            && !assets.skeletons.contains_key(&p.path)
+            && let Some((name, bytes)) = read(p, "skeleton", diags)
+        {
+            let loaded = load_skeleton_bytes(&name, &bytes);
+            diags.extend(loaded.diagnostics);
+            match loaded.skeleton {
+                Some(s) => {
+                    assets.skeletons.insert(p.path.clone(), Arc::new(s));
+                }
+                None => diags.push(
+                    Diagnostic::error(E_SCENE_BAD_ASSET, format!("skeleton {name} does not load"))
+                        .at(scene_src, p.span),
+                ),
+            }
+        }
+        if let Some(p) = &an.skeleton
+            && let Some(skel) = assets.skeletons.get(&p.path)
+        {
+            for (slot, cp) in &an.clips {
+                if let Some(seq) = assets.clips.get(&cp.path) {
+                    let (_, ds) = BoundClip::new(seq, skel, &an.bone_map, slot);
+                    diags.extend(ds.into_iter().map(|d| d.at(scene_src, cp.span)));
+                }
+            }
+            for l in &an.layers {
+                if let Some(m) = &l.mask {
+                    let entries: Vec<&str> = m.iter().map(String::as_str).collect();
+                    let (_, ds) = BoneMask::new(skel, &entries, &format!("layer `{}`", l.name));
+                    diags.extend(ds.into_iter().map(|d| d.at(scene_src, e.name_span)));
+                }
+            }
+        }
+        let Some(p) = &an.state_machine else { continue };
+        if !sources.contains_key(&p.path) {
+            let Some((name, bytes)) = read(p, "state machine", diags) else {
+                continue;
+            };
+            let parsed = sm::parse_state_machine_bytes(&name, &bytes);
+            diags.extend(parsed.diagnostics);
+            sources.insert(
+                p.path.clone(),
+                SourceFile::new(name.clone(), String::from_utf8_lossy(&bytes).into_owned()),
+            );
+            match parsed.def {
+                Some(d) => {
+                    assets.machines.insert(p.path.clone(), Arc::new(d));
+                }
+                None => diags.push(
+                    Diagnostic::error(
+                        E_SCENE_BAD_ASSET,
+                        format!("state machine {name} does not load"),
+                    )
+                    .at(scene_src, p.span),
+                ),
+            }
+        }
+        let (Some(m), Some(src)) = (assets.machines.get(&p.path), sources.get(&p.path)) else {
+            continue;
+        };
+        let slots: Vec<&str> = an.clips.iter().map(|(s, _)| s.as_str()).collect();
+        let ds = sm::validate(m, src, Some(&slots));
+        let bad = ds.iter().any(Diagnostic::is_error);
+        diags.extend(ds);
+        if bad {
+            assets.machines.remove(&p.path);
+            diags.push(
+                Diagnostic::error(
+                    E_SCENE_BAD_ASSET,
+                    format!(
+                        "state machine {} is not valid for this animator",
+                        src.name()
+                    ),
+                )
+                .at(scene_src, p.span),
+            );
+            continue;
+        }
+        let mut set: Vec<&str> = def
+            .actions
+            .iter()
+            .filter(|a| a.entity == ei)
+            .filter_map(|a| match &a.action {
+                scene::Action::SetParam(n, _) => Some(n.as_str()),
+                _ => None,
+            })
+            .collect();
+        set.sort_unstable();
+        set.dedup();
+        diags.extend(sm::unread_params(
+            m,
+            set.into_iter().map(|n| (n, p.span)),
+            scene_src,
+        ));
+    }
 }
 
 /// Removes `.` and `name/..` pairs lexically, for display only (files are read as written).
@@ -433,4 +578,115 @@ pub fn record_human(
             )
         }
     }
+}
+
+/// Whether `sinew check` treats `p` as an animation asset (`.skel`, `.animsm`, `.scene.ron`)
+/// rather than a graph.
+pub fn is_animation_file(p: &Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.ends_with(".skel") || name.ends_with(".animsm") || name.ends_with(".scene.ron")
+}
+
+/// `sinew check` over animation assets: every `.skel`, `.animsm` and `.scene.ron` named in or
+/// found under `paths`, plus the `.skel`/`.animsm` files under `assets` — each loaded and
+/// validated with the same diagnostics `run` reports (a scene's skeletons and state machines
+/// are checked against its animators; its graphs are left to the graph check). Returns the
+/// sources read (for snippets) and the diagnostics.
+pub fn check_animation_files(
+    ctx: &Ctx,
+    paths: &[PathBuf],
+    assets: &Path,
+) -> (Vec<SourceFile>, Vec<Diagnostic>) {
+    let mut files = BTreeSet::new();
+    let mut walk = |root: &Path, scenes: bool| {
+        if root.is_file() {
+            if is_animation_file(root) {
+                files.insert(root.to_path_buf());
+            }
+            return;
+        }
+        let mut stack = vec![root.to_path_buf()];
+        let mut seen = 0usize;
+        while let Some(d) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for ent in rd.flatten() {
+                seen += 1;
+                if seen > 1_000_000 {
+                    return;
+                }
+                let path = ent.path();
+                let Ok(ft) = ent.file_type() else { continue };
+                if ft.is_dir() {
+                    stack.push(path);
+                } else if ft.is_file()
+                    && is_animation_file(&path)
+                    && (scenes || !path.to_string_lossy().ends_with(".scene.ron"))
+                {
+                    files.insert(path);
+                }
+            }
+        }
+    };
+    for p in paths {
+        walk(p, true);
+    }
+    walk(assets, false);
+    let mut sources = Vec::new();
+    let mut diags = Vec::new();
+    for f in files {
+        let name = ctx.display(&f);
+        let bytes = match std::fs::read(&f) {
+            Ok(b) => b,
+            Err(e) => {
+                diags.push(
+                    Diagnostic::error(
+                        crate::catalog::scan::E_UNREADABLE,
+                        format!("cannot read file: {e}"),
+                    )
+                    .in_file(&name),
+                );
+                continue;
+            }
+        };
+        let src = SourceFile::new(name.clone(), String::from_utf8_lossy(&bytes).into_owned());
+        let n = f.to_string_lossy();
+        if n.ends_with(".skel") {
+            diags.extend(load_skeleton_bytes(&name, &bytes).diagnostics);
+        } else if n.ends_with(".animsm") {
+            let parsed = sm::parse_state_machine_bytes(&name, &bytes);
+            diags.extend(parsed.diagnostics);
+            if let Some(d) = parsed.def {
+                diags.extend(sm::validate(&d, &src, None));
+            }
+        } else {
+            let parsed = scene::parse_bytes(&name, &bytes);
+            diags.extend(parsed.diagnostics);
+            if let Some(def) = parsed.scene {
+                let mut loaded = SceneAssets::default();
+                for p in def.clip_paths() {
+                    if let Ok(b) = std::fs::read(assets.join(&p.path))
+                        && let Some(seq) = animseq::load_bytes(&p.path, &b).seq
+                    {
+                        loaded.clips.insert(p.path.clone(), Arc::new(seq));
+                    }
+                }
+                load_animation_assets(ctx, assets, &def, &src, &mut loaded, &mut diags);
+            }
+        }
+        sources.push(src);
+    }
+    // A state machine checked on its own and again for a scene reports its problems once.
+    let mut seen = BTreeSet::new();
+    diags.retain(|d| {
+        seen.insert((
+            d.file.clone(),
+            d.code,
+            d.span.start,
+            d.span.end,
+            d.message.clone(),
+        ))
+    });
+    (sources, diags)
 }

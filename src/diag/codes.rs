@@ -118,6 +118,19 @@ pub static CODES: &[(&str, &str)] = &[
         "E0514",
         "retargeting cannot pair the rigs or would bake too many keys",
     ),
+    (
+        "E0515",
+        "a state machine file is not UTF-8 or not valid RON",
+    ),
+    ("E0516", "a state machine value has the wrong shape"),
+    ("E0517", "a state machine names a state it lacks"),
+    (
+        "E0518",
+        "a state's motion names a clip slot the animator lacks",
+    ),
+    ("E0519", "two states share a name"),
+    ("E0520", "a transition can never fire"),
+    ("E0522", "a state machine number is out of range"),
     ("E0550", "a scene file is not UTF-8"),
     ("E0551", "a scene file is not valid RON"),
     (
@@ -151,8 +164,12 @@ pub static CODES: &[(&str, &str)] = &[
     ),
     ("W0511", "a mask entry names no bone (ignored)"),
     (
+        "W0521",
+        "a parameter the scene sets is read by no condition or blend tree",
+    ),
+    (
         "W0550",
-        "the minimal animator ignores a full-runtime feature",
+        "retired: the minimal animator ignored a full-runtime feature",
     ),
 ];
 

@@ -340,7 +340,7 @@ impl Host for WorldHost<'_> {
     }
 
     fn set_state(&mut self, state: &str) -> bool {
-        // The minimal animator has no state machine: every request is refused (graph.md).
+        // Known states are accepted (queued for the next update); others are refused.
         let ok = self.animator().is_some_and(|a| a.has_state(state));
         if ok {
             self.command(AnimCommand::SetState(state.into()));
@@ -369,7 +369,9 @@ impl Host for WorldHost<'_> {
     }
 
     fn current_state(&mut self) -> Arc<str> {
-        Arc::from("")
+        self.animator()
+            .and_then(|a| a.current_state().cloned())
+            .unwrap_or_else(|| Arc::from(""))
     }
 
     fn curve(&mut self, name: &str) -> f64 {

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
 
+use super::animator::PoseRig;
 use super::animator::{AnimCommand, Animator, Clip};
 use super::hub::{Dispatcher, EventHub, LastFlush};
 use super::instance::{VmDispatch, attach_graphs};
@@ -16,6 +17,8 @@ use super::schedule::{
     AnimationSet, GameTime, SceneActions, SinewSet, TimeError, add_sinew_systems, init_world,
 };
 use super::trace::{self, Trace};
+use crate::anim::state_machine::{self as sm, StateMachineDef};
+use crate::anim::{BoneMask, BoundClip, RootClip, Skeleton, find_root_bone};
 use crate::animseq::{AnimSeq, is_identifier};
 use crate::bytecode::VerifiedModule;
 use crate::diag::{Diagnostic, SourceFile, Span};
@@ -47,8 +50,8 @@ pub const E_SCENE_NO_ANIMATOR: &str = "E0560";
 pub const E_SCENE_MISSING_FILE: &str = "E0561";
 /// A graph the scene references does not compile, or a clip does not load.
 pub const E_SCENE_BAD_ASSET: &str = "E0562";
-/// Warning: a feature of the full animation runtime (skeleton, state machine, layers, root
-/// motion, bone map) is accepted but has no effect with the minimal animator.
+/// Retired (the full animator supports every feature); kept registered so the code is not
+/// reused. Formerly: a full-runtime feature the minimal animator ignored.
 pub const W_SCENE_UNSUPPORTED: &str = "W0550";
 
 /// Every scene code.
@@ -608,35 +611,6 @@ impl Cx<'_> {
                 )),
             }
         }
-        let unsupported: Vec<&str> = [
-            ("skeleton", a.skeleton.is_some()),
-            ("state_machine", a.state_machine.is_some()),
-            ("layers", !a.layers.is_empty()),
-            ("root_motion", a.root_motion.mode != RootMotionMode::Off),
-            ("bone_map", !a.bone_map.is_empty()),
-        ]
-        .into_iter()
-        .filter(|(_, on)| *on)
-        .map(|(n, _)| n)
-        .collect();
-        if !unsupported.is_empty() {
-            let d = Diagnostic::warning(
-                W_SCENE_UNSUPPORTED,
-                format!(
-                    "the minimal animator ignores {}",
-                    unsupported
-                        .iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-            .at(self.src, f.head)
-            .with_note(
-                "state machines, layers, skeletons and root motion need the full animation runtime",
-            );
-            self.push(d);
-        }
         Some(a)
     }
 
@@ -906,6 +880,10 @@ pub struct SceneAssets {
     pub graphs: BTreeMap<String, Arc<VerifiedModule>>,
     /// Clip path → sequence.
     pub clips: BTreeMap<String, Arc<AnimSeq>>,
+    /// Skeleton path → skeleton.
+    pub skeletons: BTreeMap<String, Arc<Skeleton>>,
+    /// State-machine path → parsed (and validated) state machine.
+    pub machines: BTreeMap<String, Arc<StateMachineDef>>,
 }
 
 /// A spawned scene: entities in scene order, and their names.
@@ -1012,7 +990,36 @@ pub fn spawn(
                 };
                 animator.add_clip(slot, clip);
             }
+            animator.set_blend_duration(a.blend_duration);
+            if let Some(p) = &a.state_machine {
+                let def = assets.machines.get(&p.path).ok_or_else(|| {
+                    SpawnError(format!("state machine `{}` was not loaded", p.path))
+                })?;
+                let m = sm::compile(def, &|s| animator.slot_index(s))
+                    .map_err(|d| SpawnError(format!("{}: {d}", p.path)))?;
+                animator.set_machine(Arc::new(m));
+            }
+            if a.root_motion.mode != RootMotionMode::Off {
+                let root = root_motion(a, assets)?;
+                animator.set_root_motion(root, def.position);
+            } else {
+                animator.set_root_motion(
+                    super::animator::RootMotion {
+                        mode: crate::anim::RootMotionMode::Off,
+                        clips: Vec::new(),
+                    },
+                    def.position,
+                );
+            }
+            if a.skeleton.is_some()
+                || a.state_machine.is_some()
+                || !a.layers.is_empty()
+                || a.root_motion.mode != RootMotionMode::Off
+            {
+                animator.set_rig(pose_rig(a, assets)?);
+            }
             for layer in &a.layers {
+                animator.add_layer(&layer.name, layer.weight);
                 animator.queue(AnimCommand::SetLayerWeight(
                     layer.name.as_str().into(),
                     layer.weight,
@@ -1024,7 +1031,9 @@ pub fn spawn(
                     ));
                 }
             }
-            if let Some(slot) = &a.default_clip {
+            if let Some(slot) = &a.default_clip
+                && a.state_machine.is_none()
+            {
                 animator.play(slot);
             }
             world.entity_mut(entity).insert(animator);
@@ -1065,6 +1074,99 @@ pub fn spawn(
     }
     world.insert_resource(actions);
     Ok(spawned)
+}
+
+/// The skeleton an animator poses: its `.skel`, or the flat one of its clips' tracks.
+fn animator_skeleton(a: &AnimatorDef, assets: &SceneAssets) -> Result<Skeleton, SpawnError> {
+    match &a.skeleton {
+        Some(p) => Ok((**assets
+            .skeletons
+            .get(&p.path)
+            .ok_or_else(|| SpawnError(format!("skeleton `{}` was not loaded", p.path)))?)
+        .clone()),
+        None => {
+            let names: Vec<String> = a
+                .clips
+                .iter()
+                .filter_map(|(_, p)| assets.clips.get(&p.path))
+                .flat_map(|s| crate::anim::CompiledClip::new(s).tracks)
+                .map(|t| t.bone)
+                .collect();
+            Ok(Skeleton::from_track_names(names.iter().map(String::as_str)))
+        }
+    }
+}
+
+/// Prepares pose evaluation: skeleton, clips bound per slot, layer masks, root bone.
+fn pose_rig(a: &AnimatorDef, assets: &SceneAssets) -> Result<PoseRig, SpawnError> {
+    let skel = animator_skeleton(a, assets)?;
+    let mut clips = Vec::with_capacity(a.clips.len());
+    for (slot, p) in &a.clips {
+        let seq = assets
+            .clips
+            .get(&p.path)
+            .ok_or_else(|| SpawnError(format!("clip `{}` was not loaded", p.path)))?;
+        clips.push(BoundClip::new(seq, &skel, &a.bone_map, slot).0);
+    }
+    let layers = a
+        .layers
+        .iter()
+        .map(|l| {
+            let mask = l.mask.as_ref().map(|m| {
+                let entries: Vec<&str> = m.iter().map(String::as_str).collect();
+                BoneMask::new(&skel, &entries, &l.name).0
+            });
+            (
+                Arc::from(l.name.as_str()),
+                (mask, l.blend == LayerBlend::Additive),
+            )
+        })
+        .collect();
+    let root = (a.root_motion.mode != RootMotionMode::Off)
+        .then(|| find_root_bone(&skel, &a.root_motion.bone))
+        .flatten()
+        .map(|b| (b, a.root_motion.yaw));
+    Ok(PoseRig::new(Arc::new(skel), clips, layers, root))
+}
+
+/// Prepares root motion: the skeleton (or the flat one of the clips' tracks), the root bone
+/// and each slot's root track (in slot order).
+fn root_motion(
+    a: &AnimatorDef,
+    assets: &SceneAssets,
+) -> Result<super::animator::RootMotion, SpawnError> {
+    let seqs = a
+        .clips
+        .iter()
+        .map(|(_, p)| {
+            assets
+                .clips
+                .get(&p.path)
+                .ok_or_else(|| SpawnError(format!("clip `{}` was not loaded", p.path)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let skel = animator_skeleton(a, assets)?;
+    let mode = match a.root_motion.mode {
+        RootMotionMode::Off => crate::anim::RootMotionMode::Off,
+        RootMotionMode::Transform => crate::anim::RootMotionMode::Transform,
+        RootMotionMode::Extract => crate::anim::RootMotionMode::Extract,
+    };
+    let bone = find_root_bone(&skel, &a.root_motion.bone);
+    let clips = seqs
+        .iter()
+        .zip(&a.clips)
+        .map(|(seq, (slot, _))| {
+            let bone = bone?;
+            let (bc, _) = BoundClip::new(seq, &skel, &a.bone_map, slot);
+            Some(RootClip::new(
+                &bc.clip,
+                &bc.binding,
+                bone,
+                a.root_motion.yaw,
+            ))
+        })
+        .collect();
+    Ok(super::animator::RootMotion { mode, clips })
 }
 
 fn apply_action(
@@ -1111,16 +1213,7 @@ fn apply_action(
             }
             return;
         }
-        Action::SetState(state) => {
-            trace::error(
-                world,
-                Some(entity),
-                None,
-                None,
-                format!("action `SetState(\"{state}\")` ignored: `{name}` has no state machine"),
-            );
-            return;
-        }
+        Action::SetState(state) => AnimCommand::SetState(state.into()),
         Action::SetParam(n, v) => AnimCommand::SetParam(n.into(), v),
         Action::PlayOnLayer(l, c) => AnimCommand::PlayOnLayer(l.into(), c.into()),
         Action::StopLayer(l) => AnimCommand::StopLayer(l.into()),

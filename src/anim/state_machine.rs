@@ -1,0 +1,1107 @@
+//! `.animsm` state machines: parsing with spans ([`parse_state_machine`]), validation against an
+//! animator's clip slots ([`validate`]), compilation into blend trees over slot indices
+//! ([`compile`]) and the transition rule ([`Machine::select`]). No I/O, no ECS.
+//!
+//! Decisions: a transition into the state that is already active never fires (like a request
+//! for the active state), so a self-transition is reported as never firing; `"*"` transitions
+//! skip their own target state.
+
+use super::blend::{Blend1D, BlendSpace2D, BlendTree, MAX_ENTRIES, MAX_TREE_DEPTH};
+use super::*;
+use crate::diag::{Diagnostic, SourceFile, Span};
+use crate::ron_span::{self, DecodeError, Value, ValueKind, expect_struct};
+
+/// Most states or transitions one state machine may declare.
+pub const MAX_STATES: usize = 4096;
+
+/// A transition condition.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Condition {
+    /// `param > v`.
+    Greater(String, f64),
+    /// `param < v`.
+    Less(String, f64),
+    /// The (non-looping) source state reached its end.
+    Finished,
+}
+
+/// A blend tree as written (clip slots by name), with spans.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TreeDef {
+    /// One clip slot.
+    Clip(String, Span),
+    /// `Blend1D(param, entries: [(clip, threshold)])`.
+    Blend1D {
+        /// Parameter.
+        param: String,
+        /// `(slot, slot span, threshold)`.
+        entries: Vec<(String, Span, f32)>,
+        /// The whole node.
+        span: Span,
+    },
+    /// `BlendSpace2D(param_x, param_y, entries: [(clip, x, y)])`.
+    BlendSpace2D {
+        /// X parameter.
+        param_x: String,
+        /// Y parameter.
+        param_y: String,
+        /// `(slot, slot span, x, y)`.
+        entries: Vec<(String, Span, f32, f32)>,
+        /// The whole node.
+        span: Span,
+    },
+    /// `Lerp(a, b, param)`.
+    Lerp(Box<TreeDef>, Box<TreeDef>, String),
+    /// `Additive(base, overlay, param)`.
+    Additive(Box<TreeDef>, Box<TreeDef>, String),
+}
+
+/// One state as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateDef {
+    /// Name.
+    pub name: String,
+    /// Where the name is written.
+    pub span: Span,
+    /// `Clip("slot")` or `Blend(TREE)` (both become a tree).
+    pub motion: TreeDef,
+    /// Playback speed (default 1).
+    pub speed: f64,
+    /// Looping (default true).
+    pub looping: bool,
+}
+
+/// One transition as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransitionDef {
+    /// Source state, `"*"` for any.
+    pub from: String,
+    /// Where `from` is written.
+    pub from_span: Span,
+    /// Target state.
+    pub to: String,
+    /// Where `to` is written.
+    pub to_span: Span,
+    /// Crossfade seconds (≥ 0).
+    pub blend: f64,
+    /// Conditions, all of which must hold.
+    pub when: Vec<Condition>,
+    /// The whole transition.
+    pub span: Span,
+}
+
+/// A parsed `.animsm` file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateMachineDef {
+    /// Entry state.
+    pub entry: String,
+    /// Where the entry is written.
+    pub entry_span: Span,
+    /// States in authored order.
+    pub states: Vec<StateDef>,
+    /// Transitions in authored order.
+    pub transitions: Vec<TransitionDef>,
+}
+
+/// Result of [`parse_state_machine`].
+#[derive(Debug, Clone)]
+pub struct ParsedStateMachine {
+    /// `Some` when the file has the right shape (it may still fail [`validate`]).
+    pub def: Option<StateMachineDef>,
+    /// Shape problems.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+const ROOT_FIELDS: &[&str] = &["entry", "states", "transitions"];
+const STATE_FIELDS: &[&str] = &["name", "motion", "speed", "looping"];
+const TRANSITION_FIELDS: &[&str] = &["from", "to", "blend", "when"];
+const B1_FIELDS: &[&str] = &["param", "entries"];
+const B1_ENTRY: &[&str] = &["clip", "threshold"];
+const B2_FIELDS: &[&str] = &["param_x", "param_y", "entries"];
+const B2_ENTRY: &[&str] = &["clip", "x", "y"];
+const LERP_FIELDS: &[&str] = &["a", "b", "param"];
+const ADD_FIELDS: &[&str] = &["base", "overlay", "param"];
+
+/// Parses `.animsm` bytes (`E0515` for non-UTF-8 and syntax, `E0516` for shape).
+pub fn parse_state_machine_bytes(name: &str, bytes: &[u8]) -> ParsedStateMachine {
+    match std::str::from_utf8(bytes) {
+        Ok(t) => parse_state_machine(&SourceFile::new(name, t)),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let src = SourceFile::new(name, String::from_utf8_lossy(bytes));
+            ParsedStateMachine {
+                def: None,
+                diagnostics: vec![
+                    Diagnostic::error(E_SM_SYNTAX, "file is not valid UTF-8")
+                        .at(&src, Span::new(at, at + 1)),
+                ],
+            }
+        }
+    }
+}
+
+/// Parses a `.animsm` source.
+pub fn parse_state_machine(src: &SourceFile) -> ParsedStateMachine {
+    let value = match ron_span::parse(src.text()) {
+        Ok(v) => v,
+        Err(e) => {
+            return ParsedStateMachine {
+                def: None,
+                diagnostics: vec![Diagnostic::error(E_SM_SYNTAX, e.message).at(src, e.span)],
+            };
+        }
+    };
+    let mut p = P {
+        src,
+        diags: Vec::new(),
+    };
+    let def = p.root(&value);
+    let mut diagnostics = p.diags;
+    crate::diag::sort(&mut diagnostics);
+    ParsedStateMachine {
+        def: if diagnostics.iter().any(Diagnostic::is_error) {
+            None
+        } else {
+            def
+        },
+        diagnostics,
+    }
+}
+
+struct P<'a> {
+    src: &'a SourceFile,
+    diags: Vec<Diagnostic>,
+}
+
+impl P<'_> {
+    fn decode(&mut self, e: DecodeError) {
+        let mut d = Diagnostic::error(E_SM_SHAPE, e.message()).at(self.src, e.span);
+        if let Some(n) = e.note() {
+            d = d.with_note(n);
+        }
+        self.diags.push(d);
+    }
+
+    fn fields<'v>(
+        &mut self,
+        v: &'v Value,
+        name: &str,
+        known: &'static [&'static str],
+    ) -> Option<ron_span::Fields<'v>> {
+        let mut errs = Vec::new();
+        let f = expect_struct(v, name, known, &mut errs);
+        for e in errs {
+            self.decode(e);
+        }
+        f
+    }
+
+    fn req<'v>(&mut self, f: &ron_span::Fields<'v>, name: &'static str) -> Option<&'v Value> {
+        let mut errs = Vec::new();
+        let v = f.required(name, &mut errs);
+        for e in errs {
+            self.decode(e);
+        }
+        v
+    }
+
+    fn string(&mut self, v: &Value) -> Option<String> {
+        match v.as_str() {
+            Ok(s) => Some(s.to_string()),
+            Err(e) => {
+                self.decode(e);
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, v: &Value, what: &str) -> Option<f64> {
+        match v.as_f64() {
+            Ok(x) if x.is_finite() => Some(x),
+            Ok(_) => {
+                self.diags.push(
+                    Diagnostic::error(E_SM_BAD_VALUE, format!("{what} must be finite"))
+                        .at(self.src, v.span),
+                );
+                None
+            }
+            Err(e) => {
+                self.decode(e);
+                None
+            }
+        }
+    }
+
+    fn list<'v>(&mut self, v: &'v Value) -> Option<&'v [Value]> {
+        match v.as_list() {
+            Ok(items) if items.len() <= MAX_STATES => Some(items),
+            Ok(items) => {
+                self.diags.push(
+                    Diagnostic::error(
+                        E_SM_BAD_VALUE,
+                        format!("at most {MAX_STATES} items, found {}", items.len()),
+                    )
+                    .at(self.src, v.span),
+                );
+                None
+            }
+            Err(e) => {
+                self.decode(e);
+                None
+            }
+        }
+    }
+
+    fn root(&mut self, v: &Value) -> Option<StateMachineDef> {
+        let f = self.fields(v, "StateMachine", ROOT_FIELDS)?;
+        let entry_v = self.req(&f, "entry");
+        let states_v = self.req(&f, "states");
+        let (entry_v, states_v) = (entry_v?, states_v?);
+        let entry = self.string(entry_v)?;
+        let mut states = Vec::new();
+        for s in self.list(states_v)? {
+            if let Some(s) = self.state(s) {
+                states.push(s);
+            }
+        }
+        let mut transitions = Vec::new();
+        if let Some(t) = f.get("transitions") {
+            for t in self.list(&t.value).unwrap_or(&[]) {
+                if let Some(t) = self.transition(t) {
+                    transitions.push(t);
+                }
+            }
+        }
+        Some(StateMachineDef {
+            entry,
+            entry_span: entry_v.span,
+            states,
+            transitions,
+        })
+    }
+
+    fn state(&mut self, v: &Value) -> Option<StateDef> {
+        let f = self.fields(v, "State", STATE_FIELDS)?;
+        let name_v = self.req(&f, "name");
+        let motion_v = self.req(&f, "motion");
+        let name = self.string(name_v?)?;
+        let motion_v = motion_v?;
+        let motion = match motion_v.as_variant() {
+            Some(var) if var.name == "Clip" && var.args.is_some_and(|a| a.len() == 1) => {
+                let a = var.args.and_then(|a| a.first())?;
+                TreeDef::Clip(self.string(a)?, a.span)
+            }
+            Some(var) if var.name == "Blend" && var.args.is_some_and(|a| a.len() == 1) => {
+                let a = var.args.and_then(|a| a.first())?;
+                self.tree(a, 1)?
+            }
+            _ => {
+                self.decode(DecodeError::mismatch(
+                    "`Clip(\"slot\")` or `Blend(TREE)`",
+                    motion_v,
+                ));
+                return None;
+            }
+        };
+        let mut speed = 1.0;
+        if let Some(s) = f.get("speed") {
+            speed = self.number(&s.value, "speed")?;
+        }
+        let mut looping = true;
+        if let Some(l) = f.get("looping") {
+            match l.value.as_bool() {
+                Ok(b) => looping = b,
+                Err(e) => self.decode(e),
+            }
+        }
+        Some(StateDef {
+            name,
+            span: name_v?.span,
+            motion,
+            speed,
+            looping,
+        })
+    }
+
+    fn tree(&mut self, v: &Value, depth: usize) -> Option<TreeDef> {
+        if depth > MAX_TREE_DEPTH {
+            self.diags.push(
+                Diagnostic::error(
+                    E_BLEND_TREE,
+                    format!("blend tree nested deeper than {MAX_TREE_DEPTH}"),
+                )
+                .at(self.src, v.span),
+            );
+            return None;
+        }
+        let name = match &v.kind {
+            ValueKind::Struct { name: Some(n), .. } => n.text.as_str(),
+            ValueKind::Tuple { name: Some(n), .. } => n.text.as_str(),
+            _ => "",
+        };
+        match name {
+            "Clip" => {
+                let var = v.as_variant()?;
+                match var.args {
+                    Some([a]) => Some(TreeDef::Clip(self.string(a)?, a.span)),
+                    _ => {
+                        self.decode(DecodeError::mismatch("`Clip(\"slot\")`", v));
+                        None
+                    }
+                }
+            }
+            "Blend1D" => {
+                let f = self.fields(v, "Blend1D", B1_FIELDS)?;
+                let pv = self.req(&f, "param");
+                let ev = self.req(&f, "entries");
+                let param = self.string(pv?)?;
+                let mut entries = Vec::new();
+                for e in self.list(ev?)? {
+                    let Some(ef) = self.fields(e, "Entry", B1_ENTRY) else {
+                        continue;
+                    };
+                    let (c, t) = (self.req(&ef, "clip"), self.req(&ef, "threshold"));
+                    let (Some(c), Some(t)) = (c, t) else { continue };
+                    let (Some(slot), Some(th)) = (self.string(c), self.number(t, "threshold"))
+                    else {
+                        continue;
+                    };
+                    entries.push((slot, c.span, th as f32));
+                }
+                Some(TreeDef::Blend1D {
+                    param,
+                    entries,
+                    span: v.span,
+                })
+            }
+            "BlendSpace2D" => {
+                let f = self.fields(v, "BlendSpace2D", B2_FIELDS)?;
+                let (px, py, ev) = (
+                    self.req(&f, "param_x"),
+                    self.req(&f, "param_y"),
+                    self.req(&f, "entries"),
+                );
+                let param_x = self.string(px?)?;
+                let param_y = self.string(py?)?;
+                let mut entries = Vec::new();
+                for e in self.list(ev?)? {
+                    let Some(ef) = self.fields(e, "Entry", B2_ENTRY) else {
+                        continue;
+                    };
+                    let (c, x, y) = (
+                        self.req(&ef, "clip"),
+                        self.req(&ef, "x"),
+                        self.req(&ef, "y"),
+                    );
+                    let (Some(c), Some(x), Some(y)) = (c, x, y) else {
+                        continue;
+                    };
+                    let (Some(slot), Some(x), Some(y)) =
+                        (self.string(c), self.number(x, "x"), self.number(y, "y"))
+                    else {
+                        continue;
+                    };
+                    entries.push((slot, c.span, x as f32, y as f32));
+                }
+                Some(TreeDef::BlendSpace2D {
+                    param_x,
+                    param_y,
+                    entries,
+                    span: v.span,
+                })
+            }
+            "Lerp" | "Additive" => {
+                let lerp = name == "Lerp";
+                let (fields, a, b) = if lerp {
+                    (LERP_FIELDS, "a", "b")
+                } else {
+                    (ADD_FIELDS, "base", "overlay")
+                };
+                let f = self.fields(v, name, fields)?;
+                let (av, bv, pv) = (self.req(&f, a), self.req(&f, b), self.req(&f, "param"));
+                let ta = self.tree(av?, depth + 1);
+                let tb = self.tree(bv?, depth + 1);
+                let param = self.string(pv?)?;
+                let (ta, tb) = (Box::new(ta?), Box::new(tb?));
+                Some(if lerp {
+                    TreeDef::Lerp(ta, tb, param)
+                } else {
+                    TreeDef::Additive(ta, tb, param)
+                })
+            }
+            _ => {
+                self.decode(DecodeError::mismatch(
+                    "`Clip`, `Blend1D`, `BlendSpace2D`, `Lerp` or `Additive`",
+                    v,
+                ));
+                None
+            }
+        }
+    }
+
+    fn transition(&mut self, v: &Value) -> Option<TransitionDef> {
+        let f = self.fields(v, "Transition", TRANSITION_FIELDS)?;
+        let (fv, tv) = (self.req(&f, "from"), self.req(&f, "to"));
+        let (fv, tv) = (fv?, tv?);
+        let from = self.string(fv)?;
+        let to = self.string(tv)?;
+        let mut blend = 0.0;
+        if let Some(b) = f.get("blend") {
+            blend = self.number(&b.value, "blend")?;
+            if blend < 0.0 {
+                self.diags.push(
+                    Diagnostic::error(E_SM_BAD_VALUE, "blend must be ≥ 0")
+                        .at(self.src, b.value.span),
+                );
+                return None;
+            }
+        }
+        let mut when = Vec::new();
+        if let Some(w) = f.get("when") {
+            for c in self.list(&w.value).unwrap_or(&[]) {
+                match c.as_variant() {
+                    Some(var) if var.name == "Finished" && var.args.is_none() => {
+                        when.push(Condition::Finished)
+                    }
+                    Some(var)
+                        if (var.name == "Greater" || var.name == "Less")
+                            && var.args.is_some_and(|a| a.len() == 2) =>
+                    {
+                        let args = var.args.unwrap_or(&[]);
+                        let (Some(p), Some(x)) = (
+                            args.first().and_then(|a| self.string(a)),
+                            args.get(1).and_then(|a| self.number(a, "condition value")),
+                        ) else {
+                            continue;
+                        };
+                        when.push(if var.name == "Greater" {
+                            Condition::Greater(p, x)
+                        } else {
+                            Condition::Less(p, x)
+                        });
+                    }
+                    _ => self.decode(DecodeError::mismatch(
+                        "`Greater(\"param\", v)`, `Less(\"param\", v)` or `Finished`",
+                        c,
+                    )),
+                }
+            }
+        }
+        Some(TransitionDef {
+            from,
+            from_span: fv.span,
+            to,
+            to_span: tv.span,
+            blend,
+            when,
+            span: v.span,
+        })
+    }
+}
+
+impl TreeDef {
+    fn slots<'a>(&'a self, out: &mut Vec<(&'a str, Span)>) {
+        match self {
+            TreeDef::Clip(s, sp) => out.push((s, *sp)),
+            TreeDef::Blend1D { entries, .. } => out.extend(entries.iter().map(|e| (&*e.0, e.1))),
+            TreeDef::BlendSpace2D { entries, .. } => {
+                out.extend(entries.iter().map(|e| (&*e.0, e.1)))
+            }
+            TreeDef::Lerp(a, b, _) | TreeDef::Additive(a, b, _) => {
+                a.slots(out);
+                b.slots(out);
+            }
+        }
+    }
+
+    /// Every parameter the tree reads.
+    pub fn params<'a>(&'a self, out: &mut Vec<&'a str>) {
+        match self {
+            TreeDef::Clip(..) => {}
+            TreeDef::Blend1D { param, .. } => out.push(param),
+            TreeDef::BlendSpace2D {
+                param_x, param_y, ..
+            } => {
+                out.push(param_x);
+                out.push(param_y);
+            }
+            TreeDef::Lerp(a, b, p) | TreeDef::Additive(a, b, p) => {
+                out.push(p);
+                a.params(out);
+                b.params(out);
+            }
+        }
+    }
+
+    fn to_tree(&self, slot: &dyn Fn(&str) -> Option<usize>) -> Result<BlendTree, String> {
+        Ok(match self {
+            TreeDef::Clip(s, _) => BlendTree::Clip(slot(s).ok_or_else(|| unknown_slot(s))?),
+            TreeDef::Blend1D { param, entries, .. } => {
+                let th: Vec<f32> = entries.iter().map(|e| e.2).collect();
+                BlendTree::Blend1D {
+                    param: param.clone(),
+                    blend: Blend1D::new(&th).map_err(|e| e.diagnostic().message)?,
+                    clips: entries
+                        .iter()
+                        .map(|e| slot(&e.0).ok_or_else(|| unknown_slot(&e.0)))
+                        .collect::<Result<_, _>>()?,
+                }
+            }
+            TreeDef::BlendSpace2D {
+                param_x,
+                param_y,
+                entries,
+                ..
+            } => {
+                let pts: Vec<[f32; 2]> = entries.iter().map(|e| [e.2, e.3]).collect();
+                BlendTree::BlendSpace2D {
+                    param_x: param_x.clone(),
+                    param_y: param_y.clone(),
+                    space: BlendSpace2D::new(&pts).map_err(|e| e.diagnostic().message)?,
+                    clips: entries
+                        .iter()
+                        .map(|e| slot(&e.0).ok_or_else(|| unknown_slot(&e.0)))
+                        .collect::<Result<_, _>>()?,
+                }
+            }
+            TreeDef::Lerp(a, b, p) => BlendTree::Lerp {
+                a: Box::new(a.to_tree(slot)?),
+                b: Box::new(b.to_tree(slot)?),
+                param: p.clone(),
+            },
+            TreeDef::Additive(a, b, p) => BlendTree::Additive {
+                base: Box::new(a.to_tree(slot)?),
+                overlay: Box::new(b.to_tree(slot)?),
+                param: p.clone(),
+            },
+        })
+    }
+
+    fn check_entries(&self, src: &SourceFile, out: &mut Vec<Diagnostic>) {
+        match self {
+            TreeDef::Clip(..) => {}
+            TreeDef::Blend1D { entries, span, .. } => {
+                let th: Vec<f32> = entries.iter().map(|e| e.2).collect();
+                if let Err(e) = Blend1D::new(&th) {
+                    let at = match e {
+                        super::BlendError::Unsorted(i) | super::BlendError::NonFinite(i) => {
+                            entries.get(i).map_or(*span, |e| e.1)
+                        }
+                        _ => *span,
+                    };
+                    out.push(e.diagnostic().at(src, at));
+                }
+            }
+            TreeDef::BlendSpace2D { entries, span, .. } => {
+                let pts: Vec<[f32; 2]> = entries.iter().map(|e| [e.2, e.3]).collect();
+                if let Err(e) = BlendSpace2D::new(&pts) {
+                    let mut d = match e {
+                        super::BlendError::Coincident(a, b) => {
+                            let mut d = e
+                                .diagnostic()
+                                .at(src, entries.get(b).map_or(*span, |e| e.1));
+                            if let Some(first) = entries.get(a) {
+                                d = d.with_label(src, first.1, "same point as this entry");
+                            }
+                            d
+                        }
+                        _ => e.diagnostic().at(src, *span),
+                    };
+                    if entries.len() > MAX_ENTRIES {
+                        d = d.with_note(format!("at most {MAX_ENTRIES} entries"));
+                    }
+                    out.push(d);
+                }
+            }
+            TreeDef::Lerp(a, b, _) | TreeDef::Additive(a, b, _) => {
+                a.check_entries(src, out);
+                b.check_entries(src, out);
+            }
+        }
+    }
+}
+
+fn unknown_slot(s: &str) -> String {
+    format!("clip slot `{s}` is not a clip of this animator")
+}
+
+impl StateMachineDef {
+    /// Every parameter a condition or tree reads, sorted and deduplicated.
+    pub fn params(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        for s in &self.states {
+            s.motion.params(&mut out);
+        }
+        for t in &self.transitions {
+            for c in &t.when {
+                if let Condition::Greater(p, _) | Condition::Less(p, _) = c {
+                    out.push(p);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn state(&self, name: &str) -> Option<usize> {
+        self.states.iter().position(|s| s.name == name)
+    }
+}
+
+/// Validates a parsed machine. `slots`: the animator's clip slot names (`None` when checking
+/// the file on its own: slots are then not checked). Errors: unknown/duplicate states
+/// (`E0517`/`E0519`), unknown slots (`E0518`), blend entries (`E0512`), transitions that can
+/// never fire (`E0520`).
+pub fn validate(
+    def: &StateMachineDef,
+    src: &SourceFile,
+    slots: Option<&[&str]>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if def.states.is_empty() {
+        out.push(
+            Diagnostic::error(
+                E_SM_UNKNOWN_STATE,
+                "a state machine needs at least one state",
+            )
+            .at(src, def.entry_span),
+        );
+    }
+    for (i, s) in def.states.iter().enumerate() {
+        if let Some(first) = def.states[..i].iter().find(|f| f.name == s.name) {
+            out.push(
+                Diagnostic::error(
+                    E_SM_DUPLICATE_STATE,
+                    format!("state `{}` is declared twice", s.name),
+                )
+                .at(src, s.span)
+                .with_label(src, first.span, "first declared here"),
+            );
+        }
+        if let Some(slots) = slots {
+            let mut used = Vec::new();
+            s.motion.slots(&mut used);
+            for (slot, span) in used {
+                if !slots.contains(&slot) {
+                    let mut d =
+                        Diagnostic::error(E_SM_UNKNOWN_CLIP, unknown_slot(slot)).at(src, span);
+                    if let Some(c) = crate::suggest::closest_within(slot, slots.iter().copied(), 2)
+                    {
+                        d = d.with_note(format!("did you mean `{c}`?"));
+                    }
+                    out.push(d);
+                }
+            }
+        }
+        s.motion.check_entries(src, &mut out);
+    }
+    let names: Vec<&str> = def.states.iter().map(|s| s.name.as_str()).collect();
+    let unknown = |name: &str, span: Span, what: &str| {
+        let mut d = Diagnostic::error(
+            E_SM_UNKNOWN_STATE,
+            format!("{what} `{name}` is not a state"),
+        )
+        .at(src, span);
+        if let Some(c) = crate::suggest::closest_within(name, names.iter().copied(), 2) {
+            d = d.with_note(format!("did you mean `{c}`?"));
+        }
+        d
+    };
+    if !def.states.is_empty() && def.state(&def.entry).is_none() {
+        out.push(unknown(&def.entry, def.entry_span, "entry state"));
+    }
+    for (i, t) in def.transitions.iter().enumerate() {
+        let from = if t.from == "*" {
+            None
+        } else {
+            match def.state(&t.from) {
+                Some(s) => Some(s),
+                None => {
+                    out.push(unknown(&t.from, t.from_span, "transition source"));
+                    continue;
+                }
+            }
+        };
+        if def.state(&t.to).is_none() {
+            out.push(unknown(&t.to, t.to_span, "transition target"));
+            continue;
+        }
+        let never = |why: String| {
+            Diagnostic::error(
+                E_SM_NEVER_FIRES,
+                format!("this transition can never fire: {why}"),
+            )
+            .at(src, t.span)
+        };
+        if t.from == t.to {
+            out.push(never(format!(
+                "`{}` is already active when it is checked (a transition into the active state does nothing)",
+                t.to
+            )));
+            continue;
+        }
+        if let Some(f) = from
+            && def.states[f].looping
+            && t.when.contains(&Condition::Finished)
+        {
+            out.push(never(format!("`Finished` on looping state `{}`", t.from)));
+            continue;
+        }
+        let mut contradiction = None;
+        for c in &t.when {
+            if let Condition::Greater(p, lo) = c {
+                for d in &t.when {
+                    if let Condition::Less(q, hi) = d
+                        && p == q
+                        && hi <= lo
+                    {
+                        contradiction = Some(format!("`{p}` cannot be > {lo} and < {hi}"));
+                    }
+                }
+            }
+        }
+        if let Some(why) = contradiction {
+            out.push(never(why));
+            continue;
+        }
+        // Shadowed by an earlier unconditional transition that is checked whenever this one is.
+        if let Some(e) = def.transitions[..i].iter().find(|e| {
+            e.when.is_empty()
+                && e.from != e.to
+                && (e.from == t.from || (e.from == "*" && e.to != t.from))
+                && def.state(&e.to).is_some()
+                && (e.from == "*" || def.state(&e.from).is_some())
+        }) {
+            out.push(
+                never("an earlier transition without conditions always fires first".into())
+                    .with_label(src, e.span, "this one fires first"),
+            );
+        }
+    }
+    crate::diag::sort(&mut out);
+    out
+}
+
+/// Warnings (`W0521`) for parameters a scene sets that no condition or tree of `def` reads.
+pub fn unread_params<'a>(
+    def: &StateMachineDef,
+    set: impl IntoIterator<Item = (&'a str, Span)>,
+    scene: &SourceFile,
+) -> Vec<Diagnostic> {
+    let read = def.params();
+    set.into_iter()
+        .filter(|(p, _)| !read.contains(p))
+        .map(|(p, span)| {
+            Diagnostic::warning(
+                W_SM_UNREAD_PARAM,
+                format!("parameter `{p}` is set but no condition or blend tree reads it"),
+            )
+            .at(scene, span)
+        })
+        .collect()
+}
+
+/// One compiled state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// Name.
+    pub name: std::sync::Arc<str>,
+    /// Motion over slot indices.
+    pub tree: BlendTree,
+    /// Speed.
+    pub speed: f64,
+    /// Looping.
+    pub looping: bool,
+}
+
+/// One compiled transition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transition {
+    /// Source state index, `None` for `"*"`.
+    pub from: Option<usize>,
+    /// Target state index.
+    pub to: usize,
+    /// Crossfade seconds.
+    pub blend: f64,
+    /// Conditions.
+    pub when: Vec<Condition>,
+}
+
+/// A compiled, validated state machine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Machine {
+    /// States.
+    pub states: Vec<State>,
+    /// Entry state index.
+    pub entry: usize,
+    /// Transitions in authored order.
+    pub transitions: Vec<Transition>,
+}
+
+/// Compiles a machine whose [`validate`] found no errors; `slot` maps slot names to indices.
+/// Returns the first problem's message otherwise.
+pub fn compile(
+    def: &StateMachineDef,
+    slot: &dyn Fn(&str) -> Option<usize>,
+) -> Result<Machine, String> {
+    let state = |n: &str| def.state(n).ok_or_else(|| format!("`{n}` is not a state"));
+    let states = def
+        .states
+        .iter()
+        .map(|s| {
+            Ok(State {
+                name: s.name.as_str().into(),
+                tree: s.motion.to_tree(slot)?,
+                speed: s.speed,
+                looping: s.looping,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let transitions = def
+        .transitions
+        .iter()
+        .map(|t| {
+            Ok(Transition {
+                from: if t.from == "*" {
+                    None
+                } else {
+                    Some(state(&t.from)?)
+                },
+                to: state(&t.to)?,
+                blend: t.blend,
+                when: t.when.clone(),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Machine {
+        entry: state(&def.entry)?,
+        states,
+        transitions,
+    })
+}
+
+impl Machine {
+    /// The transition that fires from `active`: the first, in authored order, whose source is
+    /// `active` (or `"*"`), whose target is not `active`, and whose conditions all hold.
+    /// `param` reads parameters (unset → 0); `finished` says the active state reached its end.
+    pub fn select(
+        &self,
+        active: usize,
+        param: &dyn Fn(&str) -> f64,
+        finished: bool,
+    ) -> Option<&Transition> {
+        self.transitions.iter().find(|t| {
+            t.from.is_none_or(|f| f == active)
+                && t.to != active
+                && t.when.iter().all(|c| match c {
+                    Condition::Greater(p, v) => param(p) > *v,
+                    Condition::Less(p, v) => param(p) < *v,
+                    Condition::Finished => finished,
+                })
+        })
+    }
+
+    /// A state's index by name.
+    pub fn state(&self, name: &str) -> Option<usize> {
+        self.states.iter().position(|s| &*s.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses and validates `text` against slots `idle, walk, run`; returns the machine (when
+    /// valid) and every diagnostic as `code@line:col`.
+    fn check(text: &str) -> (Option<Machine>, Vec<String>) {
+        let src = SourceFile::new("t.animsm", text);
+        let parsed = parse_state_machine(&src);
+        let mut diags = parsed.diagnostics;
+        let slots = ["idle", "walk", "run"];
+        let machine = parsed.def.and_then(|d| {
+            diags.extend(validate(&d, &src, Some(&slots)));
+            if diags.iter().any(Diagnostic::is_error) {
+                return None;
+            }
+            compile(&d, &|s| slots.iter().position(|x| *x == s)).ok()
+        });
+        let codes = diags
+            .iter()
+            .map(|d| format!("{}@{}:{}", d.code, d.start.line, d.start.column))
+            .collect();
+        (machine, codes)
+    }
+
+    const BASE: &str = r#"StateMachine(entry: "idle", states: [
+(name: "idle", motion: Clip("idle")),
+(name: "move", motion: Blend(Blend1D(param: "speed", entries: [(clip: "walk", threshold: 1.5), (clip: "run", threshold: 4.0)])), speed: 2.0),
+(name: "jump", motion: Clip("run"), looping: false),
+], transitions: [TRANSITIONS])"#;
+
+    fn with(transitions: &str) -> (Option<Machine>, Vec<String>) {
+        check(&BASE.replace("TRANSITIONS", transitions))
+    }
+
+    #[test]
+    fn parses_the_spec_example_with_defaults() {
+        let (m, d) =
+            with(r#"(from: "idle", to: "move", blend: 0.25, when: [Greater("speed", 0.1)])"#);
+        assert_eq!(d, Vec::<String>::new());
+        let m = m.unwrap();
+        assert_eq!(m.entry, 0);
+        assert_eq!((m.states[0].speed, m.states[0].looping), (1.0, true));
+        assert_eq!((m.states[1].speed, m.states[2].looping), (2.0, false));
+        assert_eq!(m.transitions[0].blend, 0.25);
+        assert!(
+            matches!(m.states[1].tree, BlendTree::Blend1D { ref clips, .. } if clips == &[1, 2])
+        );
+    }
+
+    #[test]
+    fn transitions_fire_in_authored_order_when_all_conditions_hold() {
+        let (m, d) = with(
+            r#"(from: "idle", to: "jump", when: [Greater("speed", 5.0), Less("h", 1.0)]),
+               (from: "idle", to: "move", when: [Greater("speed", 0.1)]),
+               (from: "*", to: "idle", when: [Less("speed", -1.0)]),
+               (from: "jump", to: "idle", when: [Finished])"#,
+        );
+        assert_eq!(d, Vec::<String>::new());
+        let m = m.unwrap();
+        let sel = |active: usize, speed: f64, h: f64, fin: bool| {
+            let p = |n: &str| match n {
+                "speed" => speed,
+                "h" => h,
+                _ => 0.0,
+            };
+            m.select(active, &p, fin).map(|t| t.to)
+        };
+        assert_eq!(sel(0, 0.0, 0.0, false), None); // unset/zero speed: nothing
+        assert_eq!(sel(0, 0.2, 0.0, false), Some(1));
+        assert_eq!(sel(0, 6.0, 0.0, false), Some(2)); // first listed wins
+        assert_eq!(sel(0, 6.0, 2.0, false), Some(1)); // h fails the first
+        assert_eq!(sel(1, -2.0, 0.0, false), Some(0)); // "*"
+        assert_eq!(sel(0, -2.0, 0.0, false), None); // "*" skips its own target
+        assert_eq!(sel(2, 0.0, 0.0, false), None);
+        assert_eq!(sel(2, 0.0, 0.0, true), Some(0));
+        assert_eq!(sel(1, 1e30, 0.0, false), None);
+        assert_eq!(sel(1, f64::NAN, 0.0, false), None); // NaN compares false
+    }
+
+    #[test]
+    fn never_firing_transitions_are_errors() {
+        let (_, d) = with(r#"(from: "idle", to: "idle")"#);
+        assert_eq!(d, ["E0520@5:18"]);
+        let (_, d) = with(r#"(from: "move", to: "idle", when: [Finished])"#);
+        assert_eq!(d, ["E0520@5:18"]);
+        let (_, d) =
+            with(r#"(from: "idle", to: "move", when: [Greater("s", 2.0), Less("s", 2.0)])"#);
+        assert_eq!(d, ["E0520@5:18"]);
+        let (_, d) =
+            with(r#"(from: "idle", to: "move"), (from: "idle", to: "jump", when: [Finished])"#);
+        assert_eq!(d, ["E0520@5:46"]);
+        // Non-contradictory and non-shadowed: fine.
+        let (_, d) = with(
+            r#"(from: "idle", to: "move", when: [Greater("s", 1.0), Less("s", 2.0)]), (from: "jump", to: "idle", when: [Finished])"#,
+        );
+        assert_eq!(d, Vec::<String>::new());
+    }
+
+    #[test]
+    fn unknown_names_and_bad_values() {
+        let (_, d) = with(r#"(from: "idle", to: "mvoe")"#);
+        assert_eq!(d, ["E0517@5:37"]);
+        let (_, d) = check(
+            &BASE
+                .replace("TRANSITIONS", "")
+                .replace("Clip(\"idle\")", "Clip(\"jog\")"),
+        );
+        assert_eq!(d, ["E0518@2:29"]);
+        let (_, d) = check(
+            &BASE
+                .replace("TRANSITIONS", "")
+                .replace("threshold: 4.0", "threshold: 1.0"),
+        );
+        assert_eq!(d, ["E0512@3:103"]);
+        let (_, d) = with(r#"(from: "idle", to: "move", blend: -1.0)"#);
+        assert_eq!(d, ["E0522@5:52"]);
+        let (_, d) = check(
+            &BASE
+                .replace("TRANSITIONS", "")
+                .replace("speed: 2.0", "speed: inf"),
+        );
+        assert!(d.iter().any(|c| c.starts_with("E05")), "{d:?}");
+        let (_, d) = check(
+            r#"StateMachine(entry: "x", states: [(name: "a", motion: Clip("idle")), (name: "a", motion: Clip("idle"))])"#,
+        );
+        assert_eq!(d, ["E0517@1:21", "E0519@1:77"]);
+        let (_, d) =
+            check("StateMachine(entry: \"a\", states: [(name: \"a\", motion: Play(\"idle\"))])");
+        assert_eq!(d, ["E0516@1:55"]);
+        let (_, d) = check("StateMachine(entry: ");
+        assert_eq!(d.len(), 1);
+        assert!(d[0].starts_with("E0515"));
+    }
+
+    #[test]
+    fn coincident_2d_entries_are_errors() {
+        let (_, d) = check(
+            r#"StateMachine(entry: "a", states: [(name: "a", motion: Blend(BlendSpace2D(param_x: "x", param_y: "y", entries: [(clip: "idle", x: 0.0, y: 0.0), (clip: "walk", x: 0.0, y: 0.0)])))])"#,
+        );
+        assert_eq!(d, ["E0512@1:151"]);
+    }
+
+    #[test]
+    fn unread_parameters_warn() {
+        let src = SourceFile::new("t.animsm", BASE.replace("TRANSITIONS", ""));
+        let def = parse_state_machine(&src).def.unwrap();
+        let scene = SourceFile::new("s.scene.ron", "xxxxxxxx");
+        let w = unread_params(
+            &def,
+            [("speed", Span::new(0, 1)), ("sped", Span::new(2, 3))],
+            &scene,
+        );
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].code, W_SM_UNREAD_PARAM);
+        assert!(w[0].message.contains("`sped`"));
+    }
+
+    #[test]
+    fn adversarial_bytes_never_panic() {
+        let base = BASE.replace(
+            "TRANSITIONS",
+            r#"(from: "*", to: "move", when: [Finished])"#,
+        );
+        let bytes = base.as_bytes();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut b = bytes.to_vec();
+            let i = (seed as usize) % b.len();
+            match seed % 3 {
+                0 => b[i] = (seed >> 8) as u8,
+                1 => {
+                    b.truncate(i);
+                }
+                _ => {
+                    b.remove(i);
+                }
+            }
+            let parsed = parse_state_machine_bytes("f.animsm", &b);
+            if let Some(d) = parsed.def {
+                let src = SourceFile::new("f.animsm", String::from_utf8_lossy(&b));
+                let _ = validate(&d, &src, None);
+                let _ = compile(&d, &|_| Some(0));
+            }
+        }
+        let deep = format!(
+            "StateMachine(entry: \"a\", states: [(name: \"a\", motion: Blend({}Clip(\"idle\"){}))])",
+            "Lerp(param: \"t\", b: Clip(\"idle\"), a: ".repeat(100),
+            ")".repeat(100)
+        );
+        let (_, d) = check(&deep);
+        assert!(d.iter().any(|c| c.starts_with("E0513")), "{d:?}");
+    }
+}
