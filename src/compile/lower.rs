@@ -181,6 +181,7 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
         seen: vec![0; g.nodes.len()],
         seen_stamp: 0,
         uses: vec![0; g.nodes.len()],
+        dag: vec![0; g.nodes.len()],
         for_regs: vec![(0, 0, 0, 0); g.nodes.len()],
     };
     for (i, n) in g.nodes.iter().enumerate() {
@@ -216,8 +217,10 @@ struct Scratch {
     /// Per node: visit stamp of the dependency walk in `pure`.
     seen: Vec<u32>,
     seen_stamp: u32,
-    /// Per node: uses left inside the current `pure` batch (for freeing registers).
+    /// Per node: reads left by the current exec node's dependency graph (see `count_uses`).
     uses: Vec<u32>,
+    /// Per node: the block stamp of the dependency graph it belongs to.
+    dag: Vec<u32>,
     /// Per `flow.for` node: (handler stamp, counter, bound and step-of-one registers).
     for_regs: Vec<(u32, u16, u16, u16)>,
 }
@@ -465,31 +468,20 @@ impl<'a> Emitter<'a, '_> {
                 }
             }
         }
-        // Uses of each batch node by later batch nodes: a register is freed after its last use
-        // (the root's stays: the exec node reads it), so long chains need few registers.
-        for &n in &order {
-            for pin in 0..self.node(n).inputs.len() {
-                if let Some((src, _)) = self.lay.src(n, pin)
-                    && self.s.seen[src as usize] == stamp
-                    && !self.evaluated(src)
-                {
-                    self.s.uses[src as usize] += 1;
-                }
-            }
-        }
         for n in order {
             self.at(n);
             let regs = self.emit_pure(n);
             let start = self.s.memo_regs.len() as u32;
             self.s.memo_regs.extend_from_slice(&regs);
             self.s.memo[n as usize] = (self.s.block_stamp, start);
+            // A register is freed after its last use by a pure node of this exec node's
+            // dependency graph (counted by `count_uses`); the exec node's own sources are
+            // counted once more and never reach zero, so nothing it reads is freed.
             for pin in 0..self.node(n).inputs.len() {
                 let Some((src, _)) = self.lay.src(n, pin) else {
                     continue;
                 };
-                if src == root
-                    || self.s.seen[src as usize] != stamp
-                    || self.s.uses[src as usize] == 0
+                if self.s.dag[src as usize] != self.s.block_stamp || self.s.uses[src as usize] == 0
                 {
                     continue;
                 }
@@ -502,8 +494,41 @@ impl<'a> Emitter<'a, '_> {
         self.hb.at(self.current);
     }
 
-    /// Frees a pure node's output registers and forgets it was evaluated (a later use in the
-    /// same block evaluates it again, which is the "once per use" rule anyway).
+    /// Counts, for the exec node `n` about to be emitted, how often each pure node of its
+    /// dependency graph is read: by other pure nodes of that graph and by `n` itself. Every pure
+    /// node is then evaluated once for `n` (never again after its register is freed).
+    fn count_uses(&mut self, n: NodeId) {
+        let stamp = self.s.block_stamp;
+        let mut stack = Vec::new();
+        for pin in 0..self.node(n).inputs.len() {
+            if let Some((src, _)) = self.lay.src(n, pin)
+                && self.node(src).is_pure()
+            {
+                if self.s.dag[src as usize] != stamp {
+                    self.s.dag[src as usize] = stamp;
+                    self.s.uses[src as usize] = 0;
+                    stack.push(src);
+                }
+                self.s.uses[src as usize] += 1;
+            }
+        }
+        while let Some(x) = stack.pop() {
+            for pin in 0..self.node(x).inputs.len() {
+                if let Some((src, _)) = self.lay.src(x, pin)
+                    && self.node(src).is_pure()
+                {
+                    if self.s.dag[src as usize] != stamp {
+                        self.s.dag[src as usize] = stamp;
+                        self.s.uses[src as usize] = 0;
+                        stack.push(src);
+                    }
+                    self.s.uses[src as usize] += 1;
+                }
+            }
+        }
+    }
+
+    /// Frees a pure node's output registers (its last reader has been emitted).
     fn release_pure(&mut self, n: NodeId) {
         let start = self.s.memo[n as usize].1 as usize;
         for (i, p) in self.node(n).outputs.iter().enumerate() {
@@ -775,6 +800,7 @@ impl<'a> Emitter<'a, '_> {
     /// Emits the block of exec input `pin` of node `n`; every path ends in `ret` or `jmp`.
     fn block(&mut self, n: NodeId, pin: u16) -> Result<(), BuildError> {
         self.at_exec(n);
+        self.count_uses(n);
         let node = self.node(n);
         let in_pin: &str = &node.inputs[pin as usize].name;
         let kind = builtin(node);
