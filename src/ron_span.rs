@@ -756,7 +756,67 @@ pub struct DecodeError {
     pub span: Span,
 }
 
+/// The diagnostic codes a loader reports decode errors under (each format has its own range).
+#[derive(Clone, Copy, Debug)]
+pub struct DecodeCodes {
+    pub type_mismatch: &'static str,
+    pub unknown_field: &'static str,
+    pub duplicate_field: &'static str,
+    pub missing_field: &'static str,
+}
+
+impl DecodeCodes {
+    /// One code for every kind of decode error.
+    pub const fn all(code: &'static str) -> DecodeCodes {
+        DecodeCodes {
+            type_mismatch: code,
+            unknown_field: code,
+            duplicate_field: code,
+            missing_field: code,
+        }
+    }
+}
+
+/// Quotes user text in a message, escaped and cut to 64 bytes (a 100 MB name must not become a
+/// 100 MB message).
+pub fn short(s: &str) -> String {
+    const MAX: usize = 64;
+    if s.len() <= MAX {
+        s.escape_debug().to_string()
+    } else {
+        let mut end = MAX;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}…", s[..end].escape_debug())
+    }
+}
+
 impl DecodeError {
+    /// The diagnostic of this error in `src`, under the loader's codes: the message at the
+    /// offending span, "first written here" at the first of a duplicated field, and the
+    /// known-fields/did-you-mean note.
+    pub fn to_diagnostic(
+        &self,
+        src: &crate::diag::SourceFile,
+        codes: DecodeCodes,
+    ) -> crate::diag::Diagnostic {
+        let code = match &self.kind {
+            DecodeErrorKind::TypeMismatch { .. } => codes.type_mismatch,
+            DecodeErrorKind::UnknownField { .. } => codes.unknown_field,
+            DecodeErrorKind::DuplicateField { .. } => codes.duplicate_field,
+            DecodeErrorKind::MissingField { .. } => codes.missing_field,
+        };
+        let mut d = crate::diag::Diagnostic::error(code, self.message()).at(src, self.span);
+        if let DecodeErrorKind::DuplicateField { first, .. } = &self.kind {
+            d = d.with_label(src, *first, "first written here");
+        }
+        if let Some(n) = self.note() {
+            d = d.with_note(n);
+        }
+        d
+    }
+
     /// A shape error: `expected` describes what should be at `v`.
     pub fn mismatch(expected: impl Into<String>, v: &Value) -> DecodeError {
         DecodeError {

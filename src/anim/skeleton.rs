@@ -7,7 +7,7 @@
 
 use super::*;
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::ron_span::{self, DecodeError, DecodeErrorKind, Value, expect_struct};
+use crate::ron_span::{self, DecodeError, Value, expect_struct};
 use glam::{Quat, Vec3};
 use std::collections::BTreeMap;
 
@@ -422,16 +422,8 @@ pub fn load_skeleton(src: &SourceFile) -> LoadedSkeleton {
 }
 
 fn push_decode(src: &SourceFile, diags: &mut Vec<Diagnostic>, errs: Vec<DecodeError>) {
-    for e in errs {
-        let mut d = Diagnostic::error(E_SKEL_SHAPE, e.message()).at(src, e.span);
-        if let DecodeErrorKind::DuplicateField { first, .. } = &e.kind {
-            d = d.with_label(src, *first, "first written here");
-        }
-        if let Some(n) = e.note() {
-            d = d.with_note(n);
-        }
-        diags.push(d);
-    }
+    let codes = ron_span::DecodeCodes::all(E_SKEL_SHAPE);
+    diags.extend(errs.iter().map(|e| e.to_diagnostic(src, codes)));
 }
 
 fn located(
@@ -582,16 +574,4 @@ fn floats<const N: usize>(v: &Value, errs: &mut Vec<DecodeError>) -> Option<[f32
     ok.then_some(out)
 }
 
-/// Shortens user text quoted in messages.
-pub(crate) fn short(s: &str) -> String {
-    const MAX: usize = 64;
-    if s.len() <= MAX {
-        s.escape_debug().to_string()
-    } else {
-        let mut end = MAX;
-        while !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        format!("{}…", s[..end].escape_debug())
-    }
-}
+pub(crate) use crate::ron_span::short;

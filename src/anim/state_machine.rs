@@ -175,11 +175,8 @@ struct P<'a> {
 
 impl P<'_> {
     fn decode(&mut self, e: DecodeError) {
-        let mut d = Diagnostic::error(E_SM_SHAPE, e.message()).at(self.src, e.span);
-        if let Some(n) = e.note() {
-            d = d.with_note(n);
-        }
-        self.diags.push(d);
+        let codes = ron_span::DecodeCodes::all(E_SM_SHAPE);
+        self.diags.push(e.to_diagnostic(self.src, codes));
     }
 
     fn fields<'v>(

@@ -3,9 +3,7 @@
 
 use super::*;
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::ron_span::{
-    self, DecodeError, DecodeErrorKind, Fields, Value, ValueKind, Variant, expect_struct,
-};
+use crate::ron_span::{self, DecodeError, Fields, Value, ValueKind, Variant, expect_struct};
 
 /// The result of loading one file.
 #[derive(Clone, Debug)]
@@ -187,19 +185,7 @@ fn describe_scalar(v: &Value) -> String {
     }
 }
 
-/// Shortens user text quoted in messages (a 100 MB ID must not become a 100 MB message).
-fn short(s: &str) -> String {
-    const MAX: usize = 64;
-    if s.len() <= MAX {
-        s.escape_debug().to_string()
-    } else {
-        let mut end = MAX;
-        while !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        format!("{}…", s[..end].escape_debug())
-    }
-}
+use crate::ron_span::short;
 
 struct Cx<'s> {
     src: &'s SourceFile,
@@ -231,20 +217,13 @@ impl Cx<'_> {
     }
 
     fn decode(&mut self, e: DecodeError) {
-        let code = match &e.kind {
-            DecodeErrorKind::TypeMismatch { .. } => E_TYPE,
-            DecodeErrorKind::UnknownField { .. } => E_UNKNOWN_FIELD,
-            DecodeErrorKind::DuplicateField { .. } => E_DUPLICATE_FIELD,
-            DecodeErrorKind::MissingField { .. } => E_MISSING_FIELD,
+        let codes = ron_span::DecodeCodes {
+            type_mismatch: E_TYPE,
+            unknown_field: E_UNKNOWN_FIELD,
+            duplicate_field: E_DUPLICATE_FIELD,
+            missing_field: E_MISSING_FIELD,
         };
-        let mut d = Diagnostic::error(code, e.message()).at(self.src, e.span);
-        if let DecodeErrorKind::DuplicateField { first, .. } = &e.kind {
-            d = d.with_label(self.src, *first, "first written here");
-        }
-        if let Some(n) = e.note() {
-            d = d.with_note(n);
-        }
-        self.push(d);
+        self.push(e.to_diagnostic(self.src, codes));
     }
 
     fn decode_all(&mut self, errs: Vec<DecodeError>) {

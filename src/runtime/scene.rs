@@ -22,7 +22,7 @@ use crate::anim::{BoneMask, BoundClip, RootClip, Skeleton, find_root_bone};
 use crate::animseq::{AnimSeq, is_identifier};
 use crate::bytecode::VerifiedModule;
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::ron_span::{self, DecodeError, DecodeErrorKind, Fields, Value, ValueKind};
+use crate::ron_span::{self, DecodeError, Fields, Value, ValueKind};
 
 /// Scene file is not UTF-8.
 pub const E_SCENE_NOT_UTF8: &str = "E0550";
@@ -344,20 +344,13 @@ impl Cx<'_> {
     }
 
     fn decode(&mut self, e: DecodeError) {
-        let code = match &e.kind {
-            DecodeErrorKind::TypeMismatch { .. } => E_SCENE_TYPE,
-            DecodeErrorKind::UnknownField { .. } => E_SCENE_UNKNOWN_FIELD,
-            DecodeErrorKind::DuplicateField { .. } => E_SCENE_DUPLICATE_FIELD,
-            DecodeErrorKind::MissingField { .. } => E_SCENE_MISSING_FIELD,
+        let codes = ron_span::DecodeCodes {
+            type_mismatch: E_SCENE_TYPE,
+            unknown_field: E_SCENE_UNKNOWN_FIELD,
+            duplicate_field: E_SCENE_DUPLICATE_FIELD,
+            missing_field: E_SCENE_MISSING_FIELD,
         };
-        let mut d = Diagnostic::error(code, e.message()).at(self.src, e.span);
-        if let DecodeErrorKind::DuplicateField { first, .. } = &e.kind {
-            d = d.with_label(self.src, *first, "first written here");
-        }
-        if let Some(n) = e.note() {
-            d = d.with_note(n);
-        }
-        self.push(d);
+        self.push(e.to_diagnostic(self.src, codes));
     }
 
     fn ok<T>(&mut self, r: Result<T, DecodeError>) -> Option<T> {
@@ -856,18 +849,7 @@ impl Cx<'_> {
 /// Largest playback speed magnitude `SetSpeed` accepts.
 pub const MAX_SPEED: f64 = 1.0e6;
 
-fn short(s: &str) -> String {
-    const MAX: usize = 64;
-    if s.len() <= MAX {
-        s.escape_debug().to_string()
-    } else {
-        let mut end = MAX;
-        while !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        format!("{}…", s[..end].escape_debug())
-    }
-}
+use crate::ron_span::short;
 
 // ---------------------------------------------------------------------------------------------
 // Building and running
