@@ -7,6 +7,10 @@ use proptest::prelude::*;
 use sinew::bytecode::*;
 use sinew::vm::*;
 
+#[path = "support/bytecode_exercise.rs"]
+mod support;
+use support::exercise;
+
 // ---------------------------------------------------------------- helpers
 
 /// A binary op constructor: `(dst, a, b) -> Instr`.
@@ -1546,32 +1550,6 @@ fn disassembly_snapshot() {
 }
 
 // ---------------------------------------------------------------- properties
-
-/// Decodes, verifies and (if valid) runs every handler and every continuation with a small
-/// budget and a no-op host. Must never panic.
-fn exercise(bytes: &[u8]) {
-    let Ok(m) = Module::decode(bytes) else { return };
-    let Ok(vm) = verify(m) else { return };
-    let _ = disasm(&vm);
-    let mut machine = Vm::new();
-    let mut st = InstanceState::new(&vm, 3);
-    for (hi, h) in vm.module().handlers.iter().enumerate() {
-        let payload: Vec<Value> = h
-            .params
-            .iter()
-            .map(|t| Const::default_of(*t).to_value(Some(3)))
-            .collect();
-        let mut o = machine.run_handler(&vm, &mut st, hi, &payload, &mut NullHost, 10_000);
-        for _ in 0..4 {
-            match o {
-                Outcome::Yielded { continuation, .. } => {
-                    o = machine.resume(&vm, &mut st, continuation, &mut NullHost, 10_000)
-                }
-                _ => break,
-            }
-        }
-    }
-}
 
 proptest! {
     #[test]

@@ -1,36 +1,10 @@
 //! Fuzz target: arbitrary bytes → decode → verify → disassemble → run every handler (and its
-//! continuations) under a small budget with a no-op host. Nothing may panic.
+//! continuations) under a small budget with a no-op host — the body `tests/bytecode.rs` shares.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use sinew::bytecode::{Const, Module, disasm, verify};
-use sinew::vm::{InstanceState, NullHost, Outcome, Vm};
+#[path = "../../tests/support/bytecode_exercise.rs"]
+mod exercise;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(m) = Module::decode(data) else { return };
-    assert_eq!(
-        m.encode(),
-        data,
-        "decoding is strict, so re-encoding is exact"
-    );
-    let Ok(vm) = verify(m) else { return };
-    let _ = disasm(&vm);
-    let mut machine = Vm::new();
-    let mut st = InstanceState::new(&vm, 1);
-    for (hi, h) in vm.module().handlers.iter().enumerate() {
-        let payload: Vec<_> = h
-            .params
-            .iter()
-            .map(|t| Const::default_of(*t).to_value(Some(1)))
-            .collect();
-        let mut o = machine.run_handler(&vm, &mut st, hi, &payload, &mut NullHost, 10_000);
-        for _ in 0..4 {
-            match o {
-                Outcome::Yielded { continuation, .. } => {
-                    o = machine.resume(&vm, &mut st, continuation, &mut NullHost, 10_000)
-                }
-                _ => break,
-            }
-        }
-    }
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    exercise::exercise(data);
 });

@@ -976,42 +976,42 @@ impl<'a> Emitter<'a, '_> {
                 }
                 self.follow(n, "then", true);
             }
-            (_, "anim.set_param", _) => {
-                let (name, value) = (self.input(n, "name"), self.input(n, "value"));
-                self.hb.emit(Instr::AnimSetParam {
-                    name: bc::Reg::new(name),
-                    value: bc::Reg::new(value),
-                });
-                self.follow(n, "then", true);
-            }
-            (_, "anim.play_on_layer", _) => {
-                let (layer, clip) = (self.input(n, "layer"), self.input(n, "clip"));
-                self.hb.emit(Instr::AnimPlayOnLayer {
-                    layer: bc::Reg::new(layer),
-                    clip: bc::Reg::new(clip),
-                });
-                self.follow(n, "then", true);
-            }
-            (_, "anim.stop_layer", _) => {
-                let layer = self.input(n, "layer");
-                self.hb.emit(Instr::AnimStopLayer {
-                    layer: bc::Reg::new(layer),
-                });
-                self.follow(n, "then", true);
-            }
-            (_, "anim.set_layer_weight", _) => {
-                let (layer, weight) = (self.input(n, "layer"), self.input(n, "weight"));
-                self.hb.emit(Instr::AnimSetLayerWeight {
-                    layer: bc::Reg::new(layer),
-                    weight: bc::Reg::new(weight),
-                });
-                self.follow(n, "then", true);
-            }
-            (_, "debug.log", _) => {
-                let m = self.input(n, "message");
-                self.hb.emit(Instr::Log {
-                    message: bc::Reg::new(m),
-                });
+            (
+                _,
+                "anim.set_param"
+                | "anim.play_on_layer"
+                | "anim.stop_layer"
+                | "anim.set_layer_weight"
+                | "debug.log",
+                _,
+            ) => {
+                // Host commands: the data inputs in pin order (pin 0 is `exec`), one
+                // instruction, then `then`.
+                let a: Vec<u16> = (1..node.inputs.len())
+                    .map(|p| self.input_at(n, p))
+                    .collect();
+                let r = |i: usize| a.get(i).copied().unwrap_or(0);
+                let ins = match kind {
+                    "anim.set_param" => Instr::AnimSetParam {
+                        name: bc::Reg::new(r(0)),
+                        value: bc::Reg::new(r(1)),
+                    },
+                    "anim.play_on_layer" => Instr::AnimPlayOnLayer {
+                        layer: bc::Reg::new(r(0)),
+                        clip: bc::Reg::new(r(1)),
+                    },
+                    "anim.stop_layer" => Instr::AnimStopLayer {
+                        layer: bc::Reg::new(r(0)),
+                    },
+                    "anim.set_layer_weight" => Instr::AnimSetLayerWeight {
+                        layer: bc::Reg::new(r(0)),
+                        weight: bc::Reg::new(r(1)),
+                    },
+                    _ => Instr::Log {
+                        message: bc::Reg::new(r(0)),
+                    },
+                };
+                self.hb.emit(ins);
                 self.follow(n, "then", true);
             }
             _ => {
