@@ -243,22 +243,32 @@ fn deep_expression_nesting_is_a_diagnostic() {
     }
 }
 
-/// One `flow.sequence` nested in another, deeper than the VM's call limit: lowering and the VM
-/// must not recurse.
+/// One `flow.sequence` nested in another, deeper than the VM's call limit: a diagnostic at the
+/// link one level too deep (check is iterative: no recursion however deep), and exactly at the
+/// limit the graph compiles and runs to completion.
 #[test]
-fn deep_sequence_nesting_compiles_and_aborts_cleanly() {
-    let n = CHAIN;
-    let mut t = String::from("graph deep\nnode start = event begin_play\n");
-    for i in 0..n {
-        writeln!(t, "node s{i} = flow.sequence").ok();
-    }
-    t.push_str("start.then -> s0.exec\n");
-    for i in 1..n {
-        writeln!(t, "s{}.then_0 -> s{i}.exec", i - 1).ok();
-    }
-    let r = check(&t, BUDGET);
-    assert!(r.module);
-    assert!(r.runs[0].contains("nesting"), "{:?}", r.runs);
+fn deep_sequence_nesting_is_a_diagnostic_at_the_limit() {
+    let chain = |n: usize| {
+        let mut t = String::from("graph deep\nnode start = event begin_play\n");
+        for i in 0..n {
+            writeln!(t, "node s{i} = flow.sequence").ok();
+        }
+        t.push_str("start.then -> s0.exec\n");
+        for i in 1..n {
+            writeln!(t, "s{}.then_0 -> s{i}.exec", i - 1).ok();
+        }
+        t
+    };
+    // s0 … s{n-1}: n - 1 nested call outputs are used (the last node's outputs are unlinked).
+    let limit = sinew::compile::check::MAX_NESTING;
+    let r = check(&chain(limit + 1), BUDGET);
+    assert!(r.module, "{:?}", r.codes);
+    assert_eq!(r.runs, ["completed"]);
+    let r = check(&chain(limit + 2), BUDGET);
+    assert!(!r.module);
+    assert_eq!(r.codes, ["E0321"]);
+    let r = check(&chain(CHAIN * 10), BUDGET);
+    assert_eq!(r.codes, ["E0321"]);
 }
 
 /// A literal longer than the bytecode's string limit must be a diagnostic at the literal, not

@@ -300,6 +300,9 @@ isa! {
     Delay = 0x0004, "flow.delay" { delay: DelayRef, seconds: Reg<F>, busy: Target };
     /// Pushes the return address and jumps; the matching `ret` returns here (bounded depth).
     Call = 0x0005, "call" { target: Target };
+    /// `flow.for` step: when `counter < last`, add one to `counter` and jump to `target`;
+    /// otherwise fall through (the counter never passes `last`, so it cannot overflow).
+    ForNext = 0x0006, "for.next" { counter: Reg<I>, last: Reg<I>, target: Target };
 
     // ---- moves (0x10..) ----
     /// Copy a bool register.

@@ -7,6 +7,45 @@ use crate::diag::{Diagnostic, SourceFile};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
+/// Deepest exec nesting a graph may have: the VM's call-depth limit, so compiled code never
+/// reaches it however the lowering lays out (or inlines) nested chains.
+pub const MAX_NESTING: usize = crate::vm::MAX_CALL_DEPTH;
+
+/// The first exec link (in file order) on which the static nesting depth — call outputs
+/// ([`Node::is_call_output`]) crossed from an event along any path — exceeds [`MAX_NESTING`].
+/// `exec` are the exec links' indexes; the exec graph must be acyclic. Linear (Kahn order).
+fn too_deep(g: &Graph, exec: &[usize]) -> Option<usize> {
+    let n = g.nodes.len();
+    let mut indeg = vec![0u32; n];
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &i in exec {
+        let l = &g.links[i];
+        indeg[l.to as usize] += 1;
+        out[l.from as usize].push(i);
+    }
+    let mut depth = vec![0usize; n];
+    let mut ready: Vec<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
+    let mut first: Option<usize> = None;
+    while let Some(x) = ready.pop() {
+        for &i in &out[x] {
+            let l = &g.links[i];
+            let step = usize::from(g.nodes[x].is_call_output(l.from_pin as usize));
+            let d = depth[x] + step;
+            if depth[x] <= MAX_NESTING && d > MAX_NESTING {
+                first = Some(first.map_or(i, |f| f.min(i)));
+            }
+            let t = l.to as usize;
+            // Capped: one level past the limit is all the report needs.
+            depth[t] = depth[t].max(d.min(MAX_NESTING + 1));
+            indeg[t] -= 1;
+            if indeg[t] == 0 {
+                ready.push(t);
+            }
+        }
+    }
+    first
+}
+
 /// Facts the later passes use.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Facts {
@@ -29,11 +68,27 @@ pub fn check(
     let exec: Vec<usize> = (0..g.links.len())
         .filter(|&i| g.is_exec(&g.links[i]))
         .collect();
-    for i in closing_links(g, &exec) {
+    let closing = closing_links(g, &exec);
+    for &i in &closing {
         diags.push(
             Diagnostic::error(E_EXEC_CYCLE, "this link closes an exec cycle")
                 .at(src, spans.links[i])
                 .with_note("execution would never end; to repeat actions use `flow.for`"),
+        );
+    }
+    if closing.is_empty()
+        && let Some(i) = too_deep(g, &exec)
+    {
+        diags.push(
+            Diagnostic::error(
+                E_NESTING,
+                format!("exec nesting deeper than {MAX_NESTING} levels"),
+            )
+            .at(src, spans.links[i])
+            .with_note(
+                "each `flow.for` body and each `flow.sequence` output but the last runs nested \
+                 in its node; chain them with the last output or `then` instead",
+            ),
         );
     }
     let data: Vec<usize> = (0..g.links.len())

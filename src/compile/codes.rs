@@ -39,6 +39,8 @@ pub const E_DUPLICATE_VAR: &str = "E0318";
 pub const E_UNKNOWN_NODE: &str = "E0319";
 /// A node's subject is missing or of the wrong form for its kind.
 pub const E_BAD_SUBJECT: &str = "E0320";
+/// Exec nesting (call sites inside call sites) deeper than the VM's call limit.
+pub const E_NESTING: &str = "E0321";
 /// A node no event reaches.
 pub const W_UNREACHABLE: &str = "W0301";
 /// A variable no node reads or writes.

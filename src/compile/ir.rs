@@ -152,6 +152,22 @@ impl Node {
     pub fn output(&self, name: &str) -> Option<usize> {
         self.outputs.iter().position(|p| p.name == name)
     }
+    /// Is exec output `pin` a call site — its chain runs and then control comes back here (a
+    /// `flow.for` body, a `flow.sequence` output before the last) — rather than a tail
+    /// continuation?
+    pub fn is_call_output(&self, pin: usize) -> bool {
+        let Op::Builtin(k) = &self.op else {
+            return false;
+        };
+        match k.kind {
+            "flow.for" => self.outputs.get(pin).is_some_and(|p| p.name == "body"),
+            "flow.sequence" => {
+                let last = self.outputs.iter().rposition(|p| p.ty == PinType::Exec);
+                self.outputs.get(pin).is_some_and(|p| p.ty == PinType::Exec) && Some(pin) != last
+            }
+            _ => false,
+        }
+    }
 }
 
 /// A link from an output pin to an input pin (both indexes into the nodes' pin lists).

@@ -8,6 +8,8 @@
 //! exec graph never duplicate code. Pure nodes are evaluated per exec node that needs them (each
 //! once per such use, in dependency order, iteratively — deep chains cannot overflow the stack).
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use super::ir::{Const, Graph, Node, NodeId, Op};
 use crate::bytecode::{
     self as bc, BuildError, DelayRef, HandlerBuilder, Instr, Label, Module, ModuleBuilder, Type,
@@ -63,8 +65,11 @@ macro_rules! typed {
 struct Layout {
     in_base: Vec<u32>,
     out_base: Vec<u32>,
-    /// Per output pin: the slot holding its last value (exec/event nodes' data pins).
+    /// Per output pin: the slot holding its last value (exec/event nodes' data pins that
+    /// something reads).
     out_slots: Vec<Option<u16>>,
+    /// Per output pin: does a data link read it?
+    read: Vec<bool>,
     /// Per node: hidden state slots (`do_once`: done; `flip_flop`: next is b; `gate`: open).
     /// A `flow.for`'s counter and bound live in registers reserved for the whole handler, so a
     /// run suspended in the body by `flow.delay` keeps its own (the continuation saves them).
@@ -75,6 +80,8 @@ struct Layout {
     exec_next: Vec<Option<(NodeId, u16)>>,
     /// Per input pin: the output feeding it.
     data_src: Vec<Option<(NodeId, u16)>>,
+    /// Per node: a `flow.for` whose body never reaches a delay (see [`forwardable_loops`]).
+    for_fwd: Vec<bool>,
 }
 
 impl Layout {
@@ -102,16 +109,19 @@ fn builtin(n: &Node) -> &str {
     }
 }
 
-fn layout(g: &Graph, mb: &mut ModuleBuilder) -> Layout {
+/// The pin tables and links of `g` (no slots yet: see [`Layout::allocate`]).
+fn layout(g: &Graph) -> Layout {
     let mut lay = Layout {
         in_base: Vec::with_capacity(g.nodes.len() + 1),
         out_base: Vec::with_capacity(g.nodes.len() + 1),
         out_slots: Vec::new(),
+        read: Vec::new(),
         state: Vec::with_capacity(g.nodes.len()),
         delays: Vec::with_capacity(g.nodes.len()),
         node_ids: Vec::with_capacity(g.nodes.len()),
         exec_next: Vec::new(),
         data_src: Vec::new(),
+        for_fwd: vec![false; g.nodes.len()],
     };
     let (mut ins, mut outs) = (0u32, 0u32);
     for n in &g.nodes {
@@ -119,48 +129,333 @@ fn layout(g: &Graph, mb: &mut ModuleBuilder) -> Layout {
         lay.out_base.push(outs);
         ins += n.inputs.len() as u32;
         outs += n.outputs.len() as u32;
-        let id = mb.node(&n.name);
-        lay.node_ids.push(id);
-        let pure = n.is_pure();
-        for p in &n.outputs {
-            lay.out_slots.push(match bc_type(p.ty) {
-                Some(t) if !pure => Some(mb.slot_raw(
-                    &format!("{}.{}", n.name, p.name),
-                    t,
-                    bc::Const::default_of(t),
-                )),
-                _ => None,
-            });
-        }
-        let b = |mb: &mut ModuleBuilder, what: &str, ty: Type, c: bc::Const| {
-            mb.slot_raw(&format!("{}#{what}", n.name), ty, c)
-        };
-        lay.state.push(match builtin(n) {
-            "flow.do_once" => vec![b(mb, "done", Type::Bool, bc::Const::Bool(false))],
-            "flow.flip_flop" => vec![b(mb, "next_b", Type::Bool, bc::Const::Bool(false))],
-            "flow.gate" => vec![b(
-                mb,
-                "open",
-                Type::Bool,
-                bc::Const::Bool(n.props.start_open),
-            )],
-            _ => Vec::new(),
-        });
-        lay.delays
-            .push((builtin(n) == "flow.delay").then(|| mb.delay(id)));
     }
     lay.exec_next = vec![None; outs as usize];
     lay.data_src = vec![None; ins as usize];
+    lay.read = vec![false; outs as usize];
     for l in &g.links {
+        let o = lay.outp(l.from, l.from_pin as usize);
         if g.is_exec(l) {
-            let i = lay.outp(l.from, l.from_pin as usize);
-            lay.exec_next[i] = Some((l.to, l.to_pin));
+            lay.exec_next[o] = Some((l.to, l.to_pin));
         } else {
             let i = lay.inp(l.to, l.to_pin as usize);
             lay.data_src[i] = Some((l.from, l.from_pin));
+            lay.read[o] = true;
         }
     }
     lay
+}
+
+impl Layout {
+    /// Registers nodes, slots, state and delays with the module builder, in node order. A data
+    /// output of an exec or event node gets a slot when something reads it, except a
+    /// `flow.for` index that every reader takes from the loop's counter register (`elide`).
+    fn allocate(&mut self, g: &Graph, mb: &mut ModuleBuilder, elide: &[bool]) {
+        self.out_slots = vec![None; self.read.len()];
+        for (i, n) in g.nodes.iter().enumerate() {
+            let id = mb.node(&n.name);
+            self.node_ids.push(id);
+            let pure = n.is_pure();
+            for (pin, p) in n.outputs.iter().enumerate() {
+                let o = self.outp(i as NodeId, pin);
+                let elided = elide[i] && p.name == "index";
+                self.out_slots[o] = match bc_type(p.ty) {
+                    Some(t) if !pure && self.read[o] && !elided => Some(mb.slot_raw(
+                        &format!("{}.{}", n.name, p.name),
+                        t,
+                        bc::Const::default_of(t),
+                    )),
+                    _ => None,
+                };
+            }
+            let b = |mb: &mut ModuleBuilder, what: &str, ty: Type, c: bc::Const| {
+                mb.slot_raw(&format!("{}#{what}", n.name), ty, c)
+            };
+            self.state.push(match builtin(n) {
+                "flow.do_once" => vec![b(mb, "done", Type::Bool, bc::Const::Bool(false))],
+                "flow.flip_flop" => vec![b(mb, "next_b", Type::Bool, bc::Const::Bool(false))],
+                "flow.gate" => vec![b(
+                    mb,
+                    "open",
+                    Type::Bool,
+                    bc::Const::Bool(n.props.start_open),
+                )],
+                _ => Vec::new(),
+            });
+            self.delays
+                .push((builtin(n) == "flow.delay").then(|| mb.delay(id)));
+        }
+    }
+}
+
+/// The exec outputs the lowering follows from block (`n`, `in_pin`), each with whether it is
+/// in tail position (`jmp`/`ret`) or a call site (a `flow.for` body, a `flow.sequence` output
+/// before the last). Mirrors [`Emitter::block`].
+fn followed(g: &Graph, n: NodeId, in_pin: u16) -> Vec<(u16, bool)> {
+    let node = &g.nodes[n as usize];
+    let in_name = node.inputs.get(in_pin as usize).map_or("", |p| &p.name[..]);
+    let kind = builtin(node);
+    if (kind == "flow.do_once" && in_name == "reset") || (kind == "flow.gate" && in_name != "enter")
+    {
+        return Vec::new();
+    }
+    (0..node.outputs.len() as u16)
+        .filter(|&p| node.outputs[p as usize].ty == PinType::Exec)
+        .map(|p| (p, !node.is_call_output(p as usize)))
+        .collect()
+}
+
+/// A block's call context: where the `ret` ending its tail chain returns to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    /// Not reached in this handler.
+    Unseen,
+    /// Only ever entered from one site: 0 is the handler's entry, any other value a call site
+    /// (an exec output pin index + 1).
+    One(u32),
+    /// Entered from several sites: its chain ends in a real `ret`.
+    Many,
+}
+
+/// Deepest nesting of inlined call sites (deeper sites stay `call`s), so emission recursion is
+/// bounded whatever the graph.
+const MAX_INLINE_DEPTH: u32 = 32;
+/// Longest context chain [`Contexts::inside`] walks before answering "no".
+const MAX_CONTEXT_WALK: usize = 4096;
+
+/// Per handler: every reachable block's call context and the call sites that can be inlined
+/// (their callee chain is entered from nowhere else, so its `ret`s become jumps back).
+#[derive(Default)]
+struct Contexts {
+    /// Per exec input pin (`Layout::inp`): (stamp, context).
+    state: Vec<(u32, Ctx)>,
+    stamp: u32,
+    /// Call sites reached in this handler: site → (node, output pin, block holding the site).
+    sites: BTreeMap<u32, (NodeId, u16, usize)>,
+    /// Call sites whose callee chain is shared with another site (never inlined).
+    tainted: BTreeSet<u32>,
+    /// Blocks reached in this handler, as (node, exec input pin).
+    reached: Vec<(NodeId, u16)>,
+}
+
+impl Contexts {
+    fn ctx(&self, block: usize) -> Ctx {
+        match self.state.get(block) {
+            Some(&(st, c)) if st == self.stamp => c,
+            _ => Ctx::Unseen,
+        }
+    }
+
+    /// Computes the contexts of handler `ev`'s blocks (a fixed point: each block's context
+    /// only moves Unseen → One → Many, so it is reached at most three times).
+    fn analyze(&mut self, g: &Graph, lay: &Layout, ev: NodeId) {
+        self.state.resize(lay.data_src.len(), (0, Ctx::Unseen));
+        self.stamp += 1;
+        self.sites.clear();
+        self.tainted.clear();
+        self.reached.clear();
+        let mut work: Vec<(NodeId, u16)> = Vec::new();
+        let node = &g.nodes[ev as usize];
+        if let Some(then) = node.output("then")
+            && let Some(t) = lay.next(ev, then)
+        {
+            self.merge(lay, t, Ctx::One(0), &mut work);
+        }
+        while let Some((n, in_pin)) = work.pop() {
+            let here = self.ctx(lay.inp(n, in_pin as usize));
+            for (out, tail) in followed(g, n, in_pin) {
+                let Some(t) = lay.next(n, out as usize) else {
+                    continue;
+                };
+                let incoming = if tail {
+                    here
+                } else {
+                    let site = lay.outp(n, out as usize) as u32 + 1;
+                    self.sites
+                        .insert(site, (n, out, lay.inp(n, in_pin as usize)));
+                    Ctx::One(site)
+                };
+                self.merge(lay, t, incoming, &mut work);
+            }
+        }
+    }
+
+    fn merge(
+        &mut self,
+        lay: &Layout,
+        t: (NodeId, u16),
+        incoming: Ctx,
+        work: &mut Vec<(NodeId, u16)>,
+    ) {
+        let at = lay.inp(t.0, t.1 as usize);
+        let old = self.ctx(at);
+        let new = match (old, incoming) {
+            (_, Ctx::Unseen) => old,
+            (Ctx::Unseen, x) => x,
+            (Ctx::One(a), Ctx::One(b)) if a == b => old,
+            (Ctx::One(a), Ctx::One(b)) => {
+                self.tainted.insert(a);
+                self.tainted.insert(b);
+                Ctx::Many
+            }
+            (Ctx::One(a), Ctx::Many) | (Ctx::Many, Ctx::One(a)) => {
+                self.tainted.insert(a);
+                Ctx::Many
+            }
+            (Ctx::Many, Ctx::Many) => Ctx::Many,
+        };
+        if new != old {
+            if old == Ctx::Unseen {
+                self.reached.push(t);
+            }
+            self.state[at] = (self.stamp, new);
+            work.push(t);
+        }
+    }
+
+    /// Can call site `site`, whose callee block is `target`, be emitted inline?
+    fn inlinable(&self, site: u32, target: usize) -> bool {
+        self.ctx(target) == Ctx::One(site) && !self.tainted.contains(&site)
+    }
+
+    /// Does `block` only ever run inside the body of `flow.for` node `l` (within one
+    /// iteration's call of it)?
+    fn inside(&self, g: &Graph, mut block: usize, l: NodeId) -> bool {
+        let body = g.nodes[l as usize].output("body").map(|p| p as u16);
+        for _ in 0..MAX_CONTEXT_WALK {
+            let Ctx::One(site) = self.ctx(block) else {
+                return false;
+            };
+            let Some(&(n, pin, parent)) = self.sites.get(&site) else {
+                return false;
+            };
+            if n == l && Some(pin) == body {
+                return true;
+            }
+            block = parent;
+        }
+        false
+    }
+}
+
+/// Which `flow.for` loops can hand their `index` to readers in the counter register: those
+/// whose body can never reach a `flow.delay` (a delay could let another invocation run the loop
+/// and move the stored index before the suspended reader resumes).
+fn forwardable_loops(g: &Graph, lay: &Layout) -> Vec<bool> {
+    // reaches_delay over the exec DAG (cycles are errors before lowering), iteratively.
+    let n = g.nodes.len();
+    let mut reaches: Vec<Option<bool>> = vec![None; n];
+    for start in 0..n {
+        if reaches[start].is_some() {
+            continue;
+        }
+        let mut stack = vec![(start as NodeId, false)];
+        while let Some((x, expanded)) = stack.pop() {
+            if reaches[x as usize].is_some() {
+                continue;
+            }
+            let node = &g.nodes[x as usize];
+            let succ = (0..node.outputs.len()).filter_map(|p| lay.next(x, p).map(|t| t.0));
+            if expanded {
+                let r = builtin(node) == "flow.delay"
+                    || succ.into_iter().any(|t| reaches[t as usize] == Some(true));
+                reaches[x as usize] = Some(r);
+            } else {
+                stack.push((x, true));
+                for t in succ {
+                    if reaches[t as usize].is_none() {
+                        stack.push((t, false));
+                    }
+                }
+            }
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let node = &g.nodes[i];
+            builtin(node) == "flow.for"
+                && node.output("body").is_some_and(|b| {
+                    lay.next(i as NodeId, b)
+                        .is_none_or(|t| reaches[t.0 as usize] != Some(true))
+                })
+        })
+        .collect()
+}
+
+/// The exec nodes whose blocks read `flow.for` node `l`'s `index`, directly or through pure
+/// nodes.
+fn index_readers(g: &Graph, lay: &Layout, consumers: &[Vec<NodeId>], l: NodeId) -> Vec<NodeId> {
+    let Some(index) = g.nodes[l as usize].output("index") else {
+        return Vec::new();
+    };
+    let mut seen = BTreeSet::new();
+    let mut readers = BTreeSet::new();
+    let mut stack: Vec<NodeId> = consumers[lay.outp(l, index)].clone();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        let node = &g.nodes[x as usize];
+        if node.is_pure() {
+            for p in 0..node.outputs.len() {
+                stack.extend_from_slice(&consumers[lay.outp(x, p)]);
+            }
+        } else {
+            readers.insert(x);
+        }
+    }
+    readers.into_iter().collect()
+}
+
+/// Per node: a `flow.for` whose index needs no slot — forwardable, and every block that reads
+/// it (in every handler) runs inside its body.
+fn elided_index_slots(g: &Graph, lay: &Layout, cx: &mut Contexts) -> Vec<bool> {
+    let mut elide = vec![false; g.nodes.len()];
+    let loops: Vec<NodeId> = (0..g.nodes.len() as NodeId)
+        .filter(|&i| lay.for_fwd[i as usize])
+        .filter(|&i| {
+            g.nodes[i as usize]
+                .output("index")
+                .is_some_and(|p| lay.read[lay.outp(i, p)])
+        })
+        .collect();
+    if loops.is_empty() {
+        return elide;
+    }
+    let mut consumers: Vec<Vec<NodeId>> = vec![Vec::new(); lay.read.len()];
+    for l in &g.links {
+        if !g.is_exec(l) {
+            consumers[lay.outp(l.from, l.from_pin as usize)].push(l.to);
+        }
+    }
+    let readers: Vec<(NodeId, Vec<NodeId>)> = loops
+        .iter()
+        .map(|&l| (l, index_readers(g, lay, &consumers, l)))
+        .collect();
+    let mut needed = vec![false; g.nodes.len()];
+    for (ev, node) in g.nodes.iter().enumerate() {
+        if !node.is_event() {
+            continue;
+        }
+        cx.analyze(g, lay, ev as NodeId);
+        for (l, rs) in &readers {
+            for &r in rs {
+                for (pin, p) in g.nodes[r as usize].inputs.iter().enumerate() {
+                    if p.ty != PinType::Exec {
+                        continue;
+                    }
+                    let b = lay.inp(r, pin);
+                    if cx.ctx(b) != Ctx::Unseen && !cx.inside(g, b, *l) {
+                        needed[*l as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+    for (l, _) in &readers {
+        elide[*l as usize] = !needed[*l as usize];
+    }
+    elide
 }
 
 /// Lowers a checked graph without errors. `reachable` (from `check::Facts`) limits which
@@ -171,7 +466,11 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
         let ty = bc_type(v.ty).unwrap_or(Type::Int);
         mb.var_raw(&v.name, ty, bc_const(&v.init, ty));
     }
-    let lay = layout(g, &mut mb);
+    let mut lay = layout(g);
+    lay.for_fwd = forwardable_loops(g, &lay);
+    let mut cx = Contexts::default();
+    let elide = elided_index_slots(g, &lay, &mut cx);
+    lay.allocate(g, &mut mb, &elide);
     let mut scratch = Scratch {
         blocks: vec![(0, Label::default()); lay.data_src.len()],
         handler_stamp: 0,
@@ -182,7 +481,7 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
         seen_stamp: 0,
         uses: vec![0; g.nodes.len()],
         dag: vec![0; g.nodes.len()],
-        for_regs: vec![(0, 0, 0, 0); g.nodes.len()],
+        for_regs: vec![(0, 0, 0); g.nodes.len()],
     };
     for (i, n) in g.nodes.iter().enumerate() {
         let Op::Event(key) = &n.op else { continue };
@@ -190,13 +489,19 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
         let identity = key.identity();
         let hb = mb.handler(&identity, &params);
         scratch.handler_stamp += 1;
+        cx.analyze(g, &lay, i as NodeId);
         let mut e = Emitter {
             g,
             lay: &lay,
             hb,
             s: &mut scratch,
+            cx: &cx,
             pending: Vec::new(),
             current: lay.node_ids[i],
+            cur_block: usize::MAX,
+            ret_to: None,
+            conts: BTreeMap::new(),
+            depth: 0,
         };
         e.handler(i as NodeId)?;
         e.hb.finish()?;
@@ -221,8 +526,8 @@ struct Scratch {
     uses: Vec<u32>,
     /// Per node: the block stamp of the dependency graph it belongs to.
     dag: Vec<u32>,
-    /// Per `flow.for` node: (handler stamp, counter, bound and step-of-one registers).
-    for_regs: Vec<(u32, u16, u16, u16)>,
+    /// Per `flow.for` node: (handler stamp, counter and bound registers).
+    for_regs: Vec<(u32, u16, u16)>,
 }
 
 struct Emitter<'a, 'b> {
@@ -231,9 +536,20 @@ struct Emitter<'a, 'b> {
     hb: HandlerBuilder<'b>,
     /// Tables reused across handlers and blocks (reset by stamps, never cleared).
     s: &'a mut Scratch,
+    /// This handler's call contexts.
+    cx: &'a Contexts,
     pending: Vec<(NodeId, u16)>,
     /// The exec node whose block is being emitted (debug info returns to it after pure nodes).
     current: bc::NodeId,
+    /// The block being emitted (`Layout::inp`), `usize::MAX` for the handler's entry.
+    cur_block: usize,
+    /// Where the current block's chain ends: `None` is a real `ret`; inside an inlined call
+    /// site, a jump to the code after the site.
+    ret_to: Option<Label>,
+    /// Inlined call sites of this handler → the label after them.
+    conts: BTreeMap<u32, Label>,
+    /// Inlined call sites currently being emitted (bounded by [`MAX_INLINE_DEPTH`]).
+    depth: u32,
 }
 
 macro_rules! bin {
@@ -280,21 +596,28 @@ impl<'a> Emitter<'a, '_> {
         let mut param = 0u16;
         for (pin, p) in outputs.iter().enumerate() {
             let Some(ty) = bc_type(p.ty) else { continue };
-            let r = self.reg(ty);
-            self.hb.emit(typed!(ty, [ParamB, ParamI, ParamF, ParamV, ParamS, ParamE] { dst: Reg(r), p: Param(param) }));
+            // A payload value nothing reads is not loaded.
             if let Some(slot) = self.lay.slot(ev, pin) {
+                let r = self.reg(ty);
+                self.hb.emit(typed!(ty, [ParamB, ParamI, ParamF, ParamV, ParamS, ParamE] { dst: Reg(r), p: Param(param) }));
                 self.hb.emit(typed!(ty, [SlotSetB, SlotSetI, SlotSetF, SlotSetV, SlotSetS, SlotSetE] { slot: Slot(slot), src: Reg(r) }));
             }
             param += 1;
         }
-        self.follow(ev, "then", true);
+        self.follow(ev, "then", true)?;
         while let Some((n, pin)) = self.pending.pop() {
-            let label = self.s.blocks[self.lay.inp(n, pin as usize)].1;
+            let at = self.lay.inp(n, pin as usize);
+            let label = self.s.blocks[at].1;
             self.hb.drop_jmp_to(label);
             self.hb.bind(label);
             self.hb.release_regs();
             self.s.block_stamp += 1;
             self.s.memo_regs.clear();
+            self.cur_block = at;
+            self.ret_to = match self.cx.ctx(at) {
+                Ctx::One(site) => self.conts.get(&site).copied(),
+                _ => None,
+            };
             self.block(n, pin)?;
         }
         Ok(())
@@ -308,12 +631,8 @@ impl<'a> Emitter<'a, '_> {
         self.s.seen[ev as usize] = stamp;
         while let Some(n) = stack.pop() {
             if builtin(self.node(n)) == "flow.for" {
-                let (c, l, one) = (
-                    self.reg(Type::Int),
-                    self.reg(Type::Int),
-                    self.reg(Type::Int),
-                );
-                self.s.for_regs[n as usize] = (self.s.handler_stamp, c, l, one);
+                let (c, l) = (self.reg(Type::Int), self.reg(Type::Int));
+                self.s.for_regs[n as usize] = (self.s.handler_stamp, c, l);
             }
             for pin in 0..self.node(n).outputs.len() {
                 if let Some((t, _)) = self.lay.next(n, pin)
@@ -328,12 +647,23 @@ impl<'a> Emitter<'a, '_> {
     }
 
     /// Continues along exec output `out` of `n`: `call` (or `jmp` in tail position) to the
-    /// linked block; in tail position with nothing linked, `ret`.
-    fn follow(&mut self, n: NodeId, out: &str, tail: bool) {
-        let target = self.node(n).output(out).and_then(|p| self.lay.next(n, p));
-        match target {
-            Some(t) => {
+    /// linked block; in tail position with nothing linked, the end of the chain (`ret`, or a
+    /// jump out of an inlined call). A call whose callee chain nothing else enters is emitted
+    /// inline instead (see [`Contexts`]).
+    fn follow(&mut self, n: NodeId, out: &str, tail: bool) -> Result<(), BuildError> {
+        let pin = self.node(n).output(out);
+        let target = pin.and_then(|p| self.lay.next(n, p));
+        match (target, pin) {
+            (Some(t), Some(p)) => {
                 let at = self.lay.inp(t.0, t.1 as usize);
+                let site = self.lay.outp(n, p) as u32 + 1;
+                if !tail
+                    && self.depth < MAX_INLINE_DEPTH
+                    && self.s.blocks[at].0 != self.s.handler_stamp
+                    && self.cx.inlinable(site, at)
+                {
+                    return self.inline(t, site);
+                }
                 let label = if self.s.blocks[at].0 == self.s.handler_stamp {
                     self.s.blocks[at].1
                 } else {
@@ -352,15 +682,46 @@ impl<'a> Emitter<'a, '_> {
                     });
                 }
             }
-            None if tail => {
-                self.hb.emit(Instr::Ret {});
-            }
-            None => {}
+            _ if tail => self.ret(),
+            _ => {}
         }
+        Ok(())
     }
 
+    /// Emits the callee block of call site `site` in place: its chain's ends jump to the code
+    /// right after it (the last such jump falls through). The calling block has no live
+    /// temporaries at a call site (`flow.for` keeps its state in reserved registers,
+    /// `flow.sequence` has none), so the callee starts from released registers.
+    fn inline(&mut self, t: (NodeId, u16), site: u32) -> Result<(), BuildError> {
+        let at = self.lay.inp(t.0, t.1 as usize);
+        let entry = self.hb.label();
+        self.s.blocks[at] = (self.s.handler_stamp, entry);
+        let cont = self.hb.label();
+        self.conts.insert(site, cont);
+        self.hb.bind(entry);
+        let saved = (self.current, self.cur_block, self.ret_to);
+        self.hb.release_regs();
+        self.s.block_stamp += 1;
+        self.s.memo_regs.clear();
+        self.cur_block = at;
+        self.ret_to = Some(cont);
+        self.depth += 1;
+        let r = self.block(t.0, t.1);
+        self.depth -= 1;
+        r?;
+        self.hb.drop_jmp_to(cont);
+        self.hb.bind(cont);
+        (self.current, self.cur_block, self.ret_to) = saved;
+        self.hb.at(self.current);
+        Ok(())
+    }
+
+    /// The end of a chain: `ret`, or inside an inlined call a jump to the code after it.
     fn ret(&mut self) {
-        self.hb.emit(Instr::Ret {});
+        match self.ret_to {
+            Some(l) => self.hb.emit(Instr::Jmp { target: l.target() }),
+            None => self.hb.emit(Instr::Ret {}),
+        };
     }
 
     fn ldc(&mut self, c: bc::Const) -> u16 {
@@ -409,6 +770,8 @@ impl<'a> Emitter<'a, '_> {
                     self.pure(src);
                     let at = self.s.memo[src as usize].1 as usize + out as usize;
                     (self.s.memo_regs[at], false)
+                } else if let Some(c) = self.forwarded_index(src, out) {
+                    (c, false)
                 } else {
                     let slot = self.lay.slot(src, out as usize).unwrap_or(0);
                     (self.slot_get(have, slot), true)
@@ -436,6 +799,21 @@ impl<'a> Emitter<'a, '_> {
                 (_, None) => (self.ldc(bc::Const::default_of(want)), true),
             },
         }
+    }
+
+    /// The counter register of `flow.for` node `src` when output `out` is its `index` and the
+    /// current block only runs inside its body (the stored index would equal the counter).
+    fn forwarded_index(&self, src: NodeId, out: u16) -> Option<u16> {
+        let node = self.node(src);
+        let (stamp, c, _) = self.s.for_regs[src as usize];
+        (self.lay.for_fwd[src as usize]
+            && stamp == self.s.handler_stamp
+            && node
+                .outputs
+                .get(out as usize)
+                .is_some_and(|p| p.name == "index")
+            && self.cx.inside(self.g, self.cur_block, src))
+        .then_some(c)
     }
 
     /// Evaluates pure node `root` and every pure node it depends on (not yet evaluated for the
@@ -815,7 +1193,7 @@ impl<'a> Emitter<'a, '_> {
                 if let Some(s) = out_slot(self, "value") {
                     self.slot_set(ty, s, r);
                 }
-                self.follow(n, "then", true);
+                self.follow(n, "then", true)?;
             }
             (Op::Send(name), _, _) => {
                 let t = self.input(n, "target");
@@ -824,7 +1202,7 @@ impl<'a> Emitter<'a, '_> {
                     event: k,
                     target: bc::Reg::new(t),
                 });
-                self.follow(n, "then", true);
+                self.follow(n, "then", true)?;
             }
             (_, "flow.branch", _) => {
                 let c = self.input(n, "condition");
@@ -833,26 +1211,26 @@ impl<'a> Emitter<'a, '_> {
                     cond: bc::Reg::new(c),
                     target: f.target(),
                 });
-                self.follow(n, "true", true);
+                self.follow(n, "true", true)?;
                 self.hb.bind(f);
-                self.follow(n, "false", true);
+                self.follow(n, "false", true)?;
             }
             (_, "flow.sequence", _) => {
                 let count = self.node(n).outputs.len();
                 for i in 0..count {
-                    self.follow(n, &format!("then_{i}"), i + 1 == count);
+                    self.follow(n, &format!("then_{i}"), i + 1 == count)?;
                 }
                 if count == 0 {
                     self.ret();
                 }
             }
             (_, "flow.for", _) => {
-                // Counter, bound and the constant 1 live in handler-reserved registers (see
-                // `Layout::state`). Bottom-tested: per iteration `index` store, the body call,
-                // compare, increment and one branch. The increment after the last iteration may
-                // wrap (at `i64::MAX`); the counter is dead by then.
-                let (_, c, l, one) = self.s.for_regs[n as usize];
-                let index = out_slot(self, "index").unwrap_or(0);
+                // Counter and bound live in handler-reserved registers (a run suspended in the
+                // body by `flow.delay` keeps its own: the continuation saves them).
+                // Bottom-tested: per iteration the `index` store (when a slot holds it), the
+                // body, and one `for.next` (compare, increment, branch).
+                let (_, c, l) = self.s.for_regs[n as usize];
+                let index = out_slot(self, "index");
                 let first = self.input(n, "first");
                 let lastv = self.input(n, "last");
                 let done = self.hb.label();
@@ -871,24 +1249,18 @@ impl<'a> Emitter<'a, '_> {
                     dst: bc::Reg::new(l),
                     src: bc::Reg::new(lastv),
                 });
-                let k = self.hb.module().const_int(1);
-                self.hb.emit(Instr::LdcI {
-                    dst: bc::Reg::new(one),
-                    c: k,
-                });
                 self.hb.bind(looptop);
-                self.slot_set(Type::Int, index, c);
-                self.follow(n, "body", false);
-                self.hb.release_regs();
-                let more = self.reg(Type::Bool);
-                bin!(self, IntLt, more, c, l);
-                bin!(self, IntAdd, c, c, one);
-                self.hb.emit(Instr::JmpIf {
-                    cond: bc::Reg::new(more),
+                if let Some(index) = index {
+                    self.slot_set(Type::Int, index, c);
+                }
+                self.follow(n, "body", false)?;
+                self.hb.emit(Instr::ForNext {
+                    counter: bc::Reg::new(c),
+                    last: bc::Reg::new(l),
                     target: looptop.target(),
                 });
                 self.hb.bind(done);
-                self.follow(n, "completed", true);
+                self.follow(n, "completed", true)?;
             }
             (_, "flow.do_once", "reset") => {
                 let f = self.ldc(bc::Const::Bool(false));
@@ -904,12 +1276,12 @@ impl<'a> Emitter<'a, '_> {
                 });
                 let t = self.ldc(bc::Const::Bool(true));
                 self.slot_set(Type::Bool, state[0], t);
-                self.follow(n, "then", true);
+                self.follow(n, "then", true)?;
                 self.hb.bind(skip);
                 self.ret();
             }
             (_, "flow.flip_flop", _) => {
-                let is_a = out_slot(self, "is_a").unwrap_or(0);
+                let is_a = out_slot(self, "is_a");
                 let next_b = self.slot_get(Type::Bool, state[0]);
                 let b_side = self.hb.label();
                 self.hb.emit(Instr::JmpIf {
@@ -917,14 +1289,18 @@ impl<'a> Emitter<'a, '_> {
                     target: b_side.target(),
                 });
                 let t = self.ldc(bc::Const::Bool(true));
-                self.slot_set(Type::Bool, is_a, t);
+                if let Some(is_a) = is_a {
+                    self.slot_set(Type::Bool, is_a, t);
+                }
                 self.slot_set(Type::Bool, state[0], t);
-                self.follow(n, "a", true);
+                self.follow(n, "a", true)?;
                 self.hb.bind(b_side);
                 let f = self.ldc(bc::Const::Bool(false));
-                self.slot_set(Type::Bool, is_a, f);
+                if let Some(is_a) = is_a {
+                    self.slot_set(Type::Bool, is_a, f);
+                }
                 self.slot_set(Type::Bool, state[0], f);
-                self.follow(n, "b", true);
+                self.follow(n, "b", true)?;
             }
             (_, "flow.gate", "enter") => {
                 let o = self.slot_get(Type::Bool, state[0]);
@@ -933,7 +1309,7 @@ impl<'a> Emitter<'a, '_> {
                     cond: bc::Reg::new(o),
                     target: closed.target(),
                 });
-                self.follow(n, "exit", true);
+                self.follow(n, "exit", true)?;
                 self.hb.bind(closed);
                 self.ret();
             }
@@ -960,7 +1336,7 @@ impl<'a> Emitter<'a, '_> {
                     seconds: bc::Reg::new(s),
                     busy: busy.target(),
                 });
-                self.follow(n, "then", true);
+                self.follow(n, "then", true)?;
                 self.hb.bind(busy);
                 self.ret();
             }
@@ -974,7 +1350,7 @@ impl<'a> Emitter<'a, '_> {
                 if let Some(slot) = out_slot(self, "ok") {
                     self.slot_set(Type::Bool, slot, ok);
                 }
-                self.follow(n, "then", true);
+                self.follow(n, "then", true)?;
             }
             (
                 _,
@@ -1012,7 +1388,7 @@ impl<'a> Emitter<'a, '_> {
                     },
                 };
                 self.hb.emit(ins);
-                self.follow(n, "then", true);
+                self.follow(n, "then", true)?;
             }
             _ => {
                 return Err(BuildError {

@@ -75,6 +75,7 @@ pub static CODES: &[(&str, &str)] = &[
     ("E0318", "duplicate variable name"),
     ("E0319", "a link names an unknown node"),
     ("E0320", "a node's subject is missing or of the wrong form"),
+    ("E0321", "exec nesting deeper than the VM's call limit"),
     ("E0399", "internal compiler error"),
     ("E0401", "unexpected character"),
     ("E0402", "unterminated string"),

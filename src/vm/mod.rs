@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::bytecode::isa::Instr;
 use crate::bytecode::types::{Const, EntityConst, Value};
-use crate::bytecode::verify::{MAX_STRING_LEN, VerifiedModule};
+use crate::bytecode::verify::{MAX_REGS_PER_BANK, MAX_STRING_LEN, VerifiedModule};
 
 pub use crate::bytecode::verify::DEFAULT_BUDGET;
 
@@ -137,7 +137,93 @@ impl fmt::Display for RuntimeError {
 
 impl std::error::Error for RuntimeError {}
 
-/// Typed register banks (sized from the handler's verified counts).
+/// Registers per bank the VM holds: the verifier's per-handler limit, a power of two so a
+/// masked index is always in bounds (no bounds check in the interpreter loop).
+const BANK: usize = MAX_REGS_PER_BANK as usize;
+const _: () = assert!(BANK.is_power_of_two());
+
+/// A register index, masked into the bank. The verifier guarantees every register operand is
+/// below the handler's count (≤ `BANK`), so the mask never changes a verified index.
+#[inline(always)]
+fn ix(r: u16) -> usize {
+    usize::from(r) & (BANK - 1)
+}
+
+/// The live typed register banks, allocated once per VM at the largest size a verified handler
+/// may use; a handler only ever touches (and resets) the prefix its counts give.
+#[derive(Debug)]
+struct Banks {
+    b: Box<[bool; BANK]>,
+    i: Box<[i64; BANK]>,
+    f: Box<[f64; BANK]>,
+    v: Box<[[f32; 3]; BANK]>,
+    s: Box<[Arc<str>; BANK]>,
+    e: Box<[Option<u64>; BANK]>,
+}
+
+fn bank<T: Clone>(x: T) -> Box<[T; BANK]> {
+    match vec![x; BANK].into_boxed_slice().try_into() {
+        Ok(b) => b,
+        Err(_) => unreachable!("a vector of BANK elements converts to a BANK array"),
+    }
+}
+
+impl Banks {
+    fn new(empty: &Arc<str>) -> Self {
+        Banks {
+            b: bank(false),
+            i: bank(0),
+            f: bank(0.0),
+            v: bank([0.0; 3]),
+            s: bank(empty.clone()),
+            e: bank(None),
+        }
+    }
+
+    /// Resets the first `c[k]` registers of each bank to their zero values.
+    fn reset(&mut self, c: [usize; 6], empty: &Arc<str>) {
+        self.b[..c[0].min(BANK)].fill(false);
+        self.i[..c[1].min(BANK)].fill(0);
+        self.f[..c[2].min(BANK)].fill(0.0);
+        self.v[..c[3].min(BANK)].fill([0.0; 3]);
+        // Registers past the prefix may keep an earlier handler's strings alive until they
+        // are reused; a verified handler never reads them.
+        for x in &mut self.s[..c[4].min(BANK)] {
+            if !Arc::ptr_eq(x, empty) {
+                *x = empty.clone();
+            }
+        }
+        self.e[..c[5].min(BANK)].fill(None);
+    }
+
+    /// Copies out the first `c[k]` registers of each bank.
+    fn save(&self, c: [usize; 6]) -> Regs {
+        Regs {
+            b: self.b[..c[0].min(BANK)].to_vec(),
+            i: self.i[..c[1].min(BANK)].to_vec(),
+            f: self.f[..c[2].min(BANK)].to_vec(),
+            v: self.v[..c[3].min(BANK)].to_vec(),
+            s: self.s[..c[4].min(BANK)].to_vec(),
+            e: self.e[..c[5].min(BANK)].to_vec(),
+        }
+    }
+
+    /// Copies saved registers back in (their counts were checked against the handler's).
+    fn restore(&mut self, r: Regs) {
+        fn put<T: Clone>(dst: &mut [T; BANK], src: Vec<T>) {
+            let n = src.len().min(BANK);
+            dst[..n].clone_from_slice(&src[..n]);
+        }
+        put(&mut self.b, r.b);
+        put(&mut self.i, r.i);
+        put(&mut self.f, r.f);
+        put(&mut self.v, r.v);
+        put(&mut self.s, r.s);
+        put(&mut self.e, r.e);
+    }
+}
+
+/// Saved typed register banks of a suspended handler (exactly its verified counts).
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Regs {
     b: Vec<bool>,
@@ -209,7 +295,7 @@ pub enum Outcome {
 /// allocation; allocation per invocation only when a handler needs more registers).
 #[derive(Debug)]
 pub struct Vm {
-    regs: Regs,
+    regs: Banks,
     empty: Arc<str>,
 }
 
@@ -240,30 +326,15 @@ fn budget_exhausted(m: &VerifiedModule, pc: u32, budget: u64) -> Outcome {
     fail_owned(m, pc, format!("instruction budget of {budget} exhausted"))
 }
 
-/// Sets `v` to `n` copies of `x`, reusing its allocation (no out-of-line `resize` call when
-/// the length is unchanged, the common case of a handler run again and again; no clone of `x`
-/// when `n` is 0).
-#[inline]
-fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: &T) {
-    if n == 0 {
-        // No clone of `x` (for the string bank that would be an atomic inc and dec).
-        v.clear();
-    } else if v.len() == n {
-        v.fill(x.clone());
-    } else {
-        v.clear();
-        v.resize(n, x.clone());
-    }
-}
-
 const STATE_MISMATCH: &str = "instance state does not match the module";
 
 impl Vm {
     /// A VM with empty register banks.
     pub fn new() -> Self {
+        let empty: Arc<str> = Arc::from("");
         Vm {
-            regs: Regs::default(),
-            empty: Arc::from(""),
+            regs: Banks::new(&empty),
+            empty,
         }
     }
 
@@ -297,14 +368,8 @@ impl Vm {
                 "event payload does not match the handler's parameters",
             );
         }
-        let r = &mut self.regs;
         let c = h.regs.map(usize::from);
-        reset(&mut r.b, c[0], &false);
-        reset(&mut r.i, c[1], &0);
-        reset(&mut r.f, c[2], &0.0);
-        reset(&mut r.v, c[3], &[0.0; 3]);
-        reset(&mut r.s, c[4], &self.empty);
-        reset(&mut r.e, c[5], &None);
+        self.regs.reset(c, &self.empty);
         exec(
             m,
             st,
@@ -368,7 +433,7 @@ impl Vm {
             return bad("return addresses do not follow calls in its handler");
         }
         st.cancel_delay(usize::from(k.delay));
-        self.regs = k.regs;
+        self.regs.restore(k.regs);
         exec(
             m,
             st,
@@ -432,7 +497,7 @@ struct Frame {
 fn exec(
     m: &VerifiedModule,
     st: &mut InstanceState,
-    r: &mut Regs,
+    r: &mut Banks,
     frame: Frame,
     payload: &[Value],
     host: &mut dyn Host,
@@ -441,6 +506,12 @@ fn exec(
     let code = &m.module().code[..];
     let consts = &m.module().consts[..];
     let mut left = budget;
+    let counts = m
+        .module()
+        .handlers
+        .get(frame.handler as usize)
+        .map(|h| h.regs.map(usize::from))
+        .unwrap_or_default();
     let Frame {
         handler,
         mut pc,
@@ -481,13 +552,24 @@ fn exec(
                 pc = target.0;
             }
             Instr::Jmp { target } => pc = target.0,
+            Instr::ForNext {
+                counter,
+                last,
+                target,
+            } => {
+                let c = r.i[ix(counter.0)];
+                if c < r.i[ix(last.0)] {
+                    r.i[ix(counter.0)] = c + 1;
+                    pc = target.0;
+                }
+            }
             Instr::JmpIf { cond, target } => {
-                if r.b[cond.0 as usize] {
+                if r.b[ix(cond.0)] {
                     pc = target.0;
                 }
             }
             Instr::JmpIfNot { cond, target } => {
-                if !r.b[cond.0 as usize] {
+                if !r.b[ix(cond.0)] {
                     pc = target.0;
                 }
             }
@@ -504,7 +586,7 @@ fn exec(
                     continue;
                 }
                 *p = true;
-                let s = r.f[seconds.0 as usize];
+                let s = r.f[ix(seconds.0)];
                 let delay_seconds = if s.is_nan() || s < 0.0 { 0.0 } else { s };
                 return Outcome::Yielded {
                     delay_seconds,
@@ -512,290 +594,213 @@ fn exec(
                         handler,
                         pc,
                         delay: delay.0,
-                        regs: r.clone(),
+                        regs: r.save(counts),
                         payload: payload.to_vec(),
                         stack,
                     },
                 };
             }
 
-            Instr::MovB { dst, src } => r.b[dst.0 as usize] = r.b[src.0 as usize],
-            Instr::MovI { dst, src } => r.i[dst.0 as usize] = r.i[src.0 as usize],
-            Instr::MovF { dst, src } => r.f[dst.0 as usize] = r.f[src.0 as usize],
-            Instr::MovV { dst, src } => r.v[dst.0 as usize] = r.v[src.0 as usize],
-            Instr::MovS { dst, src } => r.s[dst.0 as usize] = r.s[src.0 as usize].clone(),
-            Instr::MovE { dst, src } => r.e[dst.0 as usize] = r.e[src.0 as usize],
-            Instr::LdcB { dst, c } => r.b[dst.0 as usize] = konst!(c, Bool),
-            Instr::LdcI { dst, c } => r.i[dst.0 as usize] = konst!(c, Int),
-            Instr::LdcF { dst, c } => r.f[dst.0 as usize] = konst!(c, Float),
-            Instr::LdcV { dst, c } => r.v[dst.0 as usize] = konst!(c, Vec3),
-            Instr::LdcS { dst, c } => r.s[dst.0 as usize] = konst!(c, Str),
+            Instr::MovB { dst, src } => r.b[ix(dst.0)] = r.b[ix(src.0)],
+            Instr::MovI { dst, src } => r.i[ix(dst.0)] = r.i[ix(src.0)],
+            Instr::MovF { dst, src } => r.f[ix(dst.0)] = r.f[ix(src.0)],
+            Instr::MovV { dst, src } => r.v[ix(dst.0)] = r.v[ix(src.0)],
+            Instr::MovS { dst, src } => r.s[ix(dst.0)] = r.s[ix(src.0)].clone(),
+            Instr::MovE { dst, src } => r.e[ix(dst.0)] = r.e[ix(src.0)],
+            Instr::LdcB { dst, c } => r.b[ix(dst.0)] = konst!(c, Bool),
+            Instr::LdcI { dst, c } => r.i[ix(dst.0)] = konst!(c, Int),
+            Instr::LdcF { dst, c } => r.f[ix(dst.0)] = konst!(c, Float),
+            Instr::LdcV { dst, c } => r.v[ix(dst.0)] = konst!(c, Vec3),
+            Instr::LdcS { dst, c } => r.s[ix(dst.0)] = konst!(c, Str),
             Instr::LdcE { dst, c } => {
-                r.e[dst.0 as usize] = match consts.get(c.0 as usize) {
+                r.e[ix(dst.0)] = match consts.get(c.0 as usize) {
                     Some(Const::Entity(EntityConst::None)) => None,
                     Some(Const::Entity(EntityConst::Owner)) => Some(host.self_entity()),
                     _ => return fail(m, here, "constant type mismatch"),
                 }
             }
 
-            Instr::ParamB { dst, p } => r.b[dst.0 as usize] = param!(m, here, payload, p, Bool),
-            Instr::ParamI { dst, p } => r.i[dst.0 as usize] = param!(m, here, payload, p, Int),
-            Instr::ParamF { dst, p } => r.f[dst.0 as usize] = param!(m, here, payload, p, Float),
-            Instr::ParamV { dst, p } => r.v[dst.0 as usize] = param!(m, here, payload, p, Vec3),
-            Instr::ParamS { dst, p } => r.s[dst.0 as usize] = param!(m, here, payload, p, Str),
-            Instr::ParamE { dst, p } => r.e[dst.0 as usize] = param!(m, here, payload, p, Entity),
+            Instr::ParamB { dst, p } => r.b[ix(dst.0)] = param!(m, here, payload, p, Bool),
+            Instr::ParamI { dst, p } => r.i[ix(dst.0)] = param!(m, here, payload, p, Int),
+            Instr::ParamF { dst, p } => r.f[ix(dst.0)] = param!(m, here, payload, p, Float),
+            Instr::ParamV { dst, p } => r.v[ix(dst.0)] = param!(m, here, payload, p, Vec3),
+            Instr::ParamS { dst, p } => r.s[ix(dst.0)] = param!(m, here, payload, p, Str),
+            Instr::ParamE { dst, p } => r.e[ix(dst.0)] = param!(m, here, payload, p, Entity),
 
-            Instr::VarGetB { dst, var } => {
-                r.b[dst.0 as usize] = var_get!(m, here, st.vars, var, Bool)
-            }
-            Instr::VarGetI { dst, var } => {
-                r.i[dst.0 as usize] = var_get!(m, here, st.vars, var, Int)
-            }
-            Instr::VarGetF { dst, var } => {
-                r.f[dst.0 as usize] = var_get!(m, here, st.vars, var, Float)
-            }
-            Instr::VarGetV { dst, var } => {
-                r.v[dst.0 as usize] = var_get!(m, here, st.vars, var, Vec3)
-            }
-            Instr::VarGetS { dst, var } => {
-                r.s[dst.0 as usize] = var_get!(m, here, st.vars, var, Str)
-            }
-            Instr::VarGetE { dst, var } => {
-                r.e[dst.0 as usize] = var_get!(m, here, st.vars, var, Entity)
-            }
+            Instr::VarGetB { dst, var } => r.b[ix(dst.0)] = var_get!(m, here, st.vars, var, Bool),
+            Instr::VarGetI { dst, var } => r.i[ix(dst.0)] = var_get!(m, here, st.vars, var, Int),
+            Instr::VarGetF { dst, var } => r.f[ix(dst.0)] = var_get!(m, here, st.vars, var, Float),
+            Instr::VarGetV { dst, var } => r.v[ix(dst.0)] = var_get!(m, here, st.vars, var, Vec3),
+            Instr::VarGetS { dst, var } => r.s[ix(dst.0)] = var_get!(m, here, st.vars, var, Str),
+            Instr::VarGetE { dst, var } => r.e[ix(dst.0)] = var_get!(m, here, st.vars, var, Entity),
             Instr::VarSetB { var, src } => {
-                var_set!(m, here, st.vars, var, Bool, r.b[src.0 as usize])
+                var_set!(m, here, st.vars, var, Bool, r.b[ix(src.0)])
             }
             Instr::VarSetI { var, src } => {
-                var_set!(m, here, st.vars, var, Int, r.i[src.0 as usize])
+                var_set!(m, here, st.vars, var, Int, r.i[ix(src.0)])
             }
             Instr::VarSetF { var, src } => {
-                var_set!(m, here, st.vars, var, Float, r.f[src.0 as usize])
+                var_set!(m, here, st.vars, var, Float, r.f[ix(src.0)])
             }
             Instr::VarSetV { var, src } => {
-                var_set!(m, here, st.vars, var, Vec3, r.v[src.0 as usize])
+                var_set!(m, here, st.vars, var, Vec3, r.v[ix(src.0)])
             }
             Instr::VarSetS { var, src } => {
-                var_set!(m, here, st.vars, var, Str, r.s[src.0 as usize].clone())
+                var_set!(m, here, st.vars, var, Str, r.s[ix(src.0)].clone())
             }
             Instr::VarSetE { var, src } => {
-                var_set!(m, here, st.vars, var, Entity, r.e[src.0 as usize])
+                var_set!(m, here, st.vars, var, Entity, r.e[ix(src.0)])
             }
 
             Instr::SlotGetB { dst, slot } => {
-                r.b[dst.0 as usize] = var_get!(m, here, st.slots, slot, Bool)
+                r.b[ix(dst.0)] = var_get!(m, here, st.slots, slot, Bool)
             }
             Instr::SlotGetI { dst, slot } => {
-                r.i[dst.0 as usize] = var_get!(m, here, st.slots, slot, Int)
+                r.i[ix(dst.0)] = var_get!(m, here, st.slots, slot, Int)
             }
             Instr::SlotGetF { dst, slot } => {
-                r.f[dst.0 as usize] = var_get!(m, here, st.slots, slot, Float)
+                r.f[ix(dst.0)] = var_get!(m, here, st.slots, slot, Float)
             }
             Instr::SlotGetV { dst, slot } => {
-                r.v[dst.0 as usize] = var_get!(m, here, st.slots, slot, Vec3)
+                r.v[ix(dst.0)] = var_get!(m, here, st.slots, slot, Vec3)
             }
             Instr::SlotGetS { dst, slot } => {
-                r.s[dst.0 as usize] = var_get!(m, here, st.slots, slot, Str)
+                r.s[ix(dst.0)] = var_get!(m, here, st.slots, slot, Str)
             }
             Instr::SlotGetE { dst, slot } => {
-                r.e[dst.0 as usize] = var_get!(m, here, st.slots, slot, Entity)
+                r.e[ix(dst.0)] = var_get!(m, here, st.slots, slot, Entity)
             }
             Instr::SlotSetB { slot, src } => {
-                var_set!(m, here, st.slots, slot, Bool, r.b[src.0 as usize])
+                var_set!(m, here, st.slots, slot, Bool, r.b[ix(src.0)])
             }
             Instr::SlotSetI { slot, src } => {
-                var_set!(m, here, st.slots, slot, Int, r.i[src.0 as usize])
+                var_set!(m, here, st.slots, slot, Int, r.i[ix(src.0)])
             }
             Instr::SlotSetF { slot, src } => {
-                var_set!(m, here, st.slots, slot, Float, r.f[src.0 as usize])
+                var_set!(m, here, st.slots, slot, Float, r.f[ix(src.0)])
             }
             Instr::SlotSetV { slot, src } => {
-                var_set!(m, here, st.slots, slot, Vec3, r.v[src.0 as usize])
+                var_set!(m, here, st.slots, slot, Vec3, r.v[ix(src.0)])
             }
             Instr::SlotSetS { slot, src } => {
-                var_set!(m, here, st.slots, slot, Str, r.s[src.0 as usize].clone())
+                var_set!(m, here, st.slots, slot, Str, r.s[ix(src.0)].clone())
             }
             Instr::SlotSetE { slot, src } => {
-                var_set!(m, here, st.slots, slot, Entity, r.e[src.0 as usize])
+                var_set!(m, here, st.slots, slot, Entity, r.e[ix(src.0)])
             }
 
-            Instr::IntAdd { dst, a, b } => {
-                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_add(r.i[b.0 as usize])
-            }
-            Instr::IntSub { dst, a, b } => {
-                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_sub(r.i[b.0 as usize])
-            }
-            Instr::IntMul { dst, a, b } => {
-                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_mul(r.i[b.0 as usize])
-            }
+            Instr::IntAdd { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_add(r.i[ix(b.0)]),
+            Instr::IntSub { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_sub(r.i[ix(b.0)]),
+            Instr::IntMul { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_mul(r.i[ix(b.0)]),
             Instr::IntDiv { dst, a, b } => {
-                let d = r.i[b.0 as usize];
+                let d = r.i[ix(b.0)];
                 if d == 0 {
                     return fail(m, here, "integer division by zero");
                 }
-                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_div(d);
+                r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_div(d);
             }
             Instr::IntRem { dst, a, b } => {
-                let d = r.i[b.0 as usize];
+                let d = r.i[ix(b.0)];
                 if d == 0 {
                     return fail(m, here, "integer remainder by zero");
                 }
-                r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_rem(d);
+                r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_rem(d);
             }
-            Instr::IntMin { dst, a, b } => {
-                r.i[dst.0 as usize] = r.i[a.0 as usize].min(r.i[b.0 as usize])
-            }
-            Instr::IntMax { dst, a, b } => {
-                r.i[dst.0 as usize] = r.i[a.0 as usize].max(r.i[b.0 as usize])
-            }
-            Instr::IntNeg { dst, a } => r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_neg(),
-            Instr::IntAbs { dst, a } => r.i[dst.0 as usize] = r.i[a.0 as usize].wrapping_abs(),
-            Instr::IntEq { dst, a, b } => {
-                r.b[dst.0 as usize] = r.i[a.0 as usize] == r.i[b.0 as usize]
-            }
-            Instr::IntNe { dst, a, b } => {
-                r.b[dst.0 as usize] = r.i[a.0 as usize] != r.i[b.0 as usize]
-            }
-            Instr::IntLt { dst, a, b } => {
-                r.b[dst.0 as usize] = r.i[a.0 as usize] < r.i[b.0 as usize]
-            }
-            Instr::IntLe { dst, a, b } => {
-                r.b[dst.0 as usize] = r.i[a.0 as usize] <= r.i[b.0 as usize]
-            }
-            Instr::IntGt { dst, a, b } => {
-                r.b[dst.0 as usize] = r.i[a.0 as usize] > r.i[b.0 as usize]
-            }
-            Instr::IntGe { dst, a, b } => {
-                r.b[dst.0 as usize] = r.i[a.0 as usize] >= r.i[b.0 as usize]
-            }
+            Instr::IntMin { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].min(r.i[ix(b.0)]),
+            Instr::IntMax { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].max(r.i[ix(b.0)]),
+            Instr::IntNeg { dst, a } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_neg(),
+            Instr::IntAbs { dst, a } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_abs(),
+            Instr::IntEq { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] == r.i[ix(b.0)],
+            Instr::IntNe { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] != r.i[ix(b.0)],
+            Instr::IntLt { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] < r.i[ix(b.0)],
+            Instr::IntLe { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] <= r.i[ix(b.0)],
+            Instr::IntGt { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] > r.i[ix(b.0)],
+            Instr::IntGe { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] >= r.i[ix(b.0)],
             Instr::IntClamp {
                 dst,
                 value,
                 min,
                 max,
-            } => {
-                r.i[dst.0 as usize] = r.i[value.0 as usize]
-                    .max(r.i[min.0 as usize])
-                    .min(r.i[max.0 as usize])
-            }
-            Instr::IntToFloat { dst, a } => r.f[dst.0 as usize] = r.i[a.0 as usize] as f64,
-            Instr::IntToString { dst, a } => {
-                r.s[dst.0 as usize] = Arc::from(r.i[a.0 as usize].to_string())
-            }
+            } => r.i[ix(dst.0)] = r.i[ix(value.0)].max(r.i[ix(min.0)]).min(r.i[ix(max.0)]),
+            Instr::IntToFloat { dst, a } => r.f[ix(dst.0)] = r.i[ix(a.0)] as f64,
+            Instr::IntToString { dst, a } => r.s[ix(dst.0)] = Arc::from(r.i[ix(a.0)].to_string()),
 
-            Instr::FloatAdd { dst, a, b } => {
-                r.f[dst.0 as usize] = r.f[a.0 as usize] + r.f[b.0 as usize]
-            }
-            Instr::FloatSub { dst, a, b } => {
-                r.f[dst.0 as usize] = r.f[a.0 as usize] - r.f[b.0 as usize]
-            }
-            Instr::FloatMul { dst, a, b } => {
-                r.f[dst.0 as usize] = r.f[a.0 as usize] * r.f[b.0 as usize]
-            }
-            Instr::FloatDiv { dst, a, b } => {
-                r.f[dst.0 as usize] = r.f[a.0 as usize] / r.f[b.0 as usize]
-            }
-            Instr::FloatRem { dst, a, b } => {
-                r.f[dst.0 as usize] = r.f[a.0 as usize] % r.f[b.0 as usize]
-            }
-            Instr::FloatMin { dst, a, b } => {
-                r.f[dst.0 as usize] = r.f[a.0 as usize].min(r.f[b.0 as usize])
-            }
-            Instr::FloatMax { dst, a, b } => {
-                r.f[dst.0 as usize] = r.f[a.0 as usize].max(r.f[b.0 as usize])
-            }
-            Instr::FloatPow { dst, a, b } => {
-                r.f[dst.0 as usize] = r.f[a.0 as usize].powf(r.f[b.0 as usize])
-            }
-            Instr::FloatNeg { dst, a } => r.f[dst.0 as usize] = -r.f[a.0 as usize],
-            Instr::FloatAbs { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].abs(),
-            Instr::FloatSqrt { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].sqrt(),
-            Instr::FloatSin { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].sin(),
-            Instr::FloatCos { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].cos(),
-            Instr::FloatTan { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].tan(),
-            Instr::FloatFloor { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].floor(),
-            Instr::FloatCeil { dst, a } => r.f[dst.0 as usize] = r.f[a.0 as usize].ceil(),
-            Instr::FloatLt { dst, a, b } => {
-                r.b[dst.0 as usize] = r.f[a.0 as usize] < r.f[b.0 as usize]
-            }
-            Instr::FloatLe { dst, a, b } => {
-                r.b[dst.0 as usize] = r.f[a.0 as usize] <= r.f[b.0 as usize]
-            }
-            Instr::FloatGt { dst, a, b } => {
-                r.b[dst.0 as usize] = r.f[a.0 as usize] > r.f[b.0 as usize]
-            }
-            Instr::FloatGe { dst, a, b } => {
-                r.b[dst.0 as usize] = r.f[a.0 as usize] >= r.f[b.0 as usize]
-            }
+            Instr::FloatAdd { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] + r.f[ix(b.0)],
+            Instr::FloatSub { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] - r.f[ix(b.0)],
+            Instr::FloatMul { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] * r.f[ix(b.0)],
+            Instr::FloatDiv { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] / r.f[ix(b.0)],
+            Instr::FloatRem { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] % r.f[ix(b.0)],
+            Instr::FloatMin { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)].min(r.f[ix(b.0)]),
+            Instr::FloatMax { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)].max(r.f[ix(b.0)]),
+            Instr::FloatPow { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)].powf(r.f[ix(b.0)]),
+            Instr::FloatNeg { dst, a } => r.f[ix(dst.0)] = -r.f[ix(a.0)],
+            Instr::FloatAbs { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].abs(),
+            Instr::FloatSqrt { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].sqrt(),
+            Instr::FloatSin { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].sin(),
+            Instr::FloatCos { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].cos(),
+            Instr::FloatTan { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].tan(),
+            Instr::FloatFloor { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].floor(),
+            Instr::FloatCeil { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].ceil(),
+            Instr::FloatLt { dst, a, b } => r.b[ix(dst.0)] = r.f[ix(a.0)] < r.f[ix(b.0)],
+            Instr::FloatLe { dst, a, b } => r.b[ix(dst.0)] = r.f[ix(a.0)] <= r.f[ix(b.0)],
+            Instr::FloatGt { dst, a, b } => r.b[ix(dst.0)] = r.f[ix(a.0)] > r.f[ix(b.0)],
+            Instr::FloatGe { dst, a, b } => r.b[ix(dst.0)] = r.f[ix(a.0)] >= r.f[ix(b.0)],
             Instr::FloatClamp {
                 dst,
                 value,
                 min,
                 max,
-            } => {
-                r.f[dst.0 as usize] = r.f[value.0 as usize]
-                    .max(r.f[min.0 as usize])
-                    .min(r.f[max.0 as usize])
-            }
+            } => r.f[ix(dst.0)] = r.f[ix(value.0)].max(r.f[ix(min.0)]).min(r.f[ix(max.0)]),
             Instr::FloatLerp { dst, a, b, t } => {
-                let (a, b, t) = (r.f[a.0 as usize], r.f[b.0 as usize], r.f[t.0 as usize]);
-                r.f[dst.0 as usize] = a + (b - a) * t;
+                let (a, b, t) = (r.f[ix(a.0)], r.f[ix(b.0)], r.f[ix(t.0)]);
+                r.f[ix(dst.0)] = a + (b - a) * t;
             }
-            Instr::FloatToInt { dst, a } => r.i[dst.0 as usize] = r.f[a.0 as usize] as i64,
+            Instr::FloatToInt { dst, a } => r.i[ix(dst.0)] = r.f[ix(a.0)] as i64,
             Instr::FloatToString { dst, a } => {
-                r.s[dst.0 as usize] = Arc::from(format!("{:?}", r.f[a.0 as usize]))
+                r.s[ix(dst.0)] = Arc::from(format!("{:?}", r.f[ix(a.0)]))
             }
 
-            Instr::BoolAnd { dst, a, b } => {
-                r.b[dst.0 as usize] = r.b[a.0 as usize] & r.b[b.0 as usize]
-            }
-            Instr::BoolOr { dst, a, b } => {
-                r.b[dst.0 as usize] = r.b[a.0 as usize] | r.b[b.0 as usize]
-            }
-            Instr::BoolXor { dst, a, b } => {
-                r.b[dst.0 as usize] = r.b[a.0 as usize] ^ r.b[b.0 as usize]
-            }
-            Instr::BoolNot { dst, a } => r.b[dst.0 as usize] = !r.b[a.0 as usize],
+            Instr::BoolAnd { dst, a, b } => r.b[ix(dst.0)] = r.b[ix(a.0)] & r.b[ix(b.0)],
+            Instr::BoolOr { dst, a, b } => r.b[ix(dst.0)] = r.b[ix(a.0)] | r.b[ix(b.0)],
+            Instr::BoolXor { dst, a, b } => r.b[ix(dst.0)] = r.b[ix(a.0)] ^ r.b[ix(b.0)],
+            Instr::BoolNot { dst, a } => r.b[ix(dst.0)] = !r.b[ix(a.0)],
 
             Instr::Vec3Make { dst, x, y, z } => {
-                r.v[dst.0 as usize] = [
-                    r.f[x.0 as usize] as f32,
-                    r.f[y.0 as usize] as f32,
-                    r.f[z.0 as usize] as f32,
+                r.v[ix(dst.0)] = [
+                    r.f[ix(x.0)] as f32,
+                    r.f[ix(y.0)] as f32,
+                    r.f[ix(z.0)] as f32,
                 ]
             }
             Instr::Vec3Break { x, y, z, v } => {
-                let [a, b, c] = r.v[v.0 as usize];
-                r.f[x.0 as usize] = f64::from(a);
-                r.f[y.0 as usize] = f64::from(b);
-                r.f[z.0 as usize] = f64::from(c);
+                let [a, b, c] = r.v[ix(v.0)];
+                r.f[ix(x.0)] = f64::from(a);
+                r.f[ix(y.0)] = f64::from(b);
+                r.f[ix(z.0)] = f64::from(c);
             }
             Instr::Vec3Add { dst, a, b } => {
-                let (a, b) = (r.v[a.0 as usize], r.v[b.0 as usize]);
-                r.v[dst.0 as usize] = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+                let (a, b) = (r.v[ix(a.0)], r.v[ix(b.0)]);
+                r.v[ix(dst.0)] = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
             }
             Instr::Vec3Sub { dst, a, b } => {
-                let (a, b) = (r.v[a.0 as usize], r.v[b.0 as usize]);
-                r.v[dst.0 as usize] = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+                let (a, b) = (r.v[ix(a.0)], r.v[ix(b.0)]);
+                r.v[ix(dst.0)] = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
             }
             Instr::Vec3Scale { dst, v, s } => {
-                let (v, s) = (r.v[v.0 as usize], r.f[s.0 as usize]);
-                r.v[dst.0 as usize] = v.map(|c| (f64::from(c) * s) as f32);
+                let (v, s) = (r.v[ix(v.0)], r.f[ix(s.0)]);
+                r.v[ix(dst.0)] = v.map(|c| (f64::from(c) * s) as f32);
             }
             Instr::Vec3Length { dst, v } => {
-                let v = r.v[v.0 as usize].map(f64::from);
-                r.f[dst.0 as usize] = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+                let v = r.v[ix(v.0)].map(f64::from);
+                r.f[ix(dst.0)] = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
             }
             Instr::Vec3Dot { dst, a, b } => {
-                let (a, b) = (
-                    r.v[a.0 as usize].map(f64::from),
-                    r.v[b.0 as usize].map(f64::from),
-                );
-                r.f[dst.0 as usize] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+                let (a, b) = (r.v[ix(a.0)].map(f64::from), r.v[ix(b.0)].map(f64::from));
+                r.f[ix(dst.0)] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
             }
 
             Instr::StrConcat { dst, a, b } => {
-                let (a, b) = (&r.s[a.0 as usize], &r.s[b.0 as usize]);
+                let (a, b) = (&r.s[ix(a.0)], &r.s[ix(b.0)]);
                 if a.len().saturating_add(b.len()) > MAX_STRING_LEN {
                     return fail(
                         m,
@@ -806,39 +811,31 @@ fn exec(
                 let mut s = String::with_capacity(a.len() + b.len());
                 s.push_str(a);
                 s.push_str(b);
-                r.s[dst.0 as usize] = Arc::from(s);
+                r.s[ix(dst.0)] = Arc::from(s);
             }
-            Instr::StrEq { dst, a, b } => {
-                r.b[dst.0 as usize] = r.s[a.0 as usize] == r.s[b.0 as usize]
-            }
+            Instr::StrEq { dst, a, b } => r.b[ix(dst.0)] = r.s[ix(a.0)] == r.s[ix(b.0)],
 
-            Instr::EntitySelf { dst } => r.e[dst.0 as usize] = Some(host.self_entity()),
-            Instr::Log { message } => host.log(&r.s[message.0 as usize]),
-            Instr::AnimSetState { ok, state } => {
-                r.b[ok.0 as usize] = host.set_state(&r.s[state.0 as usize])
-            }
+            Instr::EntitySelf { dst } => r.e[ix(dst.0)] = Some(host.self_entity()),
+            Instr::Log { message } => host.log(&r.s[ix(message.0)]),
+            Instr::AnimSetState { ok, state } => r.b[ix(ok.0)] = host.set_state(&r.s[ix(state.0)]),
             Instr::AnimSetParam { name, value } => {
-                host.set_param(&r.s[name.0 as usize], r.f[value.0 as usize])
+                host.set_param(&r.s[ix(name.0)], r.f[ix(value.0)])
             }
-            Instr::AnimGetParam { dst, name } => {
-                r.f[dst.0 as usize] = host.get_param(&r.s[name.0 as usize])
-            }
+            Instr::AnimGetParam { dst, name } => r.f[ix(dst.0)] = host.get_param(&r.s[ix(name.0)]),
             Instr::AnimPlayOnLayer { layer, clip } => {
-                host.play_on_layer(&r.s[layer.0 as usize], &r.s[clip.0 as usize])
+                host.play_on_layer(&r.s[ix(layer.0)], &r.s[ix(clip.0)])
             }
-            Instr::AnimStopLayer { layer } => host.stop_layer(&r.s[layer.0 as usize]),
+            Instr::AnimStopLayer { layer } => host.stop_layer(&r.s[ix(layer.0)]),
             Instr::AnimSetLayerWeight { layer, weight } => {
-                host.set_layer_weight(&r.s[layer.0 as usize], r.f[weight.0 as usize])
+                host.set_layer_weight(&r.s[ix(layer.0)], r.f[ix(weight.0)])
             }
-            Instr::AnimCurrentState { dst } => r.s[dst.0 as usize] = host.current_state(),
-            Instr::AnimCurve { dst, name } => {
-                r.f[dst.0 as usize] = host.curve(&r.s[name.0 as usize])
-            }
+            Instr::AnimCurrentState { dst } => r.s[ix(dst.0)] = host.current_state(),
+            Instr::AnimCurve { dst, name } => r.f[ix(dst.0)] = host.curve(&r.s[ix(name.0)]),
             Instr::EventSend { event, target } => {
                 let Some(Value::Str(ev)) = m.const_value(event.0) else {
                     return fail(m, here, "constant type mismatch");
                 };
-                host.send(ev, r.e[target.0 as usize]);
+                host.send(ev, r.e[ix(target.0)]);
             }
         }
     }
