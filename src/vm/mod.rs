@@ -149,14 +149,21 @@ fn ix(r: u16) -> usize {
     usize::from(r) & (BANK - 1)
 }
 
+/// The plain-data register banks in one allocation, so the interpreter addresses every
+/// numeric register from a single base pointer.
+#[derive(Debug)]
+struct Nums {
+    i: [i64; BANK],
+    f: [f64; BANK],
+    v: [[f32; 3]; BANK],
+    b: [bool; BANK],
+}
+
 /// The live typed register banks, allocated once per VM at the largest size a verified handler
 /// may use; a handler only ever touches (and resets) the prefix its counts give.
 #[derive(Debug)]
 struct Banks {
-    b: Box<[bool; BANK]>,
-    i: Box<[i64; BANK]>,
-    f: Box<[f64; BANK]>,
-    v: Box<[[f32; 3]; BANK]>,
+    n: Box<Nums>,
     s: Box<[Arc<str>; BANK]>,
     e: Box<[Option<u64>; BANK]>,
 }
@@ -171,10 +178,12 @@ fn bank<T: Clone>(x: T) -> Box<[T; BANK]> {
 impl Banks {
     fn new(empty: &Arc<str>) -> Self {
         Banks {
-            b: bank(false),
-            i: bank(0),
-            f: bank(0.0),
-            v: bank([0.0; 3]),
+            n: Box::new(Nums {
+                i: [0; BANK],
+                f: [0.0; BANK],
+                v: [[0.0; 3]; BANK],
+                b: [false; BANK],
+            }),
             s: bank(empty.clone()),
             e: bank(None),
         }
@@ -182,10 +191,10 @@ impl Banks {
 
     /// Resets the first `c[k]` registers of each bank to their zero values.
     fn reset(&mut self, c: [usize; 6], empty: &Arc<str>) {
-        self.b[..c[0].min(BANK)].fill(false);
-        self.i[..c[1].min(BANK)].fill(0);
-        self.f[..c[2].min(BANK)].fill(0.0);
-        self.v[..c[3].min(BANK)].fill([0.0; 3]);
+        self.n.b[..c[0].min(BANK)].fill(false);
+        self.n.i[..c[1].min(BANK)].fill(0);
+        self.n.f[..c[2].min(BANK)].fill(0.0);
+        self.n.v[..c[3].min(BANK)].fill([0.0; 3]);
         // Registers past the prefix may keep an earlier handler's strings alive until they
         // are reused; a verified handler never reads them.
         for x in &mut self.s[..c[4].min(BANK)] {
@@ -199,10 +208,10 @@ impl Banks {
     /// Copies out the first `c[k]` registers of each bank.
     fn save(&self, c: [usize; 6]) -> Regs {
         Regs {
-            b: self.b[..c[0].min(BANK)].to_vec(),
-            i: self.i[..c[1].min(BANK)].to_vec(),
-            f: self.f[..c[2].min(BANK)].to_vec(),
-            v: self.v[..c[3].min(BANK)].to_vec(),
+            b: self.n.b[..c[0].min(BANK)].to_vec(),
+            i: self.n.i[..c[1].min(BANK)].to_vec(),
+            f: self.n.f[..c[2].min(BANK)].to_vec(),
+            v: self.n.v[..c[3].min(BANK)].to_vec(),
             s: self.s[..c[4].min(BANK)].to_vec(),
             e: self.e[..c[5].min(BANK)].to_vec(),
         }
@@ -210,16 +219,16 @@ impl Banks {
 
     /// Copies saved registers back in (their counts were checked against the handler's).
     fn restore(&mut self, r: Regs) {
-        fn put<T: Clone>(dst: &mut [T; BANK], src: Vec<T>) {
-            let n = src.len().min(BANK);
+        fn put<T: Clone>(dst: &mut [T], src: Vec<T>) {
+            let n = src.len().min(dst.len());
             dst[..n].clone_from_slice(&src[..n]);
         }
-        put(&mut self.b, r.b);
-        put(&mut self.i, r.i);
-        put(&mut self.f, r.f);
-        put(&mut self.v, r.v);
-        put(&mut self.s, r.s);
-        put(&mut self.e, r.e);
+        put(&mut self.n.b, r.b);
+        put(&mut self.n.i, r.i);
+        put(&mut self.n.f, r.f);
+        put(&mut self.n.v, r.v);
+        put(&mut *self.s, r.s);
+        put(&mut *self.e, r.e);
     }
 }
 
@@ -517,6 +526,8 @@ fn exec(
         mut pc,
         mut stack,
     } = frame;
+    let Banks { n, s: rs, e: re } = r;
+    let n: &mut Nums = n;
     loop {
         let Some(ins) = code.get(pc as usize) else {
             return fail(m, pc, "pc outside the code");
@@ -537,7 +548,9 @@ fn exec(
         }
         match *ins {
             Instr::Ret {} => match stack.pop() {
-                Some(ret) => pc = ret,
+                Some(ret) => {
+                    pc = ret;
+                }
                 None => return Outcome::Completed,
             },
             Instr::Call { target } => {
@@ -551,25 +564,27 @@ fn exec(
                 stack.push(pc);
                 pc = target.0;
             }
-            Instr::Jmp { target } => pc = target.0,
+            Instr::Jmp { target } => {
+                pc = target.0;
+            }
             Instr::ForNext {
                 counter,
                 last,
                 target,
             } => {
-                let c = r.i[ix(counter.0)];
-                if c < r.i[ix(last.0)] {
-                    r.i[ix(counter.0)] = c + 1;
+                let c = n.i[ix(counter.0)];
+                if c < n.i[ix(last.0)] {
+                    n.i[ix(counter.0)] = c + 1;
                     pc = target.0;
                 }
             }
             Instr::JmpIf { cond, target } => {
-                if r.b[ix(cond.0)] {
+                if n.b[ix(cond.0)] {
                     pc = target.0;
                 }
             }
             Instr::JmpIfNot { cond, target } => {
-                if !r.b[ix(cond.0)] {
+                if !n.b[ix(cond.0)] {
                     pc = target.0;
                 }
             }
@@ -586,7 +601,7 @@ fn exec(
                     continue;
                 }
                 *p = true;
-                let s = r.f[ix(seconds.0)];
+                let s = n.f[ix(seconds.0)];
                 let delay_seconds = if s.is_nan() || s < 0.0 { 0.0 } else { s };
                 return Outcome::Yielded {
                     delay_seconds,
@@ -601,206 +616,204 @@ fn exec(
                 };
             }
 
-            Instr::MovB { dst, src } => r.b[ix(dst.0)] = r.b[ix(src.0)],
-            Instr::MovI { dst, src } => r.i[ix(dst.0)] = r.i[ix(src.0)],
-            Instr::MovF { dst, src } => r.f[ix(dst.0)] = r.f[ix(src.0)],
-            Instr::MovV { dst, src } => r.v[ix(dst.0)] = r.v[ix(src.0)],
-            Instr::MovS { dst, src } => r.s[ix(dst.0)] = r.s[ix(src.0)].clone(),
-            Instr::MovE { dst, src } => r.e[ix(dst.0)] = r.e[ix(src.0)],
-            Instr::LdcB { dst, c } => r.b[ix(dst.0)] = konst!(c, Bool),
-            Instr::LdcI { dst, c } => r.i[ix(dst.0)] = konst!(c, Int),
-            Instr::LdcF { dst, c } => r.f[ix(dst.0)] = konst!(c, Float),
-            Instr::LdcV { dst, c } => r.v[ix(dst.0)] = konst!(c, Vec3),
-            Instr::LdcS { dst, c } => r.s[ix(dst.0)] = konst!(c, Str),
+            Instr::MovB { dst, src } => n.b[ix(dst.0)] = n.b[ix(src.0)],
+            Instr::MovI { dst, src } => n.i[ix(dst.0)] = n.i[ix(src.0)],
+            Instr::MovF { dst, src } => n.f[ix(dst.0)] = n.f[ix(src.0)],
+            Instr::MovV { dst, src } => n.v[ix(dst.0)] = n.v[ix(src.0)],
+            Instr::MovS { dst, src } => rs[ix(dst.0)] = rs[ix(src.0)].clone(),
+            Instr::MovE { dst, src } => re[ix(dst.0)] = re[ix(src.0)],
+            Instr::LdcB { dst, c } => n.b[ix(dst.0)] = konst!(c, Bool),
+            Instr::LdcI { dst, c } => n.i[ix(dst.0)] = konst!(c, Int),
+            Instr::LdcF { dst, c } => n.f[ix(dst.0)] = konst!(c, Float),
+            Instr::LdcV { dst, c } => n.v[ix(dst.0)] = konst!(c, Vec3),
+            Instr::LdcS { dst, c } => rs[ix(dst.0)] = konst!(c, Str),
             Instr::LdcE { dst, c } => {
-                r.e[ix(dst.0)] = match consts.get(c.0 as usize) {
+                re[ix(dst.0)] = match consts.get(c.0 as usize) {
                     Some(Const::Entity(EntityConst::None)) => None,
                     Some(Const::Entity(EntityConst::Owner)) => Some(host.self_entity()),
                     _ => return fail(m, here, "constant type mismatch"),
                 }
             }
 
-            Instr::ParamB { dst, p } => r.b[ix(dst.0)] = param!(m, here, payload, p, Bool),
-            Instr::ParamI { dst, p } => r.i[ix(dst.0)] = param!(m, here, payload, p, Int),
-            Instr::ParamF { dst, p } => r.f[ix(dst.0)] = param!(m, here, payload, p, Float),
-            Instr::ParamV { dst, p } => r.v[ix(dst.0)] = param!(m, here, payload, p, Vec3),
-            Instr::ParamS { dst, p } => r.s[ix(dst.0)] = param!(m, here, payload, p, Str),
-            Instr::ParamE { dst, p } => r.e[ix(dst.0)] = param!(m, here, payload, p, Entity),
+            Instr::ParamB { dst, p } => n.b[ix(dst.0)] = param!(m, here, payload, p, Bool),
+            Instr::ParamI { dst, p } => n.i[ix(dst.0)] = param!(m, here, payload, p, Int),
+            Instr::ParamF { dst, p } => n.f[ix(dst.0)] = param!(m, here, payload, p, Float),
+            Instr::ParamV { dst, p } => n.v[ix(dst.0)] = param!(m, here, payload, p, Vec3),
+            Instr::ParamS { dst, p } => rs[ix(dst.0)] = param!(m, here, payload, p, Str),
+            Instr::ParamE { dst, p } => re[ix(dst.0)] = param!(m, here, payload, p, Entity),
 
-            Instr::VarGetB { dst, var } => r.b[ix(dst.0)] = var_get!(m, here, st.vars, var, Bool),
-            Instr::VarGetI { dst, var } => r.i[ix(dst.0)] = var_get!(m, here, st.vars, var, Int),
-            Instr::VarGetF { dst, var } => r.f[ix(dst.0)] = var_get!(m, here, st.vars, var, Float),
-            Instr::VarGetV { dst, var } => r.v[ix(dst.0)] = var_get!(m, here, st.vars, var, Vec3),
-            Instr::VarGetS { dst, var } => r.s[ix(dst.0)] = var_get!(m, here, st.vars, var, Str),
-            Instr::VarGetE { dst, var } => r.e[ix(dst.0)] = var_get!(m, here, st.vars, var, Entity),
+            Instr::VarGetB { dst, var } => n.b[ix(dst.0)] = var_get!(m, here, st.vars, var, Bool),
+            Instr::VarGetI { dst, var } => n.i[ix(dst.0)] = var_get!(m, here, st.vars, var, Int),
+            Instr::VarGetF { dst, var } => n.f[ix(dst.0)] = var_get!(m, here, st.vars, var, Float),
+            Instr::VarGetV { dst, var } => n.v[ix(dst.0)] = var_get!(m, here, st.vars, var, Vec3),
+            Instr::VarGetS { dst, var } => rs[ix(dst.0)] = var_get!(m, here, st.vars, var, Str),
+            Instr::VarGetE { dst, var } => re[ix(dst.0)] = var_get!(m, here, st.vars, var, Entity),
             Instr::VarSetB { var, src } => {
-                var_set!(m, here, st.vars, var, Bool, r.b[ix(src.0)])
+                var_set!(m, here, st.vars, var, Bool, n.b[ix(src.0)])
             }
             Instr::VarSetI { var, src } => {
-                var_set!(m, here, st.vars, var, Int, r.i[ix(src.0)])
+                var_set!(m, here, st.vars, var, Int, n.i[ix(src.0)])
             }
             Instr::VarSetF { var, src } => {
-                var_set!(m, here, st.vars, var, Float, r.f[ix(src.0)])
+                var_set!(m, here, st.vars, var, Float, n.f[ix(src.0)])
             }
             Instr::VarSetV { var, src } => {
-                var_set!(m, here, st.vars, var, Vec3, r.v[ix(src.0)])
+                var_set!(m, here, st.vars, var, Vec3, n.v[ix(src.0)])
             }
             Instr::VarSetS { var, src } => {
-                var_set!(m, here, st.vars, var, Str, r.s[ix(src.0)].clone())
+                var_set!(m, here, st.vars, var, Str, rs[ix(src.0)].clone())
             }
             Instr::VarSetE { var, src } => {
-                var_set!(m, here, st.vars, var, Entity, r.e[ix(src.0)])
+                var_set!(m, here, st.vars, var, Entity, re[ix(src.0)])
             }
 
             Instr::SlotGetB { dst, slot } => {
-                r.b[ix(dst.0)] = var_get!(m, here, st.slots, slot, Bool)
+                n.b[ix(dst.0)] = var_get!(m, here, st.slots, slot, Bool)
             }
             Instr::SlotGetI { dst, slot } => {
-                r.i[ix(dst.0)] = var_get!(m, here, st.slots, slot, Int)
+                n.i[ix(dst.0)] = var_get!(m, here, st.slots, slot, Int)
             }
             Instr::SlotGetF { dst, slot } => {
-                r.f[ix(dst.0)] = var_get!(m, here, st.slots, slot, Float)
+                n.f[ix(dst.0)] = var_get!(m, here, st.slots, slot, Float)
             }
             Instr::SlotGetV { dst, slot } => {
-                r.v[ix(dst.0)] = var_get!(m, here, st.slots, slot, Vec3)
+                n.v[ix(dst.0)] = var_get!(m, here, st.slots, slot, Vec3)
             }
-            Instr::SlotGetS { dst, slot } => {
-                r.s[ix(dst.0)] = var_get!(m, here, st.slots, slot, Str)
-            }
+            Instr::SlotGetS { dst, slot } => rs[ix(dst.0)] = var_get!(m, here, st.slots, slot, Str),
             Instr::SlotGetE { dst, slot } => {
-                r.e[ix(dst.0)] = var_get!(m, here, st.slots, slot, Entity)
+                re[ix(dst.0)] = var_get!(m, here, st.slots, slot, Entity)
             }
             Instr::SlotSetB { slot, src } => {
-                var_set!(m, here, st.slots, slot, Bool, r.b[ix(src.0)])
+                var_set!(m, here, st.slots, slot, Bool, n.b[ix(src.0)])
             }
             Instr::SlotSetI { slot, src } => {
-                var_set!(m, here, st.slots, slot, Int, r.i[ix(src.0)])
+                var_set!(m, here, st.slots, slot, Int, n.i[ix(src.0)])
             }
             Instr::SlotSetF { slot, src } => {
-                var_set!(m, here, st.slots, slot, Float, r.f[ix(src.0)])
+                var_set!(m, here, st.slots, slot, Float, n.f[ix(src.0)])
             }
             Instr::SlotSetV { slot, src } => {
-                var_set!(m, here, st.slots, slot, Vec3, r.v[ix(src.0)])
+                var_set!(m, here, st.slots, slot, Vec3, n.v[ix(src.0)])
             }
             Instr::SlotSetS { slot, src } => {
-                var_set!(m, here, st.slots, slot, Str, r.s[ix(src.0)].clone())
+                var_set!(m, here, st.slots, slot, Str, rs[ix(src.0)].clone())
             }
             Instr::SlotSetE { slot, src } => {
-                var_set!(m, here, st.slots, slot, Entity, r.e[ix(src.0)])
+                var_set!(m, here, st.slots, slot, Entity, re[ix(src.0)])
             }
 
-            Instr::IntAdd { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_add(r.i[ix(b.0)]),
-            Instr::IntSub { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_sub(r.i[ix(b.0)]),
-            Instr::IntMul { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_mul(r.i[ix(b.0)]),
+            Instr::IntAdd { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_add(n.i[ix(b.0)]),
+            Instr::IntSub { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_sub(n.i[ix(b.0)]),
+            Instr::IntMul { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_mul(n.i[ix(b.0)]),
             Instr::IntDiv { dst, a, b } => {
-                let d = r.i[ix(b.0)];
+                let d = n.i[ix(b.0)];
                 if d == 0 {
                     return fail(m, here, "integer division by zero");
                 }
-                r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_div(d);
+                n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_div(d);
             }
             Instr::IntRem { dst, a, b } => {
-                let d = r.i[ix(b.0)];
+                let d = n.i[ix(b.0)];
                 if d == 0 {
                     return fail(m, here, "integer remainder by zero");
                 }
-                r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_rem(d);
+                n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_rem(d);
             }
-            Instr::IntMin { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].min(r.i[ix(b.0)]),
-            Instr::IntMax { dst, a, b } => r.i[ix(dst.0)] = r.i[ix(a.0)].max(r.i[ix(b.0)]),
-            Instr::IntNeg { dst, a } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_neg(),
-            Instr::IntAbs { dst, a } => r.i[ix(dst.0)] = r.i[ix(a.0)].wrapping_abs(),
-            Instr::IntEq { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] == r.i[ix(b.0)],
-            Instr::IntNe { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] != r.i[ix(b.0)],
-            Instr::IntLt { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] < r.i[ix(b.0)],
-            Instr::IntLe { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] <= r.i[ix(b.0)],
-            Instr::IntGt { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] > r.i[ix(b.0)],
-            Instr::IntGe { dst, a, b } => r.b[ix(dst.0)] = r.i[ix(a.0)] >= r.i[ix(b.0)],
+            Instr::IntMin { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].min(n.i[ix(b.0)]),
+            Instr::IntMax { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].max(n.i[ix(b.0)]),
+            Instr::IntNeg { dst, a } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_neg(),
+            Instr::IntAbs { dst, a } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_abs(),
+            Instr::IntEq { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] == n.i[ix(b.0)],
+            Instr::IntNe { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] != n.i[ix(b.0)],
+            Instr::IntLt { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] < n.i[ix(b.0)],
+            Instr::IntLe { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] <= n.i[ix(b.0)],
+            Instr::IntGt { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] > n.i[ix(b.0)],
+            Instr::IntGe { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] >= n.i[ix(b.0)],
             Instr::IntClamp {
                 dst,
                 value,
                 min,
                 max,
-            } => r.i[ix(dst.0)] = r.i[ix(value.0)].max(r.i[ix(min.0)]).min(r.i[ix(max.0)]),
-            Instr::IntToFloat { dst, a } => r.f[ix(dst.0)] = r.i[ix(a.0)] as f64,
-            Instr::IntToString { dst, a } => r.s[ix(dst.0)] = Arc::from(r.i[ix(a.0)].to_string()),
+            } => n.i[ix(dst.0)] = n.i[ix(value.0)].max(n.i[ix(min.0)]).min(n.i[ix(max.0)]),
+            Instr::IntToFloat { dst, a } => n.f[ix(dst.0)] = n.i[ix(a.0)] as f64,
+            Instr::IntToString { dst, a } => rs[ix(dst.0)] = Arc::from(n.i[ix(a.0)].to_string()),
 
-            Instr::FloatAdd { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] + r.f[ix(b.0)],
-            Instr::FloatSub { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] - r.f[ix(b.0)],
-            Instr::FloatMul { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] * r.f[ix(b.0)],
-            Instr::FloatDiv { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] / r.f[ix(b.0)],
-            Instr::FloatRem { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)] % r.f[ix(b.0)],
-            Instr::FloatMin { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)].min(r.f[ix(b.0)]),
-            Instr::FloatMax { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)].max(r.f[ix(b.0)]),
-            Instr::FloatPow { dst, a, b } => r.f[ix(dst.0)] = r.f[ix(a.0)].powf(r.f[ix(b.0)]),
-            Instr::FloatNeg { dst, a } => r.f[ix(dst.0)] = -r.f[ix(a.0)],
-            Instr::FloatAbs { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].abs(),
-            Instr::FloatSqrt { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].sqrt(),
-            Instr::FloatSin { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].sin(),
-            Instr::FloatCos { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].cos(),
-            Instr::FloatTan { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].tan(),
-            Instr::FloatFloor { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].floor(),
-            Instr::FloatCeil { dst, a } => r.f[ix(dst.0)] = r.f[ix(a.0)].ceil(),
-            Instr::FloatLt { dst, a, b } => r.b[ix(dst.0)] = r.f[ix(a.0)] < r.f[ix(b.0)],
-            Instr::FloatLe { dst, a, b } => r.b[ix(dst.0)] = r.f[ix(a.0)] <= r.f[ix(b.0)],
-            Instr::FloatGt { dst, a, b } => r.b[ix(dst.0)] = r.f[ix(a.0)] > r.f[ix(b.0)],
-            Instr::FloatGe { dst, a, b } => r.b[ix(dst.0)] = r.f[ix(a.0)] >= r.f[ix(b.0)],
+            Instr::FloatAdd { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] + n.f[ix(b.0)],
+            Instr::FloatSub { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] - n.f[ix(b.0)],
+            Instr::FloatMul { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] * n.f[ix(b.0)],
+            Instr::FloatDiv { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] / n.f[ix(b.0)],
+            Instr::FloatRem { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] % n.f[ix(b.0)],
+            Instr::FloatMin { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)].min(n.f[ix(b.0)]),
+            Instr::FloatMax { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)].max(n.f[ix(b.0)]),
+            Instr::FloatPow { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)].powf(n.f[ix(b.0)]),
+            Instr::FloatNeg { dst, a } => n.f[ix(dst.0)] = -n.f[ix(a.0)],
+            Instr::FloatAbs { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].abs(),
+            Instr::FloatSqrt { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].sqrt(),
+            Instr::FloatSin { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].sin(),
+            Instr::FloatCos { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].cos(),
+            Instr::FloatTan { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].tan(),
+            Instr::FloatFloor { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].floor(),
+            Instr::FloatCeil { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].ceil(),
+            Instr::FloatLt { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] < n.f[ix(b.0)],
+            Instr::FloatLe { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] <= n.f[ix(b.0)],
+            Instr::FloatGt { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] > n.f[ix(b.0)],
+            Instr::FloatGe { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] >= n.f[ix(b.0)],
             Instr::FloatClamp {
                 dst,
                 value,
                 min,
                 max,
-            } => r.f[ix(dst.0)] = r.f[ix(value.0)].max(r.f[ix(min.0)]).min(r.f[ix(max.0)]),
+            } => n.f[ix(dst.0)] = n.f[ix(value.0)].max(n.f[ix(min.0)]).min(n.f[ix(max.0)]),
             Instr::FloatLerp { dst, a, b, t } => {
-                let (a, b, t) = (r.f[ix(a.0)], r.f[ix(b.0)], r.f[ix(t.0)]);
-                r.f[ix(dst.0)] = a + (b - a) * t;
+                let (a, b, t) = (n.f[ix(a.0)], n.f[ix(b.0)], n.f[ix(t.0)]);
+                n.f[ix(dst.0)] = a + (b - a) * t;
             }
-            Instr::FloatToInt { dst, a } => r.i[ix(dst.0)] = r.f[ix(a.0)] as i64,
+            Instr::FloatToInt { dst, a } => n.i[ix(dst.0)] = n.f[ix(a.0)] as i64,
             Instr::FloatToString { dst, a } => {
-                r.s[ix(dst.0)] = Arc::from(format!("{:?}", r.f[ix(a.0)]))
+                rs[ix(dst.0)] = Arc::from(format!("{:?}", n.f[ix(a.0)]))
             }
 
-            Instr::BoolAnd { dst, a, b } => r.b[ix(dst.0)] = r.b[ix(a.0)] & r.b[ix(b.0)],
-            Instr::BoolOr { dst, a, b } => r.b[ix(dst.0)] = r.b[ix(a.0)] | r.b[ix(b.0)],
-            Instr::BoolXor { dst, a, b } => r.b[ix(dst.0)] = r.b[ix(a.0)] ^ r.b[ix(b.0)],
-            Instr::BoolNot { dst, a } => r.b[ix(dst.0)] = !r.b[ix(a.0)],
+            Instr::BoolAnd { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] & n.b[ix(b.0)],
+            Instr::BoolOr { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] | n.b[ix(b.0)],
+            Instr::BoolXor { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] ^ n.b[ix(b.0)],
+            Instr::BoolNot { dst, a } => n.b[ix(dst.0)] = !n.b[ix(a.0)],
 
             Instr::Vec3Make { dst, x, y, z } => {
-                r.v[ix(dst.0)] = [
-                    r.f[ix(x.0)] as f32,
-                    r.f[ix(y.0)] as f32,
-                    r.f[ix(z.0)] as f32,
+                n.v[ix(dst.0)] = [
+                    n.f[ix(x.0)] as f32,
+                    n.f[ix(y.0)] as f32,
+                    n.f[ix(z.0)] as f32,
                 ]
             }
             Instr::Vec3Break { x, y, z, v } => {
-                let [a, b, c] = r.v[ix(v.0)];
-                r.f[ix(x.0)] = f64::from(a);
-                r.f[ix(y.0)] = f64::from(b);
-                r.f[ix(z.0)] = f64::from(c);
+                let [a, b, c] = n.v[ix(v.0)];
+                n.f[ix(x.0)] = f64::from(a);
+                n.f[ix(y.0)] = f64::from(b);
+                n.f[ix(z.0)] = f64::from(c);
             }
             Instr::Vec3Add { dst, a, b } => {
-                let (a, b) = (r.v[ix(a.0)], r.v[ix(b.0)]);
-                r.v[ix(dst.0)] = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+                let (a, b) = (n.v[ix(a.0)], n.v[ix(b.0)]);
+                n.v[ix(dst.0)] = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
             }
             Instr::Vec3Sub { dst, a, b } => {
-                let (a, b) = (r.v[ix(a.0)], r.v[ix(b.0)]);
-                r.v[ix(dst.0)] = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+                let (a, b) = (n.v[ix(a.0)], n.v[ix(b.0)]);
+                n.v[ix(dst.0)] = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
             }
             Instr::Vec3Scale { dst, v, s } => {
-                let (v, s) = (r.v[ix(v.0)], r.f[ix(s.0)]);
-                r.v[ix(dst.0)] = v.map(|c| (f64::from(c) * s) as f32);
+                let (v, s) = (n.v[ix(v.0)], n.f[ix(s.0)]);
+                n.v[ix(dst.0)] = v.map(|c| (f64::from(c) * s) as f32);
             }
             Instr::Vec3Length { dst, v } => {
-                let v = r.v[ix(v.0)].map(f64::from);
-                r.f[ix(dst.0)] = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+                let v = n.v[ix(v.0)].map(f64::from);
+                n.f[ix(dst.0)] = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
             }
             Instr::Vec3Dot { dst, a, b } => {
-                let (a, b) = (r.v[ix(a.0)].map(f64::from), r.v[ix(b.0)].map(f64::from));
-                r.f[ix(dst.0)] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+                let (a, b) = (n.v[ix(a.0)].map(f64::from), n.v[ix(b.0)].map(f64::from));
+                n.f[ix(dst.0)] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
             }
 
             Instr::StrConcat { dst, a, b } => {
-                let (a, b) = (&r.s[ix(a.0)], &r.s[ix(b.0)]);
+                let (a, b) = (&rs[ix(a.0)], &rs[ix(b.0)]);
                 if a.len().saturating_add(b.len()) > MAX_STRING_LEN {
                     return fail(
                         m,
@@ -811,31 +824,31 @@ fn exec(
                 let mut s = String::with_capacity(a.len() + b.len());
                 s.push_str(a);
                 s.push_str(b);
-                r.s[ix(dst.0)] = Arc::from(s);
+                rs[ix(dst.0)] = Arc::from(s);
             }
-            Instr::StrEq { dst, a, b } => r.b[ix(dst.0)] = r.s[ix(a.0)] == r.s[ix(b.0)],
+            Instr::StrEq { dst, a, b } => n.b[ix(dst.0)] = rs[ix(a.0)] == rs[ix(b.0)],
 
-            Instr::EntitySelf { dst } => r.e[ix(dst.0)] = Some(host.self_entity()),
-            Instr::Log { message } => host.log(&r.s[ix(message.0)]),
-            Instr::AnimSetState { ok, state } => r.b[ix(ok.0)] = host.set_state(&r.s[ix(state.0)]),
+            Instr::EntitySelf { dst } => re[ix(dst.0)] = Some(host.self_entity()),
+            Instr::Log { message } => host.log(&rs[ix(message.0)]),
+            Instr::AnimSetState { ok, state } => n.b[ix(ok.0)] = host.set_state(&rs[ix(state.0)]),
             Instr::AnimSetParam { name, value } => {
-                host.set_param(&r.s[ix(name.0)], r.f[ix(value.0)])
+                host.set_param(&rs[ix(name.0)], n.f[ix(value.0)])
             }
-            Instr::AnimGetParam { dst, name } => r.f[ix(dst.0)] = host.get_param(&r.s[ix(name.0)]),
+            Instr::AnimGetParam { dst, name } => n.f[ix(dst.0)] = host.get_param(&rs[ix(name.0)]),
             Instr::AnimPlayOnLayer { layer, clip } => {
-                host.play_on_layer(&r.s[ix(layer.0)], &r.s[ix(clip.0)])
+                host.play_on_layer(&rs[ix(layer.0)], &rs[ix(clip.0)])
             }
-            Instr::AnimStopLayer { layer } => host.stop_layer(&r.s[ix(layer.0)]),
+            Instr::AnimStopLayer { layer } => host.stop_layer(&rs[ix(layer.0)]),
             Instr::AnimSetLayerWeight { layer, weight } => {
-                host.set_layer_weight(&r.s[ix(layer.0)], r.f[ix(weight.0)])
+                host.set_layer_weight(&rs[ix(layer.0)], n.f[ix(weight.0)])
             }
-            Instr::AnimCurrentState { dst } => r.s[ix(dst.0)] = host.current_state(),
-            Instr::AnimCurve { dst, name } => r.f[ix(dst.0)] = host.curve(&r.s[ix(name.0)]),
+            Instr::AnimCurrentState { dst } => rs[ix(dst.0)] = host.current_state(),
+            Instr::AnimCurve { dst, name } => n.f[ix(dst.0)] = host.curve(&rs[ix(name.0)]),
             Instr::EventSend { event, target } => {
                 let Some(Value::Str(ev)) = m.const_value(event.0) else {
                     return fail(m, here, "constant type mismatch");
                 };
-                host.send(ev, r.e[ix(target.0)]);
+                host.send(ev, re[ix(target.0)]);
             }
         }
     }
