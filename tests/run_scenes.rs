@@ -374,7 +374,10 @@ fn retargeting_scales_hips_motion_by_the_leg_length_ratio() {
     // 0.25 + 0.25 = 0.5 long, tall.skel's (and mixamo.skel's) 0.5 + 0.5 = 1.0: ratio 0.5.
     let tall = end_position(&lines, "tall");
     let plain = end_position(&lines, "plain");
-    assert!(near(tall[2], 3.0) && near(plain[2], 3.0), "{tall:?} {plain:?}");
+    assert!(
+        near(tall[2], 3.0) && near(plain[2], 3.0),
+        "{tall:?} {plain:?}"
+    );
     for (name, x) in [("small", 2.0), ("found", 3.0), ("mixamo", 4.0)] {
         let p = end_position(&lines, name);
         assert!(near(p[0], x) && near(p[2], 1.5), "{name}: {p:?}");
@@ -403,4 +406,17 @@ fn broken_source_skeletons_warn_and_play_by_name() {
     );
     assert!(near(end_position(&lines, "missing")[2], 3.0));
     assert!(near(end_position(&lines, "broken")[2], 3.0));
+    assert_eq!(end_position(&lines, "rootless"), [2.0, 0.0, 0.0]);
+    let (status, _, stderr) = sinew_run(&[
+        "tests/fixtures/scenes/retarget_broken.scene.ron",
+        "--assets",
+        "tests/fixtures/scenes/assets",
+    ]);
+    assert_eq!(status, 0);
+    assert_eq!(stderr.matches("warning[W0563]").count(), 2, "{stderr}");
+    assert_eq!(stderr.matches("warning[E0514]").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("E0505: bone `hips` names unknown parent"),
+        "{stderr}"
+    );
 }

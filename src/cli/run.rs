@@ -331,7 +331,7 @@ pub fn load_animation_assets(
                     let mut d = Diagnostic::warning(
                         W_SCENE_SOURCE_SKELETON,
                         format!(
-                            "{message}; slot `{}` plays {} un-retargeted, by bone name",
+                            "{message}; slot {} plays {} un-retargeted, by bone name",
                             short_name(slot),
                             short_name(&cp.path)
                         ),
@@ -455,6 +455,9 @@ fn short_name(s: &str) -> String {
 /// The most `.skel` files discovery reads in one folder.
 pub const MAX_DISCOVERY_SKELETONS: usize = 1024;
 
+/// A `.skel` file found by discovery: its assets-relative path and the skeleton if it loads.
+type FoundSkeleton = (String, Option<Arc<Skeleton>>);
+
 /// Resolves and loads the source skeletons of a scene's clips (the rig each clip was keyed on),
 /// caching per clip, per folder and per skeleton:
 ///
@@ -470,7 +473,7 @@ pub struct SourceSkeletons {
     /// Clip path (as written in the scene) → resolved source (`None`: none).
     clips: BTreeMap<String, Option<String>>,
     /// Folder → its `.skel` files (assets-relative path, loaded skeleton if it loads).
-    folders: BTreeMap<String, Vec<(String, Option<Arc<Skeleton>>)>>,
+    folders: BTreeMap<String, Vec<FoundSkeleton>>,
     /// Source skeletons that cannot be read or load → (message, notes).
     failed: BTreeMap<String, (String, Vec<String>)>,
 }
@@ -975,7 +978,9 @@ pub fn check_clip_skeletons(ctx: &Ctx, assets: &Path) -> Vec<Diagnostic> {
             for n in notes {
                 d = d.with_note(n);
             }
-            diags.push(d.with_note("a clip's `skeleton` path is relative to the clip file's folder"));
+            diags.push(
+                d.with_note("a clip's `skeleton` path is relative to the clip file's folder"),
+            );
         }
     }
     diags

@@ -1469,9 +1469,8 @@ mod tests {
         let skel = &assets.skeletons["rig.skel"];
         let hips = find_root_bone(skel, "").expect("hips");
         // What spawn built before retargeting existed: the loaded clip bound through bone_map.
-        let before = |slot: &str, path: &str| {
-            BoundClip::new(&assets.clips[path], skel, &a.bone_map, slot).0
-        };
+        let before =
+            |slot: &str, path: &str| BoundClip::new(&assets.clips[path], skel, &a.bone_map, slot).0;
         for (i, (slot, path)) in [("plain", "plain.animseq"), ("same", "same.animseq")]
             .into_iter()
             .enumerate()
@@ -1526,7 +1525,10 @@ mod tests {
         assert_eq!(normalize_asset_path("./a//b/../c.skel"), "a/c.skel");
         assert_eq!(normalize_asset_path("../x/./y"), "../x/y");
         assert_eq!(normalize_asset_path("/abs/../r"), "/r");
-        assert_eq!(resolve_beside("sub/clip.animseq", "../rig.skel"), "rig.skel");
+        assert_eq!(
+            resolve_beside("sub/clip.animseq", "../rig.skel"),
+            "rig.skel"
+        );
         assert_eq!(resolve_beside("clip.animseq", "rigs/r.skel"), "rigs/r.skel");
         assert_eq!(resolve_beside("a/b.animseq", "/abs.skel"), "/abs.skel");
     }
