@@ -462,3 +462,52 @@ fn check_validates_skeletons_state_machines_and_scenes() {
         .collect();
     assert_eq!((code, codes), (1, vec!["E0518", "E0562"]));
 }
+
+#[test]
+fn check_reports_retargeting_problems() {
+    let dir = clean_assets();
+    let assets = dir.path().join("assets");
+    std::fs::write(
+        assets.join("rig.skel"),
+        r#"Skeleton(bones: [(name: "hips", parent: None, translation: (0.0, 1.0, 0.0), rotation: (0.0, 0.0, 0.0, 1.0))])"#,
+    )
+    .unwrap();
+    std::fs::write(
+        assets.join("keyed.animseq"),
+        r#"AnimSeq(format: 3, id: "keyed", name: "Keyed", duration: 1.0, skeleton: Some("gone.skel"),
+            tracks: [(bone: "hips", translation: [(0.0, (0.0, 1.0, 0.0))], rotation: [], scale: [])])"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("s.scene.ron"),
+        r#"Scene(entities: [(name: "h", animator: Some((skeleton: Some("rig.skel"),
+            clips: {"k": "keyed.animseq"}, default_clip: Some("k"))))])"#,
+    )
+    .unwrap();
+    let (code, out, err) = check(
+        dir.path(),
+        &["check", "--format", "json", "graphs", "s.scene.ron"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let v = json(&out);
+    let found: Vec<(String, String, u64)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["file"].as_str().unwrap().to_string(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // Once at the clip's `skeleton` field, once at the scene's clip entry (both warnings).
+    assert_eq!(
+        found,
+        [
+            ("W0563".into(), "assets/keyed.animseq".into(), 1),
+            ("W0563".into(), "s.scene.ron".into(), 2),
+        ]
+    );
+}

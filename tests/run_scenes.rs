@@ -351,3 +351,72 @@ fn state_machine_in_reverse() {
         ]
     );
 }
+
+/// The `end` line's position of entity `name`.
+fn end_position(lines: &[String], name: &str) -> [f64; 3] {
+    let line = kinds(lines, "end")
+        .into_iter()
+        .find(|l| l.contains(&format!("\"entity\":\"{name}\"")))
+        .unwrap_or_else(|| panic!("no end line for {name}"));
+    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+    let p = v["position"].as_array().unwrap();
+    [0, 1, 2].map(|i| p[i].as_f64().unwrap())
+}
+
+fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-5
+}
+
+#[test]
+fn retargeting_scales_hips_motion_by_the_leg_length_ratio() {
+    let lines = check("retarget.scene.ron", &["--dt", "0.05", "--ticks", "30"]);
+    // 30 × 0.05 s = 1.5 s at 2 m/s along +Z: 3 m un-retargeted. small.skel's legs are
+    // 0.25 + 0.25 = 0.5 long, tall.skel's (and mixamo.skel's) 0.5 + 0.5 = 1.0: ratio 0.5.
+    let tall = end_position(&lines, "tall");
+    let plain = end_position(&lines, "plain");
+    assert!(
+        near(tall[2], 3.0) && near(plain[2], 3.0),
+        "{tall:?} {plain:?}"
+    );
+    for (name, x) in [("small", 2.0), ("found", 3.0), ("mixamo", 4.0)] {
+        let p = end_position(&lines, name);
+        assert!(near(p[0], x) && near(p[2], 1.5), "{name}: {p:?}");
+        assert!(near(p[2] / tall[2], 0.5), "{name}: {p:?}");
+    }
+    // Without the bone_map the mixamo hips bind to nothing: no root motion.
+    assert_eq!(end_position(&lines, "unmapped"), [5.0, 0.0, 0.0]);
+    // Markers are unchanged by retargeting: every entity fires `step` (clip time 0.5) in the
+    // ticks ending at 0.5 s and 1.5 s.
+    for name in ["tall", "plain", "small", "found", "mixamo", "unmapped"] {
+        let ticks: Vec<u64> = kinds(&lines, "notify")
+            .iter()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["entity"] == name)
+            .map(|v| v["tick"].as_u64().unwrap())
+            .collect();
+        assert_eq!(ticks, [11, 30], "{name}");
+    }
+}
+
+#[test]
+fn broken_source_skeletons_warn_and_play_by_name() {
+    let lines = check(
+        "retarget_broken.scene.ron",
+        &["--dt", "0.05", "--ticks", "30"],
+    );
+    assert!(near(end_position(&lines, "missing")[2], 3.0));
+    assert!(near(end_position(&lines, "broken")[2], 3.0));
+    assert_eq!(end_position(&lines, "rootless"), [2.0, 0.0, 0.0]);
+    let (status, _, stderr) = sinew_run(&[
+        "tests/fixtures/scenes/retarget_broken.scene.ron",
+        "--assets",
+        "tests/fixtures/scenes/assets",
+    ]);
+    assert_eq!(status, 0);
+    assert_eq!(stderr.matches("warning[W0563]").count(), 2, "{stderr}");
+    assert_eq!(stderr.matches("warning[E0514]").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("E0505: bone `hips` names unknown parent"),
+        "{stderr}"
+    );
+}

@@ -4,14 +4,17 @@
 
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
 use crate::anim::state_machine as sm;
-use crate::anim::{BoneMask, BoundClip, load_skeleton_bytes};
+use crate::anim::{BoneMask, Skeleton, load_skeleton_bytes};
 use crate::animseq;
 use crate::bytecode::Value as VmValue;
 use crate::catalog::scan::LiveCatalog;
 use crate::compile;
 use crate::diag::{self, Diagnostic, Severity, SourceFile};
 use crate::runtime::animator::Animator;
-use crate::runtime::scene::{self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, SceneAssets, Spawned};
+use crate::runtime::scene::{
+    self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, SceneAssets, SlotSequence, Spawned,
+    W_SCENE_SOURCE_SKELETON, normalize_asset_path, resolve_beside,
+};
 use crate::runtime::{Graphs, Trace, TraceKind, TraceRecord};
 use bevy_ecs::prelude::*;
 use serde_json::{Map, Value, json};
@@ -264,7 +267,10 @@ fn execute_inner(
 /// `assets_dir`) into `assets`: `.skel` and `.animsm` diagnostics, state machines checked against
 /// each animator's clip slots, parameters the scene sets that nothing reads (`W0521`), clip
 /// tracks naming bones the skeleton lacks (`W0510`) and mask entries naming unknown bones
-/// (`W0511`).
+/// (`W0511`). For animators with a skeleton it also resolves each clip's source skeleton
+/// ([`SourceSkeletons`]), records it in `assets.clip_sources`, and bakes the retargeted clips
+/// into `assets.retargeted`: a source skeleton that cannot be read or load (`W0563`) and the
+/// bake's own warnings (`E0514`) are reported at the scene's clip entry.
 pub fn load_animation_assets(
     ctx: &Ctx,
     assets_dir: &Path,
@@ -289,6 +295,8 @@ pub fn load_animation_assets(
         }
     };
     let mut sources: BTreeMap<String, SourceFile> = BTreeMap::new();
+    let mut skeleton_sources = SourceSkeletons::default();
+    let mut bakes: BTreeMap<scene::RetargetKey, Vec<Diagnostic>> = BTreeMap::new();
     for (ei, e) in def.entities.iter().enumerate() {
         let Some(an) = &e.animator else { continue };
         if let Some(p) = &an.skeleton
@@ -308,18 +316,69 @@ pub fn load_animation_assets(
             }
         }
         if let Some(p) = &an.skeleton
-            && let Some(skel) = assets.skeletons.get(&p.path)
+            && let Some(skel) = assets.skeletons.get(&p.path).cloned()
         {
             for (slot, cp) in &an.clips {
-                if let Some(seq) = assets.clips.get(&cp.path) {
-                    let (_, ds) = BoundClip::new(seq, skel, &an.bone_map, slot);
-                    diags.extend(ds.into_iter().map(|d| d.at(scene_src, cp.span)));
+                let Some(seq) = assets.clips.get(&cp.path).cloned() else {
+                    continue;
+                };
+                let source = skeleton_sources.resolve(ctx, assets_dir, &cp.path, &seq, assets);
+                if let Some(source) = &source
+                    && *source != normalize_asset_path(&p.path)
+                    && let Err((message, notes)) =
+                        skeleton_sources.load(ctx, assets_dir, source, assets)
+                {
+                    let mut d = Diagnostic::warning(
+                        W_SCENE_SOURCE_SKELETON,
+                        format!(
+                            "{message}; slot {} plays {} un-retargeted, by bone name",
+                            short_name(slot),
+                            short_name(&cp.path)
+                        ),
+                    )
+                    .at(scene_src, cp.span);
+                    for n in notes {
+                        d = d.with_note(n);
+                    }
+                    diags.push(d.with_note(
+                        "a clip's `skeleton` path is relative to the clip file's folder",
+                    ));
                 }
+                let mut played = SlotSequence {
+                    seq,
+                    retargeted: false,
+                };
+                if let Some(key) = scene::retarget_key(an, &cp.path, assets) {
+                    if !bakes.contains_key(&key) {
+                        let (baked, ds) = scene::bake(&key, assets);
+                        if let Some(b) = baked {
+                            assets.retargeted.insert(key.clone(), Arc::new(b));
+                        }
+                        bakes.insert(key.clone(), ds);
+                    }
+                    let note = format!(
+                        "while retargeting {} from skeleton {} onto {}",
+                        short_name(&key.clip),
+                        short_name(&key.source),
+                        short_name(&key.target)
+                    );
+                    for d in bakes.get(&key).into_iter().flatten() {
+                        diags.push(d.clone().at(scene_src, cp.span).with_note(note.clone()));
+                    }
+                    if let Some(b) = assets.retargeted.get(&key) {
+                        played = SlotSequence {
+                            seq: b.clone(),
+                            retargeted: true,
+                        };
+                    }
+                }
+                let (_, ds) = played.bind(&skel, &an.bone_map, slot);
+                diags.extend(ds.into_iter().map(|d| d.at(scene_src, cp.span)));
             }
             for l in &an.layers {
                 if let Some(m) = &l.mask {
                     let entries: Vec<&str> = m.iter().map(String::as_str).collect();
-                    let (_, ds) = BoneMask::new(skel, &entries, &format!("layer `{}`", l.name));
+                    let (_, ds) = BoneMask::new(&skel, &entries, &format!("layer `{}`", l.name));
                     diags.extend(ds.into_iter().map(|d| d.at(scene_src, e.name_span)));
                 }
             }
@@ -385,6 +444,165 @@ pub fn load_animation_assets(
             set.into_iter().map(|n| (n, p.span)),
             scene_src,
         ));
+    }
+}
+
+/// A name or path shortened for a diagnostic message.
+fn short_name(s: &str) -> String {
+    format!("`{}`", crate::ron_span::short(s))
+}
+
+/// The most `.skel` files discovery reads in one folder.
+pub const MAX_DISCOVERY_SKELETONS: usize = 1024;
+
+/// A `.skel` file found by discovery: its assets-relative path and the skeleton if it loads.
+type FoundSkeleton = (String, Option<Arc<Skeleton>>);
+
+/// Resolves and loads the source skeletons of a scene's clips (the rig each clip was keyed on),
+/// caching per clip, per folder and per skeleton:
+///
+/// 1. the clip's own `skeleton` field (a path relative to the clip file's folder), if set;
+/// 2. otherwise discovery: the `.skel` files in the clip's own folder (not sub- or parent
+///    folders), in file-name order, at most [`MAX_DISCOVERY_SKELETONS`]; the first that loads
+///    and whose `clips` list (relative to the `.skel` file) names the clip is its source. A
+///    `.skel` that does not load is skipped here (`sinew check` reports it).
+///
+/// Paths are compared as normalized assets-relative paths ([`normalize_asset_path`]).
+#[derive(Debug, Default)]
+pub struct SourceSkeletons {
+    /// Clip path (as written in the scene) → resolved source (`None`: none).
+    clips: BTreeMap<String, Option<String>>,
+    /// Folder → its `.skel` files (assets-relative path, loaded skeleton if it loads).
+    folders: BTreeMap<String, Vec<FoundSkeleton>>,
+    /// Source skeletons that cannot be read or load → (message, notes).
+    failed: BTreeMap<String, (String, Vec<String>)>,
+}
+
+impl SourceSkeletons {
+    /// The source skeleton of `clip` (assets-relative, as written in the scene; `seq` is the
+    /// loaded clip), recorded in `assets.clip_sources`. A skeleton found by discovery is added
+    /// to `assets.skeletons`.
+    pub fn resolve(
+        &mut self,
+        ctx: &Ctx,
+        assets_dir: &Path,
+        clip: &str,
+        seq: &animseq::AnimSeq,
+        assets: &mut SceneAssets,
+    ) -> Option<String> {
+        if let Some(r) = self.clips.get(clip) {
+            return r.clone();
+        }
+        let found = match &seq.skeleton {
+            Some(s) => Some(resolve_beside(clip, s)),
+            None => self.discover(ctx, assets_dir, clip, assets),
+        };
+        self.clips.insert(clip.to_string(), found.clone());
+        if let Some(f) = &found {
+            assets.clip_sources.insert(clip.to_string(), f.clone());
+        }
+        found
+    }
+
+    fn discover(
+        &mut self,
+        ctx: &Ctx,
+        assets_dir: &Path,
+        clip: &str,
+        assets: &mut SceneAssets,
+    ) -> Option<String> {
+        let clip = normalize_asset_path(clip);
+        let folder = clip.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+        let skels = self.folders.entry(folder.clone()).or_insert_with(|| {
+            let dir = assets_dir.join(&folder);
+            let mut names: Vec<String> = std::fs::read_dir(&dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".skel"))
+                .collect();
+            names.sort();
+            names.truncate(MAX_DISCOVERY_SKELETONS);
+            names
+                .into_iter()
+                .map(|n| {
+                    let rel = if folder.is_empty() {
+                        n.clone()
+                    } else {
+                        format!("{folder}/{n}")
+                    };
+                    let full = dir.join(&n);
+                    let skel = std::fs::read(&full).ok().and_then(|b| {
+                        load_skeleton_bytes(&ctx.display(&normalize(&full)), &b).skeleton
+                    });
+                    (rel, skel.map(Arc::new))
+                })
+                .collect()
+        });
+        let (rel, skel) = skels.iter().find_map(|(rel, s)| {
+            let s = s.as_ref()?;
+            s.clips
+                .iter()
+                .any(|c| resolve_beside(rel, c) == clip)
+                .then(|| (rel.clone(), s.clone()))
+        })?;
+        assets.skeletons.entry(rel.clone()).or_insert(skel);
+        Some(rel)
+    }
+
+    /// Loads source skeleton `path` (normalized, assets-relative) into `assets.skeletons` unless
+    /// it is there; `Err((message, notes))` when it cannot be read or does not load.
+    pub fn load(
+        &mut self,
+        ctx: &Ctx,
+        assets_dir: &Path,
+        path: &str,
+        assets: &mut SceneAssets,
+    ) -> Result<(), (String, Vec<String>)> {
+        if assets.skeletons.contains_key(path) {
+            return Ok(());
+        }
+        if let Some(f) = self.failed.get(path) {
+            return Err(f.clone());
+        }
+        let full = assets_dir.join(path);
+        let name = ctx.display(&normalize(&full));
+        let result = match std::fs::read(&full) {
+            Err(e) => Err((
+                format!("cannot read source skeleton {name}: {e}"),
+                Vec::new(),
+            )),
+            Ok(bytes) => {
+                let loaded = load_skeleton_bytes(&name, &bytes);
+                match loaded.skeleton {
+                    Some(s) => {
+                        assets.skeletons.insert(path.to_string(), Arc::new(s));
+                        Ok(())
+                    }
+                    None => Err((
+                        format!("source skeleton {name} does not load"),
+                        loaded
+                            .diagnostics
+                            .iter()
+                            .filter(|d| d.is_error())
+                            .take(3)
+                            .map(|d| {
+                                format!(
+                                    "{}:{}:{}: {}: {}",
+                                    d.file, d.start.line, d.start.column, d.code, d.message
+                                )
+                            })
+                            .collect(),
+                    )),
+                }
+            }
+        };
+        if let Err(f) = &result {
+            self.failed.insert(path.to_string(), f.clone());
+        }
+        result
     }
 }
 
@@ -590,8 +808,10 @@ pub fn is_animation_file(p: &Path) -> bool {
 /// `sinew check` over animation assets: every `.skel`, `.animsm` and `.scene.ron` named in or
 /// found under `paths`, plus the `.skel`/`.animsm` files under `assets` — each loaded and
 /// validated with the same diagnostics `run` reports (a scene's skeletons and state machines
-/// are checked against its animators; its graphs are left to the graph check). Returns the
-/// sources read (for snippets) and the diagnostics.
+/// are checked against its animators, its clips' source skeletons resolved and retargeted; its
+/// graphs are left to the graph check) — and the source skeletons the `.animseq` files under
+/// `assets` name ([`check_clip_skeletons`]). Returns the sources read (for snippets) and the
+/// diagnostics.
 pub fn check_animation_files(
     ctx: &Ctx,
     paths: &[PathBuf],
@@ -677,6 +897,7 @@ pub fn check_animation_files(
         }
         sources.push(src);
     }
+    diags.extend(check_clip_skeletons(ctx, assets));
     // A state machine checked on its own and again for a scene reports its problems once.
     let mut seen = BTreeSet::new();
     diags.retain(|d| {
@@ -689,4 +910,78 @@ pub fn check_animation_files(
         ))
     });
     (sources, diags)
+}
+
+/// Every `.animseq` under `assets` (recursively, at most a million directory entries) whose
+/// `skeleton` field names a source skeleton that cannot be read or does not load: `W0563` at
+/// that field, once per clip.
+pub fn check_clip_skeletons(ctx: &Ctx, assets: &Path) -> Vec<Diagnostic> {
+    let mut clips = Vec::new();
+    let mut stack = vec![assets.to_path_buf()];
+    let mut seen = 0usize;
+    'walk: while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for ent in rd.flatten() {
+            seen += 1;
+            if seen > 1_000_000 {
+                break 'walk;
+            }
+            let path = ent.path();
+            let Ok(ft) = ent.file_type() else { continue };
+            if ft.is_dir() {
+                stack.push(path);
+            } else if ft.is_file() && path.extension().is_some_and(|e| e == "animseq") {
+                clips.push(path);
+            }
+        }
+    }
+    clips.sort();
+    let mut cache = SourceSkeletons::default();
+    let mut loaded = SceneAssets::default();
+    let mut diags = Vec::new();
+    for f in clips {
+        let Some(rel) = f
+            .strip_prefix(assets)
+            .ok()
+            .and_then(|r| r.to_str())
+            .map(|r| r.replace(std::path::MAIN_SEPARATOR, "/"))
+        else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue; // the catalog scan reports unreadable clips
+        };
+        let Ok(v) = crate::ron_span::parse(&text) else {
+            continue;
+        };
+        let crate::ron_span::ValueKind::Struct { fields, .. } = &v.kind else {
+            continue;
+        };
+        let Some(Ok(Some(sv))) = fields
+            .iter()
+            .find(|f| f.name == "skeleton")
+            .map(|f| f.value.as_option())
+        else {
+            continue;
+        };
+        let Ok(path) = sv.as_str() else { continue };
+        let source = resolve_beside(&rel, path);
+        if let Err((message, notes)) = cache.load(ctx, assets, &source, &mut loaded) {
+            let src = SourceFile::new(ctx.display(&f), text.clone());
+            let mut d = Diagnostic::warning(
+                W_SCENE_SOURCE_SKELETON,
+                format!("{message}; the clip plays un-retargeted on other rigs"),
+            )
+            .at(&src, sv.span);
+            for n in notes {
+                d = d.with_note(n);
+            }
+            diags.push(
+                d.with_note("a clip's `skeleton` path is relative to the clip file's folder"),
+            );
+        }
+    }
+    diags
 }

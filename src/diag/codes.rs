@@ -172,6 +172,10 @@ pub static CODES: &[(&str, &str)] = &[
         "W0550",
         "retired: the minimal animator ignored a full-runtime feature",
     ),
+    (
+        "W0563",
+        "a clip's source skeleton cannot be read or does not load (played un-retargeted)",
+    ),
 ];
 
 /// The summary of a code, if registered.

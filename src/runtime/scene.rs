@@ -18,7 +18,7 @@ use super::schedule::{
 };
 use super::trace::{self, Trace};
 use crate::anim::state_machine::{self as sm, StateMachineDef};
-use crate::anim::{BoneMask, BoundClip, RootClip, Skeleton, find_root_bone};
+use crate::anim::{BoneMask, BoundClip, RootClip, Skeleton, find_root_bone, retarget_clip};
 use crate::animseq::{AnimSeq, is_identifier};
 use crate::bytecode::VerifiedModule;
 use crate::diag::{Diagnostic, SourceFile, Span};
@@ -53,6 +53,9 @@ pub const E_SCENE_BAD_ASSET: &str = "E0562";
 /// Retired (the full animator supports every feature); kept registered so the code is not
 /// reused. Formerly: a full-runtime feature the minimal animator ignored.
 pub const W_SCENE_UNSUPPORTED: &str = "W0550";
+/// The source skeleton a clip names (its `skeleton` field) cannot be read or does not load:
+/// the slot plays the clip un-retargeted, by name (warning).
+pub const W_SCENE_SOURCE_SKELETON: &str = "W0563";
 
 /// Every scene code.
 pub const CODES: &[&str] = &[
@@ -70,6 +73,7 @@ pub const CODES: &[&str] = &[
     E_SCENE_MISSING_FILE,
     E_SCENE_BAD_ASSET,
     W_SCENE_UNSUPPORTED,
+    W_SCENE_SOURCE_SKELETON,
 ];
 
 /// Most entities, actions, graphs per entity or clips per animator a scene may declare.
@@ -866,6 +870,192 @@ pub struct SceneAssets {
     pub skeletons: BTreeMap<String, Arc<Skeleton>>,
     /// State-machine path → parsed (and validated) state machine.
     pub machines: BTreeMap<String, Arc<StateMachineDef>>,
+    /// Clip path (a key of `clips`) → the skeleton the clip was keyed on, as a normalized
+    /// assets-relative path ([`normalize_asset_path`]) and a key of `skeletons` once loaded.
+    /// Filled by the loader (`sinew run` resolves each clip's `skeleton` field, else `.skel`
+    /// discovery beside the clip); a clip without an entry plays as it always did.
+    pub clip_sources: BTreeMap<String, String>,
+    /// Retargeted clips already baked (see [`bake_retargeted`]); [`spawn`] bakes any it needs
+    /// that are missing.
+    pub retargeted: BTreeMap<RetargetKey, Arc<AnimSeq>>,
+}
+
+/// What one retargeted clip is baked from: one per (clip, source skeleton, target skeleton,
+/// `bone_map`), shared by every animator slot with the same four.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RetargetKey {
+    /// Clip path (a key of [`SceneAssets::clips`]).
+    pub clip: String,
+    /// Source skeleton (a key of [`SceneAssets::skeletons`], normalized).
+    pub source: String,
+    /// The animator's skeleton (its `skeleton` path as written, a key of `skeletons`).
+    pub target: String,
+    /// The animator's `bone_map` (source → target names).
+    pub bone_map: BTreeMap<String, String>,
+}
+
+/// The lexical normal form of a `/`-separated path: `.` segments, empty segments and
+/// `name/..` pairs removed (a leading `..` is kept, as is a leading `/`). Two paths naming one
+/// file through `.`/`..` compare equal; symbolic links are not followed.
+pub fn normalize_asset_path(p: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    let joined = parts.join("/");
+    if p.starts_with('/') {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+/// `rel`, written inside the file at assets-relative `file`, as a normalized assets-relative
+/// path (relative to `file`'s folder; an absolute `rel` stays absolute).
+pub fn resolve_beside(file: &str, rel: &str) -> String {
+    if rel.starts_with('/') {
+        return normalize_asset_path(rel);
+    }
+    match normalize_asset_path(file).rsplit_once('/') {
+        Some((dir, _)) => normalize_asset_path(&format!("{dir}/{rel}")),
+        None => normalize_asset_path(rel),
+    }
+}
+
+/// The bake clip slot `clip` of animator `a` plays, or `None` when it plays the clip as loaded:
+/// the clip has no source skeleton, the animator has no skeleton, both name the same file
+/// (normalized paths), or the clip or either skeleton is not loaded.
+pub fn retarget_key(a: &AnimatorDef, clip: &str, assets: &SceneAssets) -> Option<RetargetKey> {
+    let target = a.skeleton.as_ref()?;
+    let source = assets.clip_sources.get(clip)?;
+    if normalize_asset_path(&target.path) == *source
+        || !assets.clips.contains_key(clip)
+        || !assets.skeletons.contains_key(source)
+        || !assets.skeletons.contains_key(&target.path)
+    {
+        return None;
+    }
+    Some(RetargetKey {
+        clip: clip.to_string(),
+        source: source.clone(),
+        target: target.path.clone(),
+        bone_map: a.bone_map.clone(),
+    })
+}
+
+/// Bakes `key` with [`retarget_clip`]. The clip is `None` when an asset is missing or the bake
+/// failed (an error diagnostic: the slot then plays the clip as loaded); the diagnostics are
+/// unlocated (the caller places them at the scene's clip entry).
+pub fn bake(key: &RetargetKey, assets: &SceneAssets) -> (Option<AnimSeq>, Vec<Diagnostic>) {
+    let (Some(seq), Some(source), Some(target)) = (
+        assets.clips.get(&key.clip),
+        assets.skeletons.get(&key.source),
+        assets.skeletons.get(&key.target),
+    ) else {
+        return (None, Vec::new());
+    };
+    let (baked, diags) = retarget_clip(seq, source, target, &key.bone_map);
+    let ok = !diags.iter().any(Diagnostic::is_error);
+    (ok.then_some(baked), diags)
+}
+
+/// Bakes every retargeted clip the scene's animators need that `assets.retargeted` lacks, once
+/// per [`RetargetKey`], into `assets.retargeted`. Returns, per (entity index, clip slot index),
+/// the diagnostics of the bake that slot uses (a bake shared by several slots is reported for
+/// each), for the caller to locate at the clip entry.
+pub fn bake_retargeted(
+    scene: &SceneDef,
+    assets: &mut SceneAssets,
+) -> Vec<(usize, usize, Vec<Diagnostic>)> {
+    let mut made: BTreeMap<RetargetKey, Vec<Diagnostic>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (ei, e) in scene.entities.iter().enumerate() {
+        let Some(a) = &e.animator else { continue };
+        for (si, (_, p)) in a.clips.iter().enumerate() {
+            let Some(key) = retarget_key(a, &p.path, assets) else {
+                continue;
+            };
+            if !made.contains_key(&key) && !assets.retargeted.contains_key(&key) {
+                let (seq, ds) = bake(&key, assets);
+                if let Some(seq) = seq {
+                    assets.retargeted.insert(key.clone(), Arc::new(seq));
+                }
+                made.insert(key.clone(), ds);
+            }
+            if let Some(ds) = made.get(&key).filter(|ds| !ds.is_empty()) {
+                out.push((ei, si, ds.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// What one clip slot plays: the sequence, and whether it is a retargeted bake (its tracks
+/// already carry target names, so it binds without `bone_map`).
+#[derive(Debug, Clone)]
+pub struct SlotSequence {
+    /// The sequence sampled for poses and root motion.
+    pub seq: Arc<AnimSeq>,
+    /// `true` for a retargeted bake.
+    pub retargeted: bool,
+}
+
+impl SlotSequence {
+    /// Compiles the sequence and binds it to `skel`: through `bone_map` unless retargeted.
+    pub fn bind(
+        &self,
+        skel: &Skeleton,
+        bone_map: &BTreeMap<String, String>,
+        slot: &str,
+    ) -> (BoundClip, Vec<Diagnostic>) {
+        let none = BTreeMap::new();
+        let map = if self.retargeted { &none } else { bone_map };
+        BoundClip::new(&self.seq, skel, map, slot)
+    }
+}
+
+/// The sequence each clip slot of `a` plays, in slot order: the retargeted bake for slots
+/// with a [`retarget_key`] (from `assets.retargeted`, else baked into `cache`), otherwise the
+/// clip as loaded.
+fn slot_sequences(
+    a: &AnimatorDef,
+    assets: &SceneAssets,
+    cache: &mut BTreeMap<RetargetKey, Option<Arc<AnimSeq>>>,
+) -> Result<Vec<SlotSequence>, SpawnError> {
+    a.clips
+        .iter()
+        .map(|(_, p)| {
+            let loaded = assets
+                .clips
+                .get(&p.path)
+                .ok_or_else(|| SpawnError(format!("clip `{}` was not loaded", p.path)))?;
+            let baked = retarget_key(a, &p.path, assets).and_then(|key| {
+                if let Some(s) = assets.retargeted.get(&key) {
+                    return Some(s.clone());
+                }
+                cache
+                    .entry(key)
+                    .or_insert_with_key(|key| bake(key, assets).0.map(Arc::new))
+                    .clone()
+            });
+            Ok(match baked {
+                Some(seq) => SlotSequence {
+                    seq,
+                    retargeted: true,
+                },
+                None => SlotSequence {
+                    seq: loaded.clone(),
+                    retargeted: false,
+                },
+            })
+        })
+        .collect()
 }
 
 /// A spawned scene: entities in scene order, and their names.
@@ -945,6 +1135,7 @@ pub fn spawn(
 ) -> Result<Spawned, SpawnError> {
     let mut spawned = Spawned::default();
     let mut prepared: BTreeMap<&str, Arc<Clip>> = BTreeMap::new();
+    let mut baked: BTreeMap<RetargetKey, Option<Arc<AnimSeq>>> = BTreeMap::new();
     for def in &scene.entities {
         let entity = world.spawn_empty().id();
         spawned
@@ -981,8 +1172,9 @@ pub fn spawn(
                     .map_err(|d| SpawnError(format!("{}: {d}", p.path)))?;
                 animator.set_machine(Arc::new(m));
             }
+            let slots = slot_sequences(a, assets, &mut baked)?;
             if a.root_motion.mode != RootMotionMode::Off {
-                let root = root_motion(a, assets)?;
+                let root = root_motion(a, assets, &slots)?;
                 animator.set_root_motion(root, def.position);
             } else {
                 animator.set_root_motion(
@@ -998,7 +1190,7 @@ pub fn spawn(
                 || !a.layers.is_empty()
                 || a.root_motion.mode != RootMotionMode::Off
             {
-                animator.set_rig(pose_rig(a, assets)?);
+                animator.set_rig(pose_rig(a, assets, &slots)?);
             }
             for layer in &a.layers {
                 animator.add_layer(&layer.name, layer.weight);
@@ -1079,17 +1271,19 @@ fn animator_skeleton(a: &AnimatorDef, assets: &SceneAssets) -> Result<Skeleton, 
     }
 }
 
-/// Prepares pose evaluation: skeleton, clips bound per slot, layer masks, root bone.
-fn pose_rig(a: &AnimatorDef, assets: &SceneAssets) -> Result<PoseRig, SpawnError> {
+/// Prepares pose evaluation: skeleton, clips bound per slot (`slots`, from
+/// [`slot_sequences`]), layer masks, root bone.
+fn pose_rig(
+    a: &AnimatorDef,
+    assets: &SceneAssets,
+    slots: &[SlotSequence],
+) -> Result<PoseRig, SpawnError> {
     let skel = animator_skeleton(a, assets)?;
-    let mut clips = Vec::with_capacity(a.clips.len());
-    for (slot, p) in &a.clips {
-        let seq = assets
-            .clips
-            .get(&p.path)
-            .ok_or_else(|| SpawnError(format!("clip `{}` was not loaded", p.path)))?;
-        clips.push(BoundClip::new(seq, &skel, &a.bone_map, slot).0);
-    }
+    let clips = slots
+        .iter()
+        .zip(&a.clips)
+        .map(|(s, (slot, _))| s.bind(&skel, &a.bone_map, slot).0)
+        .collect();
     let layers = a
         .layers
         .iter()
@@ -1112,21 +1306,13 @@ fn pose_rig(a: &AnimatorDef, assets: &SceneAssets) -> Result<PoseRig, SpawnError
 }
 
 /// Prepares root motion: the skeleton (or the flat one of the clips' tracks), the root bone
-/// and each slot's root track (in slot order).
+/// and each slot's root track (in slot order, from the sequences `slots` plays, so a
+/// retargeted slot moves by its scaled hips translation).
 fn root_motion(
     a: &AnimatorDef,
     assets: &SceneAssets,
+    slots: &[SlotSequence],
 ) -> Result<super::animator::RootMotion, SpawnError> {
-    let seqs = a
-        .clips
-        .iter()
-        .map(|(_, p)| {
-            assets
-                .clips
-                .get(&p.path)
-                .ok_or_else(|| SpawnError(format!("clip `{}` was not loaded", p.path)))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
     let skel = animator_skeleton(a, assets)?;
     let mode = match a.root_motion.mode {
         RootMotionMode::Off => crate::anim::RootMotionMode::Off,
@@ -1134,12 +1320,12 @@ fn root_motion(
         RootMotionMode::Extract => crate::anim::RootMotionMode::Extract,
     };
     let bone = find_root_bone(&skel, &a.root_motion.bone);
-    let clips = seqs
+    let clips = slots
         .iter()
         .zip(&a.clips)
         .map(|(seq, (slot, _))| {
             let bone = bone?;
-            let (bc, _) = BoundClip::new(seq, &skel, &a.bone_map, slot);
+            let (bc, _) = seq.bind(&skel, &a.bone_map, slot);
             Some(RootClip::new(
                 &bc.clip,
                 &bc.binding,
@@ -1207,5 +1393,143 @@ fn apply_action(
     };
     if let Some(mut a) = world.get_mut::<Animator>(entity) {
         a.queue(command);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::{Pose, load_skeleton};
+
+    const RIG: &str = r#"Skeleton(bones: [
+        (name: "hips", parent: None, translation: (0.0, 1.0, 0.0), rotation: (0.0, 0.0, 0.0, 1.0)),
+        (name: "leg", parent: Some("hips"), translation: (0.1, -0.1, 0.0), rotation: (0.0, 0.0, 0.0, 1.0)),
+        (name: "foot", parent: Some("leg"), translation: (0.0, -0.8, 0.0), rotation: (0.0, 0.0, 0.0, 1.0)),
+    ])"#;
+    const OTHER: &str = r#"Skeleton(bones: [
+        (name: "Hips_src", parent: None, translation: (0.0, 2.0, 0.0), rotation: (0.0, 0.7071068, 0.0, 0.7071068)),
+        (name: "leg", parent: Some("Hips_src"), translation: (0.1, -0.1, 0.0), rotation: (0.0, 0.0, 0.0, 1.0)),
+        (name: "foot", parent: Some("leg"), translation: (0.0, -1.6, 0.0), rotation: (0.0, 0.0, 0.0, 1.0)),
+    ])"#;
+    const CLIP: &str = r#"AnimSeq(format: 3, id: "c", name: "C", duration: 1.0, tracks: [
+        (bone: "Hips_src", translation: [(0.0, (0.0, 1.0, 0.0)), (1.0, (0.0, 1.2, 2.0))], rotation: [(0.0, (0.0, 0.0, 0.0, 1.0)), (1.0, (0.0, 0.3827, 0.0, 0.9239))], scale: []),
+        (bone: "leg", translation: [], rotation: [(0.0, (0.0, 0.0, 0.0, 1.0)), (0.5, (0.2588, 0.0, 0.0, 0.9659))], scale: []),
+    ])"#;
+
+    /// Assets for one animator on `rig.skel` with clip slots `plain` (no source skeleton),
+    /// `same` (source `./rig.skel`, the animator's own) and `other` (source `other.skel`), and
+    /// its parsed definition (bone_map `Hips_src` → `hips`, root motion on).
+    fn check() -> (AnimatorDef, SceneAssets) {
+        let scene = r#"Scene(entities: [(name: "e", animator: Some((skeleton: Some("rig.skel"),
+            clips: {"plain": "plain.animseq", "same": "same.animseq", "other": "other.animseq"},
+            root_motion: (mode: Transform), bone_map: {"Hips_src": "hips"})))])"#;
+        let def = parse(&SourceFile::new("t.scene.ron", scene))
+            .scene
+            .expect("scene parses");
+        let a = def.entities[0].animator.clone().expect("animator");
+        let mut assets = SceneAssets::default();
+        for (path, text) in [("rig.skel", RIG), ("other.skel", OTHER)] {
+            let skel = load_skeleton(&SourceFile::new(path, text)).skeleton;
+            assets
+                .skeletons
+                .insert(path.into(), Arc::new(skel.expect("skeleton loads")));
+        }
+        for path in ["plain.animseq", "same.animseq", "other.animseq"] {
+            let seq = crate::animseq::load(&SourceFile::new(path, CLIP)).seq;
+            assets
+                .clips
+                .insert(path.into(), Arc::new(seq.expect("clip loads")));
+        }
+        assets
+            .clip_sources
+            .insert("same.animseq".into(), normalize_asset_path("./rig.skel"));
+        assets
+            .clip_sources
+            .insert("other.animseq".into(), "other.skel".into());
+        (a, assets)
+    }
+
+    fn bits(p: &Pose) -> Vec<u32> {
+        let t = p.translations.iter().flat_map(|v| v.to_array());
+        let r = p.rotations.iter().flat_map(|q| q.to_array());
+        let s = p.scales.iter().flat_map(|v| v.to_array());
+        t.chain(r).chain(s).map(f32::to_bits).collect()
+    }
+
+    #[test]
+    fn slots_without_a_distinct_source_skeleton_play_bit_identically() {
+        let (a, assets) = check();
+        let slots = slot_sequences(&a, &assets, &mut BTreeMap::new()).expect("slots");
+        assert_eq!(
+            slots.iter().map(|s| s.retargeted).collect::<Vec<_>>(),
+            [false, false, true]
+        );
+        let rig = pose_rig(&a, &assets, &slots).expect("rig");
+        let root = root_motion(&a, &assets, &slots).expect("root motion");
+        let skel = &assets.skeletons["rig.skel"];
+        let hips = find_root_bone(skel, "").expect("hips");
+        // What spawn built before retargeting existed: the loaded clip bound through bone_map.
+        let before =
+            |slot: &str, path: &str| BoundClip::new(&assets.clips[path], skel, &a.bone_map, slot).0;
+        for (i, (slot, path)) in [("plain", "plain.animseq"), ("same", "same.animseq")]
+            .into_iter()
+            .enumerate()
+        {
+            let b = before(slot, path);
+            assert_eq!(rig.clips[i], b, "{slot}");
+            let rc = RootClip::new(&b.clip, &b.binding, hips, false);
+            assert_eq!(root.clips[i].as_ref(), Some(&rc), "{slot}");
+            let (mut x, mut y) = (Pose::rest(skel), Pose::rest(skel));
+            for t in [0.0, 0.1, 0.25, 0.5, 0.77, 1.0] {
+                rig.clips[i].sample_pose(skel, t, &mut x);
+                b.sample_pose(skel, t, &mut y);
+                assert_eq!(bits(&x), bits(&y), "{slot} at {t}");
+            }
+        }
+        // The third slot is retargeted: no bone is named like an upper leg, so the hips rest
+        // heights give the ratio, 1.0 (rig.skel) / 2.0 (other.skel): its hips translation is
+        // halved, unlike the un-retargeted binding.
+        let b = before("other", "other.animseq");
+        let (mut x, mut y) = (Pose::rest(skel), Pose::rest(skel));
+        rig.clips[2].sample_pose(skel, 1.0, &mut x);
+        b.sample_pose(skel, 1.0, &mut y);
+        assert_eq!(y.translations[hips].z, 2.0);
+        assert!((x.translations[hips].z - 1.0).abs() < 1e-6, "{x:?}");
+    }
+
+    #[test]
+    fn one_bake_per_key_and_none_without_an_animator_skeleton() {
+        let (mut a, mut assets) = check();
+        let scene = SceneDef {
+            entities: vec![
+                EntityDef {
+                    name: "a".into(),
+                    name_span: Span::new(0, 0),
+                    animator: Some(a.clone()),
+                    graphs: Vec::new(),
+                    position: [0.0; 3],
+                };
+                2
+            ],
+            actions: Vec::new(),
+        };
+        let diags = bake_retargeted(&scene, &mut assets);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(assets.retargeted.len(), 1);
+        a.skeleton = None;
+        assert_eq!(retarget_key(&a, "other.animseq", &assets), None);
+    }
+
+    #[test]
+    fn paths_normalize_lexically() {
+        assert_eq!(normalize_asset_path("./a//b/../c.skel"), "a/c.skel");
+        assert_eq!(normalize_asset_path("../x/./y"), "../x/y");
+        assert_eq!(normalize_asset_path("/abs/../r"), "/r");
+        assert_eq!(
+            resolve_beside("sub/clip.animseq", "../rig.skel"),
+            "rig.skel"
+        );
+        assert_eq!(resolve_beside("clip.animseq", "rigs/r.skel"), "rigs/r.skel");
+        assert_eq!(resolve_beside("a/b.animseq", "/abs.skel"), "/abs.skel");
     }
 }
