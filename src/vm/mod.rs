@@ -513,7 +513,6 @@ fn exec(
     budget: u64,
 ) -> Outcome {
     let code = &m.module().code[..];
-    let consts = &m.module().consts[..];
     let mut left = budget;
     let counts = m
         .module()
@@ -619,35 +618,15 @@ fn exec(
             Instr::MovB { dst, src } => n.b[ix(dst.0)] = n.b[ix(src.0)],
             Instr::MovI { dst, src } => n.i[ix(dst.0)] = n.i[ix(src.0)],
             Instr::MovF { dst, src } => n.f[ix(dst.0)] = n.f[ix(src.0)],
-            Instr::MovV { dst, src } => n.v[ix(dst.0)] = n.v[ix(src.0)],
-            Instr::MovS { dst, src } => rs[ix(dst.0)] = rs[ix(src.0)].clone(),
-            Instr::MovE { dst, src } => re[ix(dst.0)] = re[ix(src.0)],
             Instr::LdcB { dst, c } => n.b[ix(dst.0)] = konst!(c, Bool),
             Instr::LdcI { dst, c } => n.i[ix(dst.0)] = konst!(c, Int),
             Instr::LdcF { dst, c } => n.f[ix(dst.0)] = konst!(c, Float),
-            Instr::LdcV { dst, c } => n.v[ix(dst.0)] = konst!(c, Vec3),
-            Instr::LdcS { dst, c } => rs[ix(dst.0)] = konst!(c, Str),
-            Instr::LdcE { dst, c } => {
-                re[ix(dst.0)] = match consts.get(c.0 as usize) {
-                    Some(Const::Entity(EntityConst::None)) => None,
-                    Some(Const::Entity(EntityConst::Owner)) => Some(host.self_entity()),
-                    _ => return fail(m, here, "constant type mismatch"),
-                }
-            }
-
             Instr::ParamB { dst, p } => n.b[ix(dst.0)] = param!(m, here, payload, p, Bool),
             Instr::ParamI { dst, p } => n.i[ix(dst.0)] = param!(m, here, payload, p, Int),
             Instr::ParamF { dst, p } => n.f[ix(dst.0)] = param!(m, here, payload, p, Float),
-            Instr::ParamV { dst, p } => n.v[ix(dst.0)] = param!(m, here, payload, p, Vec3),
-            Instr::ParamS { dst, p } => rs[ix(dst.0)] = param!(m, here, payload, p, Str),
-            Instr::ParamE { dst, p } => re[ix(dst.0)] = param!(m, here, payload, p, Entity),
-
             Instr::VarGetB { dst, var } => n.b[ix(dst.0)] = var_get!(m, here, st.vars, var, Bool),
             Instr::VarGetI { dst, var } => n.i[ix(dst.0)] = var_get!(m, here, st.vars, var, Int),
             Instr::VarGetF { dst, var } => n.f[ix(dst.0)] = var_get!(m, here, st.vars, var, Float),
-            Instr::VarGetV { dst, var } => n.v[ix(dst.0)] = var_get!(m, here, st.vars, var, Vec3),
-            Instr::VarGetS { dst, var } => rs[ix(dst.0)] = var_get!(m, here, st.vars, var, Str),
-            Instr::VarGetE { dst, var } => re[ix(dst.0)] = var_get!(m, here, st.vars, var, Entity),
             Instr::VarSetB { var, src } => {
                 var_set!(m, here, st.vars, var, Bool, n.b[ix(src.0)])
             }
@@ -657,16 +636,6 @@ fn exec(
             Instr::VarSetF { var, src } => {
                 var_set!(m, here, st.vars, var, Float, n.f[ix(src.0)])
             }
-            Instr::VarSetV { var, src } => {
-                var_set!(m, here, st.vars, var, Vec3, n.v[ix(src.0)])
-            }
-            Instr::VarSetS { var, src } => {
-                var_set!(m, here, st.vars, var, Str, rs[ix(src.0)].clone())
-            }
-            Instr::VarSetE { var, src } => {
-                var_set!(m, here, st.vars, var, Entity, re[ix(src.0)])
-            }
-
             Instr::SlotGetB { dst, slot } => {
                 n.b[ix(dst.0)] = var_get!(m, here, st.slots, slot, Bool)
             }
@@ -675,13 +644,6 @@ fn exec(
             }
             Instr::SlotGetF { dst, slot } => {
                 n.f[ix(dst.0)] = var_get!(m, here, st.slots, slot, Float)
-            }
-            Instr::SlotGetV { dst, slot } => {
-                n.v[ix(dst.0)] = var_get!(m, here, st.slots, slot, Vec3)
-            }
-            Instr::SlotGetS { dst, slot } => rs[ix(dst.0)] = var_get!(m, here, st.slots, slot, Str),
-            Instr::SlotGetE { dst, slot } => {
-                re[ix(dst.0)] = var_get!(m, here, st.slots, slot, Entity)
             }
             Instr::SlotSetB { slot, src } => {
                 var_set!(m, here, st.slots, slot, Bool, n.b[ix(src.0)])
@@ -692,16 +654,6 @@ fn exec(
             Instr::SlotSetF { slot, src } => {
                 var_set!(m, here, st.slots, slot, Float, n.f[ix(src.0)])
             }
-            Instr::SlotSetV { slot, src } => {
-                var_set!(m, here, st.slots, slot, Vec3, n.v[ix(src.0)])
-            }
-            Instr::SlotSetS { slot, src } => {
-                var_set!(m, here, st.slots, slot, Str, rs[ix(src.0)].clone())
-            }
-            Instr::SlotSetE { slot, src } => {
-                var_set!(m, here, st.slots, slot, Entity, re[ix(src.0)])
-            }
-
             Instr::IntAdd { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_add(n.i[ix(b.0)]),
             Instr::IntSub { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_sub(n.i[ix(b.0)]),
             Instr::IntMul { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_mul(n.i[ix(b.0)]),
@@ -729,15 +681,7 @@ fn exec(
             Instr::IntLe { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] <= n.i[ix(b.0)],
             Instr::IntGt { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] > n.i[ix(b.0)],
             Instr::IntGe { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] >= n.i[ix(b.0)],
-            Instr::IntClamp {
-                dst,
-                value,
-                min,
-                max,
-            } => n.i[ix(dst.0)] = n.i[ix(value.0)].max(n.i[ix(min.0)]).min(n.i[ix(max.0)]),
             Instr::IntToFloat { dst, a } => n.f[ix(dst.0)] = n.i[ix(a.0)] as f64,
-            Instr::IntToString { dst, a } => rs[ix(dst.0)] = Arc::from(n.i[ix(a.0)].to_string()),
-
             Instr::FloatAdd { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] + n.f[ix(b.0)],
             Instr::FloatSub { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] - n.f[ix(b.0)],
             Instr::FloatMul { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] * n.f[ix(b.0)],
@@ -745,111 +689,223 @@ fn exec(
             Instr::FloatRem { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] % n.f[ix(b.0)],
             Instr::FloatMin { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)].min(n.f[ix(b.0)]),
             Instr::FloatMax { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)].max(n.f[ix(b.0)]),
-            Instr::FloatPow { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)].powf(n.f[ix(b.0)]),
             Instr::FloatNeg { dst, a } => n.f[ix(dst.0)] = -n.f[ix(a.0)],
             Instr::FloatAbs { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].abs(),
             Instr::FloatSqrt { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].sqrt(),
-            Instr::FloatSin { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].sin(),
-            Instr::FloatCos { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].cos(),
-            Instr::FloatTan { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].tan(),
             Instr::FloatFloor { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].floor(),
             Instr::FloatCeil { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].ceil(),
             Instr::FloatLt { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] < n.f[ix(b.0)],
             Instr::FloatLe { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] <= n.f[ix(b.0)],
             Instr::FloatGt { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] > n.f[ix(b.0)],
             Instr::FloatGe { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] >= n.f[ix(b.0)],
-            Instr::FloatClamp {
-                dst,
-                value,
-                min,
-                max,
-            } => n.f[ix(dst.0)] = n.f[ix(value.0)].max(n.f[ix(min.0)]).min(n.f[ix(max.0)]),
-            Instr::FloatLerp { dst, a, b, t } => {
-                let (a, b, t) = (n.f[ix(a.0)], n.f[ix(b.0)], n.f[ix(t.0)]);
-                n.f[ix(dst.0)] = a + (b - a) * t;
-            }
             Instr::FloatToInt { dst, a } => n.i[ix(dst.0)] = n.f[ix(a.0)] as i64,
-            Instr::FloatToString { dst, a } => {
-                rs[ix(dst.0)] = Arc::from(format!("{:?}", n.f[ix(a.0)]))
-            }
-
             Instr::BoolAnd { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] & n.b[ix(b.0)],
             Instr::BoolOr { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] | n.b[ix(b.0)],
             Instr::BoolXor { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] ^ n.b[ix(b.0)],
             Instr::BoolNot { dst, a } => n.b[ix(dst.0)] = !n.b[ix(a.0)],
-
-            Instr::Vec3Make { dst, x, y, z } => {
-                n.v[ix(dst.0)] = [
-                    n.f[ix(x.0)] as f32,
-                    n.f[ix(y.0)] as f32,
-                    n.f[ix(z.0)] as f32,
-                ]
-            }
-            Instr::Vec3Break { x, y, z, v } => {
-                let [a, b, c] = n.v[ix(v.0)];
-                n.f[ix(x.0)] = f64::from(a);
-                n.f[ix(y.0)] = f64::from(b);
-                n.f[ix(z.0)] = f64::from(c);
-            }
-            Instr::Vec3Add { dst, a, b } => {
-                let (a, b) = (n.v[ix(a.0)], n.v[ix(b.0)]);
-                n.v[ix(dst.0)] = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-            }
-            Instr::Vec3Sub { dst, a, b } => {
-                let (a, b) = (n.v[ix(a.0)], n.v[ix(b.0)]);
-                n.v[ix(dst.0)] = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-            }
-            Instr::Vec3Scale { dst, v, s } => {
-                let (v, s) = (n.v[ix(v.0)], n.f[ix(s.0)]);
-                n.v[ix(dst.0)] = v.map(|c| (f64::from(c) * s) as f32);
-            }
-            Instr::Vec3Length { dst, v } => {
-                let v = n.v[ix(v.0)].map(f64::from);
-                n.f[ix(dst.0)] = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-            }
-            Instr::Vec3Dot { dst, a, b } => {
-                let (a, b) = (n.v[ix(a.0)].map(f64::from), n.v[ix(b.0)].map(f64::from));
-                n.f[ix(dst.0)] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-            }
-
-            Instr::StrConcat { dst, a, b } => {
-                let (a, b) = (&rs[ix(a.0)], &rs[ix(b.0)]);
-                if a.len().saturating_add(b.len()) > MAX_STRING_LEN {
-                    return fail(
-                        m,
-                        here,
-                        format!("string longer than {MAX_STRING_LEN} bytes"),
-                    );
+            _ => {
+                if let Err(o) = rare(m, st, n, rs, re, payload, host, here, ins) {
+                    return o;
                 }
-                let mut s = String::with_capacity(a.len() + b.len());
-                s.push_str(a);
-                s.push_str(b);
-                rs[ix(dst.0)] = Arc::from(s);
-            }
-            Instr::StrEq { dst, a, b } => n.b[ix(dst.0)] = rs[ix(a.0)] == rs[ix(b.0)],
-
-            Instr::EntitySelf { dst } => re[ix(dst.0)] = Some(host.self_entity()),
-            Instr::Log { message } => host.log(&rs[ix(message.0)]),
-            Instr::AnimSetState { ok, state } => n.b[ix(ok.0)] = host.set_state(&rs[ix(state.0)]),
-            Instr::AnimSetParam { name, value } => {
-                host.set_param(&rs[ix(name.0)], n.f[ix(value.0)])
-            }
-            Instr::AnimGetParam { dst, name } => n.f[ix(dst.0)] = host.get_param(&rs[ix(name.0)]),
-            Instr::AnimPlayOnLayer { layer, clip } => {
-                host.play_on_layer(&rs[ix(layer.0)], &rs[ix(clip.0)])
-            }
-            Instr::AnimStopLayer { layer } => host.stop_layer(&rs[ix(layer.0)]),
-            Instr::AnimSetLayerWeight { layer, weight } => {
-                host.set_layer_weight(&rs[ix(layer.0)], n.f[ix(weight.0)])
-            }
-            Instr::AnimCurrentState { dst } => rs[ix(dst.0)] = host.current_state(),
-            Instr::AnimCurve { dst, name } => n.f[ix(dst.0)] = host.curve(&rs[ix(name.0)]),
-            Instr::EventSend { event, target } => {
-                let Some(Value::Str(ev)) = m.const_value(event.0) else {
-                    return fail(m, here, "constant type mismatch");
-                };
-                host.send(ev, re[ix(target.0)]);
             }
         }
     }
+}
+
+/// The instructions no hot loop needs (strings, vectors, host calls, wide moves), kept out of
+/// [`exec`]'s dispatch loop so the loop keeps its state in registers.
+#[inline(never)]
+// The error is the very `Outcome` the interpreter returns (built on the cold path only).
+#[allow(clippy::too_many_arguments, clippy::result_large_err)]
+fn rare(
+    m: &VerifiedModule,
+    st: &mut InstanceState,
+    n: &mut Nums,
+    rs: &mut [Arc<str>; BANK],
+    re: &mut [Option<u64>; BANK],
+    payload: &[Value],
+    host: &mut dyn Host,
+    here: u32,
+    ins: &Instr,
+) -> Result<(), Outcome> {
+    let consts = &m.module().consts[..];
+    macro_rules! var_get {
+        ($m:expr, $pc:expr, $store:expr, $idx:expr, $variant:ident) => {
+            match $store.get($idx.0 as usize) {
+                Some(Value::$variant(x)) => x.clone(),
+                _ => return Err(fail($m, $pc, STATE_MISMATCH)),
+            }
+        };
+    }
+    macro_rules! var_set {
+        ($m:expr, $pc:expr, $store:expr, $idx:expr, $variant:ident, $val:expr) => {
+            match $store.get_mut($idx.0 as usize) {
+                Some(Value::$variant(x)) => *x = $val,
+                _ => return Err(fail($m, $pc, STATE_MISMATCH)),
+            }
+        };
+    }
+    macro_rules! param {
+        ($m:expr, $pc:expr, $payload:expr, $idx:expr, $variant:ident) => {
+            match $payload.get($idx.0 as usize) {
+                Some(Value::$variant(x)) => x.clone(),
+                _ => {
+                    return Err(fail(
+                        $m,
+                        $pc,
+                        "event payload does not match the handler's parameters",
+                    ))
+                }
+            }
+        };
+    }
+    macro_rules! konst {
+        ($c:expr, $variant:ident) => {
+            match m.const_value($c.0) {
+                Some(Value::$variant(x)) => x.clone(),
+                _ => return Err(fail(m, here, "constant type mismatch")),
+            }
+        };
+    }
+    match *ins {
+        Instr::MovV { dst, src } => n.v[ix(dst.0)] = n.v[ix(src.0)],
+        Instr::MovS { dst, src } => rs[ix(dst.0)] = rs[ix(src.0)].clone(),
+        Instr::MovE { dst, src } => re[ix(dst.0)] = re[ix(src.0)],
+        Instr::LdcV { dst, c } => n.v[ix(dst.0)] = konst!(c, Vec3),
+        Instr::LdcS { dst, c } => rs[ix(dst.0)] = konst!(c, Str),
+        Instr::LdcE { dst, c } => {
+            re[ix(dst.0)] = match consts.get(c.0 as usize) {
+                Some(Const::Entity(EntityConst::None)) => None,
+                Some(Const::Entity(EntityConst::Owner)) => Some(host.self_entity()),
+                _ => return Err(fail(m, here, "constant type mismatch")),
+            }
+        }
+
+        Instr::ParamV { dst, p } => n.v[ix(dst.0)] = param!(m, here, payload, p, Vec3),
+        Instr::ParamS { dst, p } => rs[ix(dst.0)] = param!(m, here, payload, p, Str),
+        Instr::ParamE { dst, p } => re[ix(dst.0)] = param!(m, here, payload, p, Entity),
+
+        Instr::VarGetV { dst, var } => n.v[ix(dst.0)] = var_get!(m, here, st.vars, var, Vec3),
+        Instr::VarGetS { dst, var } => rs[ix(dst.0)] = var_get!(m, here, st.vars, var, Str),
+        Instr::VarGetE { dst, var } => re[ix(dst.0)] = var_get!(m, here, st.vars, var, Entity),
+        Instr::VarSetV { var, src } => {
+            var_set!(m, here, st.vars, var, Vec3, n.v[ix(src.0)])
+        }
+        Instr::VarSetS { var, src } => {
+            var_set!(m, here, st.vars, var, Str, rs[ix(src.0)].clone())
+        }
+        Instr::VarSetE { var, src } => {
+            var_set!(m, here, st.vars, var, Entity, re[ix(src.0)])
+        }
+
+        Instr::SlotGetV { dst, slot } => n.v[ix(dst.0)] = var_get!(m, here, st.slots, slot, Vec3),
+        Instr::SlotGetS { dst, slot } => rs[ix(dst.0)] = var_get!(m, here, st.slots, slot, Str),
+        Instr::SlotGetE { dst, slot } => re[ix(dst.0)] = var_get!(m, here, st.slots, slot, Entity),
+        Instr::SlotSetV { slot, src } => {
+            var_set!(m, here, st.slots, slot, Vec3, n.v[ix(src.0)])
+        }
+        Instr::SlotSetS { slot, src } => {
+            var_set!(m, here, st.slots, slot, Str, rs[ix(src.0)].clone())
+        }
+        Instr::SlotSetE { slot, src } => {
+            var_set!(m, here, st.slots, slot, Entity, re[ix(src.0)])
+        }
+
+        Instr::IntClamp {
+            dst,
+            value,
+            min,
+            max,
+        } => n.i[ix(dst.0)] = n.i[ix(value.0)].max(n.i[ix(min.0)]).min(n.i[ix(max.0)]),
+        Instr::IntToString { dst, a } => rs[ix(dst.0)] = Arc::from(n.i[ix(a.0)].to_string()),
+
+        Instr::FloatPow { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)].powf(n.f[ix(b.0)]),
+        Instr::FloatSin { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].sin(),
+        Instr::FloatCos { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].cos(),
+        Instr::FloatTan { dst, a } => n.f[ix(dst.0)] = n.f[ix(a.0)].tan(),
+        Instr::FloatClamp {
+            dst,
+            value,
+            min,
+            max,
+        } => n.f[ix(dst.0)] = n.f[ix(value.0)].max(n.f[ix(min.0)]).min(n.f[ix(max.0)]),
+        Instr::FloatLerp { dst, a, b, t } => {
+            let (a, b, t) = (n.f[ix(a.0)], n.f[ix(b.0)], n.f[ix(t.0)]);
+            n.f[ix(dst.0)] = a + (b - a) * t;
+        }
+        Instr::FloatToString { dst, a } => rs[ix(dst.0)] = Arc::from(format!("{:?}", n.f[ix(a.0)])),
+
+        Instr::Vec3Make { dst, x, y, z } => {
+            n.v[ix(dst.0)] = [
+                n.f[ix(x.0)] as f32,
+                n.f[ix(y.0)] as f32,
+                n.f[ix(z.0)] as f32,
+            ]
+        }
+        Instr::Vec3Break { x, y, z, v } => {
+            let [a, b, c] = n.v[ix(v.0)];
+            n.f[ix(x.0)] = f64::from(a);
+            n.f[ix(y.0)] = f64::from(b);
+            n.f[ix(z.0)] = f64::from(c);
+        }
+        Instr::Vec3Add { dst, a, b } => {
+            let (a, b) = (n.v[ix(a.0)], n.v[ix(b.0)]);
+            n.v[ix(dst.0)] = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+        }
+        Instr::Vec3Sub { dst, a, b } => {
+            let (a, b) = (n.v[ix(a.0)], n.v[ix(b.0)]);
+            n.v[ix(dst.0)] = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+        }
+        Instr::Vec3Scale { dst, v, s } => {
+            let (v, s) = (n.v[ix(v.0)], n.f[ix(s.0)]);
+            n.v[ix(dst.0)] = v.map(|c| (f64::from(c) * s) as f32);
+        }
+        Instr::Vec3Length { dst, v } => {
+            let v = n.v[ix(v.0)].map(f64::from);
+            n.f[ix(dst.0)] = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+        }
+        Instr::Vec3Dot { dst, a, b } => {
+            let (a, b) = (n.v[ix(a.0)].map(f64::from), n.v[ix(b.0)].map(f64::from));
+            n.f[ix(dst.0)] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        }
+
+        Instr::StrConcat { dst, a, b } => {
+            let (a, b) = (&rs[ix(a.0)], &rs[ix(b.0)]);
+            if a.len().saturating_add(b.len()) > MAX_STRING_LEN {
+                return Err(fail(
+                    m,
+                    here,
+                    format!("string longer than {MAX_STRING_LEN} bytes"),
+                ));
+            }
+            let mut s = String::with_capacity(a.len() + b.len());
+            s.push_str(a);
+            s.push_str(b);
+            rs[ix(dst.0)] = Arc::from(s);
+        }
+        Instr::StrEq { dst, a, b } => n.b[ix(dst.0)] = rs[ix(a.0)] == rs[ix(b.0)],
+
+        Instr::EntitySelf { dst } => re[ix(dst.0)] = Some(host.self_entity()),
+        Instr::Log { message } => host.log(&rs[ix(message.0)]),
+        Instr::AnimSetState { ok, state } => n.b[ix(ok.0)] = host.set_state(&rs[ix(state.0)]),
+        Instr::AnimSetParam { name, value } => host.set_param(&rs[ix(name.0)], n.f[ix(value.0)]),
+        Instr::AnimGetParam { dst, name } => n.f[ix(dst.0)] = host.get_param(&rs[ix(name.0)]),
+        Instr::AnimPlayOnLayer { layer, clip } => {
+            host.play_on_layer(&rs[ix(layer.0)], &rs[ix(clip.0)])
+        }
+        Instr::AnimStopLayer { layer } => host.stop_layer(&rs[ix(layer.0)]),
+        Instr::AnimSetLayerWeight { layer, weight } => {
+            host.set_layer_weight(&rs[ix(layer.0)], n.f[ix(weight.0)])
+        }
+        Instr::AnimCurrentState { dst } => rs[ix(dst.0)] = host.current_state(),
+        Instr::AnimCurve { dst, name } => n.f[ix(dst.0)] = host.curve(&rs[ix(name.0)]),
+        Instr::EventSend { event, target } => {
+            let Some(Value::Str(ev)) = m.const_value(event.0) else {
+                return Err(fail(m, here, "constant type mismatch"));
+            };
+            host.send(ev, re[ix(target.0)]);
+        }
+        _ => {}
+    }
+    Ok(())
 }
