@@ -1069,6 +1069,135 @@ fn budget_exhaustion_aborts_naming_the_node_and_keeps_state() {
     assert_eq!(o, Outcome::Completed);
 }
 
+/// `var.get` → add/sub/mul → `var.set` of one variable, the shape the VM runs as one step
+/// (`verify::fusable`), with the operand order `op`/`var_first` and an optional `mov` between
+/// the get and the arithmetic that keeps the VM from fusing. The handler runs both updates,
+/// then jumps back once into the middle of the int one (at the arithmetic, not the get).
+fn var_update(op: &str, var_first: bool, split: bool) -> Module {
+    let mut mb = ModuleBuilder::new("upd");
+    let vi = mb.var::<I>("n", Const::Int(40));
+    let vf = mb.var::<F>("x", Const::Float(1.5));
+    let mut h = mb.handler("tick", &[]);
+    h.at_node("upd");
+    let (gi, ki, di) = (h.reg::<I>(), int_reg(h.borrow(), 7), h.reg::<I>());
+    let (gf, kf, df) = (h.reg::<F>(), float_reg(h.borrow(), 2.5), h.reg::<F>());
+    let again = h.reg::<B>();
+    let mid_i = h.label();
+    let (a_i, b_i) = if var_first { (gi, ki) } else { (ki, gi) };
+    let (a_f, b_f) = if var_first { (gf, kf) } else { (kf, gf) };
+    h.emit(Instr::VarGetI { dst: gi, var: vi });
+    if split {
+        h.emit(Instr::MovI { dst: gi, src: gi });
+    }
+    h.bind(mid_i);
+    h.emit(match op {
+        "sub" => Instr::IntSub {
+            dst: di,
+            a: a_i,
+            b: b_i,
+        },
+        _ => Instr::IntAdd {
+            dst: di,
+            a: a_i,
+            b: b_i,
+        },
+    });
+    h.emit(Instr::VarSetI { var: vi, src: di });
+    h.emit(Instr::VarGetF { dst: gf, var: vf });
+    if split {
+        h.emit(Instr::MovF { dst: gf, src: gf });
+    }
+    h.emit(match op {
+        "sub" => Instr::FloatSub {
+            dst: df,
+            a: a_f,
+            b: b_f,
+        },
+        "mul" => Instr::FloatMul {
+            dst: df,
+            a: a_f,
+            b: b_f,
+        },
+        _ => Instr::FloatAdd {
+            dst: df,
+            a: a_f,
+            b: b_f,
+        },
+    });
+    h.emit(Instr::VarSetF { var: vf, src: df });
+    // Second pass enters both updates in the middle (after the get): registers as left.
+    let done = h.label();
+    h.emit(Instr::JmpIf {
+        cond: again,
+        target: done.target(),
+    });
+    let t = bool_reg(h.borrow(), true);
+    h.emit(Instr::MovB { dst: again, src: t });
+    h.emit(Instr::Jmp {
+        target: mid_i.target(),
+    });
+    h.bind(done);
+    h.emit(Instr::Ret {});
+    h.finish().unwrap();
+    mb.finish()
+}
+
+#[test]
+fn fused_variable_updates_match_the_instructions_one_by_one() {
+    for op in ["add", "sub", "mul"] {
+        for var_first in [true, false] {
+            let fused = verify(var_update(op, var_first, false)).unwrap();
+            let plain = verify(var_update(op, var_first, true)).unwrap();
+            let (mut a, mut b) = (InstanceState::new(&fused, 0), InstanceState::new(&plain, 0));
+            let oa = run(&fused, &mut a, "tick", &[], &mut TestHost::default());
+            let ob = run(&plain, &mut b, "tick", &[], &mut TestHost::default());
+            assert_eq!(
+                (&oa, a.vars()),
+                (&ob, b.vars()),
+                "{op} var_first={var_first}"
+            );
+            // Hand-computed: the int update runs twice, the second time entered after its get
+            // (reusing the loaded register), so n = f(40) either way.
+            let int = |x: i64| match (op, var_first) {
+                ("sub", true) => x - 7,
+                ("sub", false) => 7 - x,
+                _ => x + 7,
+            };
+            let flt = |x: f64| match (op, var_first) {
+                ("sub", true) => x - 2.5,
+                ("sub", false) => 2.5 - x,
+                ("mul", _) => x * 2.5,
+                _ => x + 2.5,
+            };
+            let n = if op == "mul" { 47 } else { int(40) };
+            // The second pass loads the float variable again (its get is after the jump target).
+            let x = flt(flt(1.5));
+            assert_eq!(a.vars()[0], Value::Int(n), "{op} {var_first}");
+            assert_eq!(a.vars()[1], Value::Float(x), "{op} {var_first}");
+        }
+    }
+    // Budget exactness inside a fused update: every instruction still costs one.
+    let m = verify(var_update("add", true, false)).unwrap();
+    for (budget, pc) in [(1, 1), (2, 2), (3, 3), (4, 4)] {
+        // Registers are loaded first (ldc ×3 + ...): find the get's pc from the code.
+        let get = m
+            .module()
+            .code
+            .iter()
+            .position(|i| matches!(i, Instr::VarGetI { .. }))
+            .unwrap() as u64;
+        let mut st = InstanceState::new(&m, 0);
+        let o = Vm::new().run_handler(&m, &mut st, 0, &[], &mut TestHost::default(), get + budget);
+        let Outcome::Error(e) = o else {
+            panic!("{o:?}")
+        };
+        assert_eq!(u64::from(e.pc), get + pc, "budget {budget}");
+        // Exactly the instructions paid for ran: the set (third) only with budget ≥ 3.
+        let expect = if budget >= 3 { 47 } else { 40 };
+        assert_eq!(st.vars()[0], Value::Int(expect), "budget {budget}");
+    }
+}
+
 #[test]
 fn errors_abort_only_the_invocation() {
     let mut mb = ModuleBuilder::new("t");

@@ -56,6 +56,8 @@ pub struct VerifiedModule {
     /// Constants as runtime values (strings shared, so `ldc.s` never allocates).
     values: Vec<Value>,
     by_event: BTreeMap<String, usize>,
+    /// Per pc: starts a variable update the VM may run as one step (see [`fusable`]).
+    fused: Vec<bool>,
 }
 
 impl VerifiedModule {
@@ -73,6 +75,12 @@ impl VerifiedModule {
     /// resolves `self`).
     pub(crate) fn const_value(&self, i: u32) -> Option<&Value> {
         self.values.get(i as usize)
+    }
+
+    /// Does a variable update the VM may run as one step start at `pc` (see [`fusable`])?
+    #[inline]
+    pub(crate) fn fused(&self, pc: u32) -> bool {
+        self.fused.get(pc as usize).copied().unwrap_or(false)
     }
 
     /// The node name debug info gives for `pc` (empty when out of range).
@@ -265,10 +273,12 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
             c => c.to_value(None),
         })
         .collect();
+    let fused = fusable(&m.code);
     Ok(VerifiedModule {
         module: m,
         values,
         by_event,
+        fused,
     })
 }
 
@@ -305,4 +315,34 @@ fn check_operand(
         OperandKind::Target => (idx < start || idx >= end)
             .then(|| format!("jump target {idx} outside the handler ({start}..{end})")),
     }
+}
+
+/// Marks each pc where a variable update starts: `var.get.T r, v`, then an add, subtract or
+/// (float) multiply reading `r`, then `var.set.T v` of that result — the shape a graph's
+/// "variable = variable op x" lowers to. The VM runs the three as one step (same effects,
+/// registers, budget and debug info; a jump into the middle still runs them one by one),
+/// keeping the value in a machine register instead of passing it through two register-bank
+/// round trips. The three instructions always lie in one handler: neither of the first two is
+/// a terminator.
+fn fusable(code: &[super::isa::Instr]) -> Vec<bool> {
+    use super::isa::Instr as I;
+    let mut out = vec![false; code.len()];
+    for (pc, w) in code.windows(3).enumerate() {
+        out[pc] = match *w {
+            [
+                I::VarGetI { dst, var },
+                I::IntAdd { dst: d, a, b } | I::IntSub { dst: d, a, b },
+                I::VarSetI { var: v2, src },
+            ] => (a == dst || b == dst) && v2 == var && src == d,
+            [
+                I::VarGetF { dst, var },
+                I::FloatAdd { dst: d, a, b }
+                | I::FloatSub { dst: d, a, b }
+                | I::FloatMul { dst: d, a, b },
+                I::VarSetF { var: v2, src },
+            ] => (a == dst || b == dst) && v2 == var && src == d,
+            _ => false,
+        };
+    }
+    out
 }

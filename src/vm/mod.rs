@@ -6,8 +6,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::bytecode::isa::Instr;
+use crate::bytecode::isa::{Instr, Reg};
 use crate::bytecode::types::{Const, EntityConst, Value};
+use crate::bytecode::types::{F, I};
 use crate::bytecode::verify::{MAX_REGS_PER_BANK, MAX_STRING_LEN, VerifiedModule};
 
 pub use crate::bytecode::verify::DEFAULT_BUDGET;
@@ -492,6 +493,12 @@ macro_rules! param {
     };
 }
 
+/// Int register `r`, or `x` when `r` is `dst` (the value just loaded into it).
+#[inline(always)]
+fn reg_or(n: &Nums, r: Reg<I>, dst: Reg<I>, x: i64) -> i64 {
+    if r == dst { x } else { n.i[ix(r.0)] }
+}
+
 /// The deepest nesting of `call`s one invocation may reach (exec chains under
 /// `flow.sequence`, `flow.for`, `flow.branch`, …); deeper is a runtime error.
 pub const MAX_CALL_DEPTH: usize = 1024;
@@ -625,8 +632,46 @@ fn exec(
             Instr::ParamI { dst, p } => n.i[ix(dst.0)] = param!(m, here, payload, p, Int),
             Instr::ParamF { dst, p } => n.f[ix(dst.0)] = param!(m, here, payload, p, Float),
             Instr::VarGetB { dst, var } => n.b[ix(dst.0)] = var_get!(m, here, st.vars, var, Bool),
-            Instr::VarGetI { dst, var } => n.i[ix(dst.0)] = var_get!(m, here, st.vars, var, Int),
-            Instr::VarGetF { dst, var } => n.f[ix(dst.0)] = var_get!(m, here, st.vars, var, Float),
+            Instr::VarGetI { dst, var } => {
+                let x = var_get!(m, here, st.vars, var, Int);
+                n.i[ix(dst.0)] = x;
+                if m.fused(here) && left >= 2 {
+                    // A variable update (see `verify::fusable`): the value stays in a machine
+                    // register; each of the three instructions' effects and costs remains.
+                    let (d, y) = match code.get(here as usize + 1) {
+                        Some(&Instr::IntAdd { dst: d, a, b }) => {
+                            let (a, b) = (reg_or(n, a, dst, x), reg_or(n, b, dst, x));
+                            (d, a.wrapping_add(b))
+                        }
+                        Some(&Instr::IntSub { dst: d, a, b }) => {
+                            let (a, b) = (reg_or(n, a, dst, x), reg_or(n, b, dst, x));
+                            (d, a.wrapping_sub(b))
+                        }
+                        _ => continue,
+                    };
+                    n.i[ix(d.0)] = y;
+                    var_set!(m, here + 2, st.vars, var, Int, y);
+                    left -= 2;
+                    pc = here + 3;
+                }
+            }
+            Instr::VarGetF { dst, var } => {
+                let x = var_get!(m, here, st.vars, var, Float);
+                n.f[ix(dst.0)] = x;
+                if m.fused(here) && left >= 2 {
+                    let pick = |n: &Nums, r: Reg<F>| if r == dst { x } else { n.f[ix(r.0)] };
+                    let (d, y) = match code.get(here as usize + 1) {
+                        Some(&Instr::FloatAdd { dst: d, a, b }) => (d, pick(n, a) + pick(n, b)),
+                        Some(&Instr::FloatSub { dst: d, a, b }) => (d, pick(n, a) - pick(n, b)),
+                        Some(&Instr::FloatMul { dst: d, a, b }) => (d, pick(n, a) * pick(n, b)),
+                        _ => continue,
+                    };
+                    n.f[ix(d.0)] = y;
+                    var_set!(m, here + 2, st.vars, var, Float, y);
+                    left -= 2;
+                    pc = here + 3;
+                }
+            }
             Instr::VarSetB { var, src } => {
                 var_set!(m, here, st.vars, var, Bool, n.b[ix(src.0)])
             }
