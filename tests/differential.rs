@@ -634,6 +634,52 @@ fn div_and_rem_by_zero_abort_at_the_same_node() {
     assert_eq!((s.errors, s.invocations), (2, 5), "{s:?}");
 }
 
+/// Chains entered from several places in one handler stay real calls (a sequence output and
+/// its tail both reach `shared`; a branch's two sides merge), while chains that are a site's own
+/// are inlined; both must behave exactly like the reference.
+#[test]
+fn shared_and_inlined_chains_agree() {
+    let s = assert_agree(
+        "shared",
+        "graph shared\nvar n: int = 0\nvar log: string = \"\"\n\
+         node start = event begin_play\nnode seq = flow.sequence { count = 3 }\n\
+         node g = var.get n\nnode inc = int.add { b = 1 }\nnode shared = var.set n\n\
+         node tail = var.set n { value = 100 }\nnode br = flow.branch\nnode gt = int.gt { b = 2 }\n\
+         node left = debug.log { message = \"left\" }\nnode right = debug.log { message = \"right\" }\n\
+         node join = var.set log { value = \"joined\" }\n\
+         start.then -> seq.exec\nseq.then_0 -> shared.exec\nseq.then_1 -> br.exec\n\
+         seq.then_2 -> shared.exec\ng.value -> inc.a\ninc.out -> shared.value\n\
+         shared.then -> tail.exec\ng.value -> gt.a\ngt.out -> br.condition\n\
+         br.true -> left.exec\nbr.false -> right.exec\nleft.then -> join.exec\nright.then -> join.exec\n\
+         node ping = event custom::ping\nping.then -> shared.exec\n",
+    );
+    assert_eq!(s.errors, 0, "{s:?}");
+}
+
+/// A loop index read inside the body (from the counter register), after the loop (from its
+/// slot) and by another handler; nested loops read both indexes; a loop whose body holds a
+/// delay keeps reading the slot.
+#[test]
+fn loop_indexes_read_inside_and_outside_agree() {
+    let s = assert_agree(
+        "indexes",
+        "graph indexes\nvar sum: int = 0\nvar last: int = 0\nvar other: int = 0\n\
+         node start = event begin_play\nnode outer = flow.for { first = 1, last = 3 }\n\
+         node inner = flow.for { first = 0, last = 2 }\nnode gs = var.get sum\n\
+         node mul = int.mul\nnode add = int.add\nnode set = var.set sum\n\
+         node after = var.set last\n\
+         start.then -> outer.exec\nouter.body -> inner.exec\ninner.body -> set.exec\n\
+         outer.index -> mul.a\ninner.index -> mul.b\ngs.value -> add.a\nmul.out -> add.b\n\
+         add.out -> set.value\nouter.completed -> after.exec\ninner.index -> after.value\n\
+         node ping = event custom::ping\nnode seto = var.set other\nping.then -> seto.exec\n\
+         outer.index -> seto.value\n\
+         node tick = event tick\nnode dl = flow.for { first = 5, last = 6 }\n\
+         node w = flow.delay { seconds = 0.3 }\nnode di = var.set other\n\
+         tick.then -> dl.exec\ndl.body -> w.exec\nw.then -> di.exec\ndl.index -> di.value\n",
+    );
+    assert_eq!(s.errors, 0, "{s:?}");
+}
+
 #[test]
 fn delays_suspend_and_resume_the_whole_invocation() {
     let s = assert_agree(
