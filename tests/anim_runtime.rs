@@ -88,3 +88,38 @@ fn extreme_parameters_stay_finite() {
         assert!(finite(&pose));
     }
 }
+
+/// `Extract`: the entity stays put and the last update's motion is published in the entity's
+/// parent space — the run clip's +Z motion (4 m/s, `assets/run.animseq`) at yaw 0, turned onto
+/// +X when the game has turned the entity a quarter turn.
+#[test]
+fn extract_publishes_the_delta_in_parent_space() {
+    let run = |yaw: f64| {
+        let text = r#"Scene(entities: [(name: "runner", animator: Some((
+            clips: {"run": "run.animseq"}, default_clip: Some("run"),
+            root_motion: (mode: Extract, bone: "hips"),
+        )))])"#;
+        let src = sinew::diag::SourceFile::new("t.scene.ron", text);
+        let def = scene::parse(&src).scene.expect("scene parses");
+        let mut assets = SceneAssets::default();
+        let b = std::fs::read("assets/run.animseq").unwrap();
+        let seq = sinew::animseq::load_bytes("run.animseq", &b).seq.unwrap();
+        assets.clips.insert("run.animseq".into(), Arc::new(seq));
+        let (mut world, mut schedule) = scene::headless(1.0 / 60.0).unwrap();
+        let spawned = scene::spawn(&mut world, &def, &assets).unwrap();
+        let e = spawned.entities[0].1;
+        world.get_mut::<Animator>(e).unwrap().set_yaw(yaw);
+        for _ in 0..10 {
+            schedule.run(&mut world);
+        }
+        let a = world.get::<Animator>(e).unwrap();
+        (a.position(), a.root_motion_delta().translation)
+    };
+    let (pos, d) = run(0.0);
+    assert_eq!(pos, [0.0, 0.0, 0.0], "Extract leaves the entity in place");
+    let step = 4.0 / 60.0;
+    assert!((d.z - step).abs() < 1e-6 && d.x.abs() < 1e-9, "{d:?}");
+    let (pos, d) = run(std::f64::consts::FRAC_PI_2);
+    assert_eq!(pos, [0.0, 0.0, 0.0]);
+    assert!((d.x - step).abs() < 1e-6 && d.z.abs() < 1e-6, "{d:?}");
+}

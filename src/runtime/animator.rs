@@ -413,9 +413,21 @@ impl Animator {
         self.yaw
     }
 
-    /// The last update's root motion (for `Extract`: in the entity's parent space).
+    /// The last update's root motion in the entity's parent space (the clip-space motion
+    /// rotated by the entity's yaw before the update) and its turn in radians: what a game
+    /// applies to its own character controller under `Extract` (under `Transform` the animator
+    /// has already applied it). Zero when root motion is off or nothing played.
     pub fn root_motion_delta(&self) -> RootDelta {
         self.last_delta
+    }
+
+    /// Sets the entity's facing (radians about +Y), for games that turn the entity themselves
+    /// under `Extract`: later deltas are rotated into parent space by it. Non-finite values are
+    /// ignored.
+    pub fn set_yaw(&mut self, yaw: f64) {
+        if yaw.is_finite() {
+            self.yaw = yaw;
+        }
     }
 
     /// Whether root motion is on.
@@ -912,12 +924,16 @@ impl Animator {
         if !(delta.translation.is_finite() && delta.yaw.is_finite()) {
             return;
         }
-        self.last_delta = delta;
+        // Clip-space motion turns with the entity: rotate by the yaw before this update, into
+        // the entity's parent space (what `Extract` publishes and `Transform` applies).
+        let (s, c) = self.yaw.sin_cos();
+        let t = delta.translation;
+        let moved = DVec3::new(c * t.x + s * t.z, 0.0, -s * t.x + c * t.z);
+        self.last_delta = RootDelta {
+            translation: moved,
+            yaw: delta.yaw,
+        };
         if r.mode == RootMotionMode::Transform {
-            // Clip-space motion turns with the entity: rotate by the yaw before this update.
-            let (s, c) = self.yaw.sin_cos();
-            let t = delta.translation;
-            let moved = DVec3::new(c * t.x + s * t.z, 0.0, -s * t.x + c * t.z);
             let p = self.position + moved;
             let y = self.yaw + delta.yaw;
             if p.is_finite() && y.is_finite() {
