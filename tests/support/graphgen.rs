@@ -56,6 +56,10 @@ struct Gen<'a> {
     earlier: Vec<String>,
     /// Entries of the handler being generated (become `earlier` when it is done).
     current: Vec<String>,
+    /// Entries of statements inside completed earlier outputs of an enclosing
+    /// `flow.sequence`/`flow.branch` (merge targets inside one handler: neither an ancestor nor
+    /// a descendant of the statement being generated, so never a cycle).
+    siblings: Vec<String>,
     /// Node budget left.
     left: usize,
     next: usize,
@@ -423,6 +427,19 @@ impl Gen<'_> {
         entry
     }
 
+    /// Chains for sibling outputs in order; each later one may merge into statements of the
+    /// earlier ones (see `siblings`).
+    fn subs(&mut self, outs: &[String], depth: u32) {
+        let saved = self.siblings.len();
+        for o in outs {
+            let mark = self.current.len();
+            self.sub(o.clone(), depth);
+            let done: Vec<String> = self.current[mark..].to_vec();
+            self.siblings.extend(done);
+        }
+        self.siblings.truncate(saved);
+    }
+
     fn sub(&mut self, from: String, depth: u32) {
         if depth > 0
             && let Some(e) = self.chain(depth - 1)
@@ -457,16 +474,14 @@ impl Gen<'_> {
             }
             3 => {
                 let n = self.with_inputs("flow.branch", &[("condition", Bool)], d, Vec::new());
-                self.sub(format!("{n}.true"), depth);
-                self.sub(format!("{n}.false"), depth);
+                self.subs(&[format!("{n}.true"), format!("{n}.false")], depth);
                 (format!("{n}.exec"), None)
             }
             4 => {
                 let count = 1 + self.pick(3);
                 let n = self.node("flow.sequence", &[("count".into(), count.to_string())]);
-                for i in 0..count {
-                    self.sub(format!("{n}.then_{i}"), depth);
-                }
+                let outs: Vec<String> = (0..count).map(|i| format!("{n}.then_{i}")).collect();
+                self.subs(&outs, depth);
                 (format!("{n}.exec"), None)
             }
             5 => {
@@ -556,13 +571,20 @@ impl Gen<'_> {
                 (format!("{n}.exec"), Some(format!("{n}.then")))
             }
             _ => {
-                // Merge into an earlier handler's statement, or a terminal control pin.
-                let earlier: &[String] = if self.in_loop == 0 || self.loop_delays {
-                    &self.earlier
-                } else {
-                    &[]
-                };
-                let targets: Vec<String> = earlier.iter().chain(&self.controls).cloned().collect();
+                // Merge into an earlier handler's statement, a statement of an earlier sibling
+                // output in this handler, or a terminal control pin.
+                let (earlier, siblings): (&[String], &[String]) =
+                    if self.in_loop == 0 || self.loop_delays {
+                        (&self.earlier, &self.siblings)
+                    } else {
+                        (&[], &[])
+                    };
+                let targets: Vec<String> = earlier
+                    .iter()
+                    .chain(siblings)
+                    .chain(&self.controls)
+                    .cloned()
+                    .collect();
                 if targets.is_empty() {
                     let n = self.node("debug.log", &[("message".into(), "\"m\"".into())]);
                     (format!("{n}.exec"), Some(format!("{n}.then")))
@@ -600,6 +622,7 @@ pub fn graph_with(choices: &[u16], loop_delays: bool) -> String {
         current_controls: Vec::new(),
         earlier: Vec::new(),
         current: Vec::new(),
+        siblings: Vec::new(),
         left: 160,
         next: 0,
         in_loop: 0,
