@@ -6,48 +6,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use sinew::bytecode::{Const, I, Instr, Module, ModuleBuilder, verify};
 use sinew::vm::{DEFAULT_BUDGET, InstanceState, NullHost, Outcome, Vm};
 
-/// `flow.for` 0..=999 summing the index into variable `sum` (5 instructions per iteration).
-fn sum_module() -> Module {
-    let mut mb = ModuleBuilder::new("sum");
-    let out = mb.var::<I>("sum", Const::Int(0));
-    let one = mb.const_int(1);
-    let last = mb.const_int(999);
-    let mut h = mb.handler("tick", &[]);
-    h.at_node("for");
-    let (i, sum, r1, rl) = (h.reg::<I>(), h.reg::<I>(), h.reg::<I>(), h.reg::<I>());
-    let c = h.reg();
-    h.emit(Instr::LdcI { dst: r1, c: one });
-    h.emit(Instr::LdcI { dst: rl, c: last });
-    let (top, done) = (h.label(), h.label());
-    h.bind(top);
-    h.emit(Instr::IntGt {
-        dst: c,
-        a: i,
-        b: rl,
-    });
-    h.emit(Instr::JmpIf {
-        cond: c,
-        target: done.target(),
-    });
-    h.emit(Instr::IntAdd {
-        dst: sum,
-        a: sum,
-        b: i,
-    });
-    h.emit(Instr::IntAdd {
-        dst: i,
-        a: i,
-        b: r1,
-    });
-    h.emit(Instr::Jmp {
-        target: top.target(),
-    });
-    h.bind(done);
-    h.emit(Instr::VarSetI { var: out, src: sum });
-    h.emit(Instr::Ret {});
-    h.finish().expect("labels bound");
-    mb.finish()
-}
+#[path = "../tests/support/sum_loop.rs"]
+mod sum_loop_module;
+use sum_loop_module::sum_loop;
 
 /// Footstep counter: `steps += 1; if steps >= 100 { steps = 0 }` (8 or 9 instructions).
 fn footstep_module() -> Module {
@@ -80,7 +41,7 @@ fn footstep_module() -> Module {
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("vm");
-    let sum = verify(sum_module()).expect("verifies");
+    let sum = verify(sum_loop(999)).expect("verifies");
     let mut vm = Vm::new();
     let mut st = InstanceState::new(&sum, 0);
     g.bench_function("sum_0_1000_bytecode", |b| {

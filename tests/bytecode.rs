@@ -7,8 +7,11 @@ use proptest::prelude::*;
 use sinew::bytecode::*;
 use sinew::vm::*;
 
+#[path = "support/sum_loop.rs"]
+mod sum_loop_module;
 #[path = "support/bytecode_exercise.rs"]
 mod support;
+use sum_loop_module::sum_loop;
 use support::exercise;
 
 // ---------------------------------------------------------------- helpers
@@ -952,53 +955,6 @@ fn vars_slots_and_params_keep_values_per_instance() {
 }
 
 // ---------------------------------------------------------------- control flow, host, budget
-
-/// `flow.for` from 0 to 1000 summing the index: the benchmark loop.
-fn sum_loop(last: i64) -> Module {
-    let mut mb = ModuleBuilder::new("sum");
-    let out = mb.var::<I>("sum", Const::Int(0));
-    let mut h = mb.handler("tick", &[]);
-    h.at_node("for");
-    let (i, sum, one, last_r) = (
-        h.reg::<I>(),
-        h.reg::<I>(),
-        int_reg(h.borrow(), 1),
-        int_reg(h.borrow(), last),
-    );
-    let c = h.reg::<B>();
-    let (top, done) = (h.label(), h.label());
-    h.bind(top);
-    h.emit(Instr::IntGt {
-        dst: c,
-        a: i,
-        b: last_r,
-    });
-    h.emit(Instr::JmpIf {
-        cond: c,
-        target: done.target(),
-    });
-    h.at_node("add");
-    h.emit(Instr::IntAdd {
-        dst: sum,
-        a: sum,
-        b: i,
-    });
-    h.at_node("for");
-    h.emit(Instr::IntAdd {
-        dst: i,
-        a: i,
-        b: one,
-    });
-    h.emit(Instr::Jmp {
-        target: top.target(),
-    });
-    h.bind(done);
-    h.at_node("set");
-    h.emit(Instr::VarSetI { var: out, src: sum });
-    h.emit(Instr::Ret {});
-    h.finish().unwrap();
-    mb.finish()
-}
 
 #[test]
 fn loops_and_conditional_jumps() {

@@ -98,21 +98,15 @@ fn execute_inner(
     let mut reported: BTreeSet<(String, &'static str, u32, u32)> = BTreeSet::new();
 
     for p in def.clip_paths() {
-        let full = a.assets.join(&p.path);
-        let name = ctx.display(&normalize(&full));
-        let bytes = match std::fs::read(&full) {
-            Ok(b) => b,
-            Err(e) => {
-                diags.push(
-                    Diagnostic::error(
-                        E_SCENE_MISSING_FILE,
-                        format!("cannot read clip {name}: {e}"),
-                    )
-                    .at(&scene_src, p.span)
-                    .with_note("clip paths are relative to the assets folder (`--assets`)"),
-                );
-                continue;
-            }
+        let Some((name, bytes)) = read_named(
+            ctx,
+            &a.assets.join(&p.path),
+            "clip",
+            "clip paths are relative to the assets folder (`--assets`)",
+            (&scene_src, p.span),
+            &mut diags,
+        ) else {
+            continue;
         };
         let loaded = animseq::load_bytes(&name, &bytes);
         for d in &loaded.diagnostics {
@@ -134,30 +128,24 @@ fn execute_inner(
 
     let base = a.scene.parent().unwrap_or(Path::new(""));
     for p in def.graph_paths() {
-        let full = base.join(&p.path);
-        let name = ctx.display(&normalize(&full));
-        let text = match std::fs::read(&full) {
-            Ok(b) => match String::from_utf8(b) {
-                Ok(t) => t,
-                Err(e) => {
-                    let at = e.utf8_error().valid_up_to();
-                    let src =
-                        SourceFile::new(name, String::from_utf8_lossy(e.as_bytes()).into_owned());
-                    diags.push(
-                        Diagnostic::error(diag::E_NOT_UTF8, "file is not valid UTF-8")
-                            .at(&src, diag::Span::new(at, at + 1)),
-                    );
-                    continue;
-                }
-            },
+        let Some((name, bytes)) = read_named(
+            ctx,
+            &base.join(&p.path),
+            "graph",
+            "graph paths are relative to the scene file's folder",
+            (&scene_src, p.span),
+            &mut diags,
+        ) else {
+            continue;
+        };
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
             Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let src = SourceFile::new(name, String::from_utf8_lossy(e.as_bytes()).into_owned());
                 diags.push(
-                    Diagnostic::error(
-                        E_SCENE_MISSING_FILE,
-                        format!("cannot read graph {name}: {e}"),
-                    )
-                    .at(&scene_src, p.span)
-                    .with_note("graph paths are relative to the scene file's folder"),
+                    Diagnostic::error(diag::E_NOT_UTF8, "file is not valid UTF-8")
+                        .at(&src, diag::Span::new(at, at + 1)),
                 );
                 continue;
             }
@@ -280,19 +268,14 @@ pub fn load_animation_assets(
     diags: &mut Vec<Diagnostic>,
 ) {
     let read = |p: &scene::PathRef, what: &str, diags: &mut Vec<Diagnostic>| {
-        let full = assets_dir.join(&p.path);
-        let name = ctx.display(&normalize(&full));
-        match std::fs::read(&full) {
-            Ok(b) => Some((name, b)),
-            Err(e) => {
-                diags.push(
-                    Diagnostic::error(E_SCENE_MISSING_FILE, format!("cannot read {what} {name}: {e}"))
-                        .at(scene_src, p.span)
-                        .with_note("skeleton and state-machine paths are relative to the assets folder (`--assets`)"),
-                );
-                None
-            }
-        }
+        read_named(
+            ctx,
+            &assets_dir.join(&p.path),
+            what,
+            "skeleton and state-machine paths are relative to the assets folder (`--assets`)",
+            (scene_src, p.span),
+            diags,
+        )
     };
     let mut sources: BTreeMap<String, SourceFile> = BTreeMap::new();
     let mut skeleton_sources = SourceSkeletons::default();
@@ -603,6 +586,33 @@ impl SourceSkeletons {
             self.failed.insert(path.to_string(), f.clone());
         }
         result
+    }
+}
+
+/// Reads a file the scene names at `at`: its display name and bytes, or an `E0561` error at the
+/// scene entry ("cannot read WHAT NAME: …", with `note` saying what the path is relative to).
+fn read_named(
+    ctx: &Ctx,
+    full: &Path,
+    what: &str,
+    note: &str,
+    at: (&SourceFile, diag::Span),
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(String, Vec<u8>)> {
+    let name = ctx.display(&normalize(full));
+    match std::fs::read(full) {
+        Ok(b) => Some((name, b)),
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(
+                    E_SCENE_MISSING_FILE,
+                    format!("cannot read {what} {name}: {e}"),
+                )
+                .at(at.0, at.1)
+                .with_note(note),
+            );
+            None
+        }
     }
 }
 

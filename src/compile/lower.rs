@@ -234,8 +234,6 @@ struct Contexts {
     sites: BTreeMap<u32, (NodeId, u16, usize)>,
     /// Call sites whose callee chain is shared with another site (never inlined).
     tainted: BTreeSet<u32>,
-    /// Blocks reached in this handler, as (node, exec input pin).
-    reached: Vec<(NodeId, u16)>,
 }
 
 impl Contexts {
@@ -253,7 +251,6 @@ impl Contexts {
         self.stamp += 1;
         self.sites.clear();
         self.tainted.clear();
-        self.reached.clear();
         let mut work: Vec<(NodeId, u16)> = Vec::new();
         let node = &g.nodes[ev as usize];
         if let Some(then) = node.output("then")
@@ -305,9 +302,6 @@ impl Contexts {
             (Ctx::Many, Ctx::Many) => Ctx::Many,
         };
         if new != old {
-            if old == Ctx::Unseen {
-                self.reached.push(t);
-            }
             self.state[at] = (self.stamp, new);
             work.push(t);
         }

@@ -296,16 +296,16 @@ impl ExprParser<'_> {
         Ok((Expr { kind, span }, height))
     }
 
-    fn sum(&mut self) -> Parsed {
-        let (mut lhs, mut h) = self.product()?;
-        loop {
-            let op = match self.peek() {
-                Some(ETok::Plus) => BinOp::Add,
-                Some(ETok::Minus) => BinOp::Sub,
-                _ => return Ok((lhs, h)),
-            };
+    /// A left-associative chain of `next` operands joined by the operators `op` recognises.
+    fn binary(
+        &mut self,
+        op: fn(Option<ETok>) -> Option<BinOp>,
+        next: fn(&mut Self) -> Parsed,
+    ) -> Parsed {
+        let (mut lhs, mut h) = next(self)?;
+        while let Some(op) = op(self.peek()) {
             self.pos += 1;
-            let (rhs, rh) = self.product()?;
+            let (rhs, rh) = next(self)?;
             let span = lhs.span.join(rhs.span);
             (lhs, h) = Self::node(
                 ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
@@ -313,26 +313,30 @@ impl ExprParser<'_> {
                 h.max(rh) + 1,
             )?;
         }
+        Ok((lhs, h))
+    }
+
+    fn sum(&mut self) -> Parsed {
+        self.binary(
+            |t| match t {
+                Some(ETok::Plus) => Some(BinOp::Add),
+                Some(ETok::Minus) => Some(BinOp::Sub),
+                _ => None,
+            },
+            Self::product,
+        )
     }
 
     fn product(&mut self) -> Parsed {
-        let (mut lhs, mut h) = self.unary()?;
-        loop {
-            let op = match self.peek() {
-                Some(ETok::Star) => BinOp::Mul,
-                Some(ETok::Slash) => BinOp::Div,
-                Some(ETok::Percent) => BinOp::Rem,
-                _ => return Ok((lhs, h)),
-            };
-            self.pos += 1;
-            let (rhs, rh) = self.unary()?;
-            let span = lhs.span.join(rhs.span);
-            (lhs, h) = Self::node(
-                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-                span,
-                h.max(rh) + 1,
-            )?;
-        }
+        self.binary(
+            |t| match t {
+                Some(ETok::Star) => Some(BinOp::Mul),
+                Some(ETok::Slash) => Some(BinOp::Div),
+                Some(ETok::Percent) => Some(BinOp::Rem),
+                _ => None,
+            },
+            Self::unary,
+        )
     }
 
     fn unary(&mut self) -> Parsed {

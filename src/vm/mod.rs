@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use crate::bytecode::isa::{Instr, Reg};
 use crate::bytecode::types::{Const, EntityConst, Value};
-use crate::bytecode::types::{F, I};
 use crate::bytecode::verify::{MAX_REGS_PER_BANK, MAX_STRING_LEN, VerifiedModule};
 
 pub use crate::bytecode::verify::DEFAULT_BUDGET;
@@ -493,10 +492,11 @@ macro_rules! param {
     };
 }
 
-/// Int register `r`, or `x` when `r` is `dst` (the value just loaded into it).
+/// Register `r` of `bank`, or `x` when `r` is `dst` (the value just loaded into it but not yet
+/// read back from memory): the operands of a fused variable update.
 #[inline(always)]
-fn reg_or(n: &Nums, r: Reg<I>, dst: Reg<I>, x: i64) -> i64 {
-    if r == dst { x } else { n.i[ix(r.0)] }
+fn reg_or<T: Copy, M>(bank: &[T; BANK], r: Reg<M>, dst: Reg<M>, x: T) -> T {
+    if r == dst { x } else { bank[ix(r.0)] }
 }
 
 /// The deepest nesting of `call`s one invocation may reach (exec chains under
@@ -638,14 +638,13 @@ fn exec(
                 if m.fused(here) && left >= 2 {
                     // A variable update (see `verify::fusable`): the value stays in a machine
                     // register; each of the three instructions' effects and costs remains.
+                    let pick = |n: &Nums, r| reg_or(&n.i, r, dst, x);
                     let (d, y) = match code.get(here as usize + 1) {
                         Some(&Instr::IntAdd { dst: d, a, b }) => {
-                            let (a, b) = (reg_or(n, a, dst, x), reg_or(n, b, dst, x));
-                            (d, a.wrapping_add(b))
+                            (d, pick(n, a).wrapping_add(pick(n, b)))
                         }
                         Some(&Instr::IntSub { dst: d, a, b }) => {
-                            let (a, b) = (reg_or(n, a, dst, x), reg_or(n, b, dst, x));
-                            (d, a.wrapping_sub(b))
+                            (d, pick(n, a).wrapping_sub(pick(n, b)))
                         }
                         _ => continue,
                     };
@@ -659,7 +658,7 @@ fn exec(
                 let x = var_get!(m, here, st.vars, var, Float);
                 n.f[ix(dst.0)] = x;
                 if m.fused(here) && left >= 2 {
-                    let pick = |n: &Nums, r: Reg<F>| if r == dst { x } else { n.f[ix(r.0)] };
+                    let pick = |n: &Nums, r| reg_or(&n.f, r, dst, x);
                     let (d, y) = match code.get(here as usize + 1) {
                         Some(&Instr::FloatAdd { dst: d, a, b }) => (d, pick(n, a) + pick(n, b)),
                         Some(&Instr::FloatSub { dst: d, a, b }) => (d, pick(n, a) - pick(n, b)),
