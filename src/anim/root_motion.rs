@@ -13,6 +13,7 @@
 use super::pose::Pose;
 use super::sample::{Channel, ClipBinding, CompiledClip};
 use super::skeleton::Skeleton;
+use crate::animseq::wrap_angle;
 use glam::{DVec3, Quat, Vec3};
 
 /// What the animator does with root motion.
@@ -73,27 +74,10 @@ pub fn find_root_bone(skel: &Skeleton, name: &str) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
-/// Heading of a unit quaternion about +Y (`atan2` of the rotated +Z's horizontal part).
+/// Heading of a unit quaternion about +Y (`atan2` of the rotated +Z's horizontal part; the
+/// one definition is `animseq`'s, which clip-level root motion uses too).
 pub fn yaw_of(q: Quat) -> f64 {
-    let (x, y, z, w) = (
-        f64::from(q.x),
-        f64::from(q.y),
-        f64::from(q.z),
-        f64::from(q.w),
-    );
-    let fx = 2.0 * (x * z + w * y);
-    let fz = 1.0 - 2.0 * (x * x + y * y);
-    if (fx == 0.0 && fz == 0.0) || !fx.is_finite() || !fz.is_finite() {
-        0.0
-    } else {
-        fx.atan2(fz)
-    }
-}
-
-fn wrap_angle(a: f64) -> f64 {
-    use std::f64::consts::{PI, TAU};
-    let r = (a + PI).rem_euclid(TAU) - PI;
-    if r <= -PI { r + TAU } else { r }
+    crate::animseq::yaw_of([q.x, q.y, q.z, q.w].map(f64::from))
 }
 
 /// One clip's root track, prepared for O(1)-in-wraps interval queries.

@@ -4,6 +4,7 @@
 
 mod load;
 mod sample;
+pub(crate) use sample::{wrap_angle, yaw_of};
 mod write;
 
 pub use load::{Loaded, SeqSpans, check_root_motion_bone, load, load_bytes};

@@ -129,12 +129,13 @@ fn slerp(a: [f64; 4], mut b: [f64; 4], s: f64) -> [f64; 4] {
 }
 
 /// Heading of a unit quaternion: the angle about +Y that turns +Z toward the rotated +Z's
-/// horizontal projection (`atan2(fx, fz)`), in `(-π, π]`.
-fn yaw_of(q: [f64; 4]) -> f64 {
+/// horizontal projection (`atan2(fx, fz)`), in `(-π, π]`; 0 when that projection vanishes or
+/// is not finite. Shared with `anim::root_motion`.
+pub(crate) fn yaw_of(q: [f64; 4]) -> f64 {
     let [x, y, z, w] = q;
     let fx = 2.0 * (x * z + w * y);
     let fz = 1.0 - 2.0 * (x * x + y * y);
-    if fx == 0.0 && fz == 0.0 {
+    if (fx == 0.0 && fz == 0.0) || !fx.is_finite() || !fz.is_finite() {
         0.0
     } else {
         fx.atan2(fz)
@@ -142,7 +143,7 @@ fn yaw_of(q: [f64; 4]) -> f64 {
 }
 
 /// Wraps an angle difference into `(-π, π]`.
-fn wrap_angle(a: f64) -> f64 {
+pub(crate) fn wrap_angle(a: f64) -> f64 {
     use std::f64::consts::{PI, TAU};
     let r = (a + PI).rem_euclid(TAU) - PI;
     if r <= -PI { r + TAU } else { r }
