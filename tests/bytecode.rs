@@ -1154,6 +1154,45 @@ fn fused_variable_updates_match_the_instructions_one_by_one() {
     }
 }
 
+/// `Instr::from_operands` (what the lowering builds pure-node instructions with) agrees with
+/// the decoder for every opcode, refuses a wrong operand count, and `opcode_of` finds every
+/// mnemonic.
+#[test]
+fn instructions_build_from_operands_like_the_decoder() {
+    for info in sinew::bytecode::isa::OPCODES {
+        let n = info.operands.len();
+        let ops: Vec<u32> = (0..n as u32).map(|k| k + 1).collect();
+        let ins = Instr::from_operands(info.opcode, &ops).expect(info.mnemonic);
+        let mut bytes = Vec::new();
+        ins.encode(&mut bytes);
+        let mut pos = 0;
+        assert_eq!(
+            Instr::decode(&bytes, &mut pos),
+            Some(ins),
+            "{}",
+            info.mnemonic
+        );
+        let mut seen = Vec::new();
+        ins.for_each_operand(&mut |_, _, i| seen.push(i));
+        assert_eq!(seen, ops, "{}", info.mnemonic);
+        assert_eq!(
+            Instr::from_operands(info.opcode, &ops[..n.saturating_sub(1)]).is_some(),
+            n == 0
+        );
+        let mut more = ops.clone();
+        more.push(0);
+        assert_eq!(
+            Instr::from_operands(info.opcode, &more),
+            None,
+            "{}",
+            info.mnemonic
+        );
+        assert_eq!(Instr::opcode_of(info.mnemonic), Some(info.opcode));
+    }
+    assert_eq!(Instr::opcode_of("int.nope"), None);
+    assert_eq!(Instr::from_operands(0xFFFF, &[]), None);
+}
+
 #[test]
 fn errors_abort_only_the_invocation() {
     let mut mb = ModuleBuilder::new("t");

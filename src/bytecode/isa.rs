@@ -1,5 +1,6 @@
 //! The instruction set, described once in the [`isa!`] table: opcodes, operand kinds, encoder,
-//! decoder, verifier metadata and disassembly text are all generated from it.
+//! decoder, verifier metadata, disassembly text and the by-name constructor the compiler lowers
+//! pure nodes with are all generated from it.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -225,6 +226,30 @@ macro_rules! isa {
                     $( $opcode => {
                         $( let $field = <$kind as Operand>::from_index(
                             read_uint(bytes, pos, <$kind as Operand>::WIDTH)?)?; )*
+                        Some(Instr::$variant { $($field),* })
+                    } )*
+                    _ => None,
+                }
+            }
+
+            /// The opcode whose mnemonic is `m` (node-library names: `int.add`, `vec3.break`, …).
+            pub fn opcode_of(m: &str) -> Option<u16> {
+                match m {
+                    $( $mnemonic => Some($opcode), )*
+                    _ => None,
+                }
+            }
+
+            /// Builds instruction `opcode` from raw operand indices in encoding order; `None`
+            /// for an unknown opcode, a wrong operand count or an index that does not fit.
+            pub fn from_operands(opcode: u16, ops: &[u32]) -> Option<Instr> {
+                match opcode {
+                    $( $opcode => {
+                        let mut it = ops.iter().copied();
+                        $( let $field = <$kind as Operand>::from_index(it.next()?)?; )*
+                        if it.next().is_some() {
+                            return None;
+                        }
                         Some(Instr::$variant { $($field),* })
                     } )*
                     _ => None,

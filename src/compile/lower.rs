@@ -496,6 +496,7 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
             ret_to: None,
             conts: BTreeMap::new(),
             depth: 0,
+            internal: None,
         };
         e.handler(i as NodeId)?;
         e.hb.finish()?;
@@ -544,6 +545,8 @@ struct Emitter<'a, 'b> {
     conts: BTreeMap<u32, Label>,
     /// Inlined call sites currently being emitted (bounded by [`MAX_INLINE_DEPTH`]).
     depth: u32,
+    /// The first internal error met where no `Result` can carry it (pure node emission).
+    internal: Option<BuildError>,
 }
 
 macro_rules! bin {
@@ -614,7 +617,10 @@ impl<'a> Emitter<'a, '_> {
             };
             self.block(n, pin)?;
         }
-        Ok(())
+        match self.internal.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Reserves counter and bound registers for every `flow.for` this handler can reach.
@@ -968,128 +974,33 @@ impl<'a> Emitter<'a, '_> {
         }
     }
 
-    /// Emits the instruction(s) of a pure built-in over ready argument registers.
+    /// Emits the instruction of a pure built-in over ready argument registers. Every pure
+    /// built-in is the instruction of the same name in the ISA table, whose register operands
+    /// are the node's outputs then its inputs, each in pin order (`int.clamp`: `dst, value,
+    /// min, max`; `vec3.break`: `x, y, z, v`), so the table is the one place that maps them.
     fn pure_op(&mut self, n: NodeId, kind: &str, args: &[u16]) -> Vec<u16> {
-        let (family, op) = kind.split_once('.').unwrap_or((kind, ""));
-        let a = args.first().copied().unwrap_or(0);
-        let b = args.get(1).copied().unwrap_or(0);
-        let c = args.get(2).copied().unwrap_or(0);
-        let out_ty = self
+        let outs: Vec<u16> = self
             .node(n)
             .outputs
-            .first()
-            .and_then(|p| bc_type(p.ty))
-            .unwrap_or(Type::Int);
-        if kind == "vec3.break" {
-            let (x, y, z) = (
-                self.reg(Type::Float),
-                self.reg(Type::Float),
-                self.reg(Type::Float),
-            );
-            self.hb.emit(Instr::Vec3Break {
-                x: bc::Reg::new(x),
-                y: bc::Reg::new(y),
-                z: bc::Reg::new(z),
-                v: bc::Reg::new(a),
-            });
-            return vec![x, y, z];
+            .iter()
+            .filter_map(|p| bc_type(p.ty))
+            .map(|t| self.reg(t))
+            .collect();
+        let ops: Vec<u32> = outs.iter().chain(args).map(|&r| u32::from(r)).collect();
+        match Instr::opcode_of(kind).and_then(|op| Instr::from_operands(op, &ops)) {
+            Some(ins) => {
+                self.hb.emit(ins);
+            }
+            // Resolve only admits kinds from the node table; a pure kind without an
+            // instruction of its name is a compiler bug, reported rather than mis-compiled.
+            None if self.internal.is_none() => {
+                self.internal = Some(BuildError {
+                    message: format!("pure node kind `{kind}` has no instruction of that name"),
+                });
+            }
+            None => {}
         }
-        let d = self.reg(out_ty);
-        match (family, op) {
-            ("int", "add") => bin!(self, IntAdd, d, a, b),
-            ("int", "sub") => bin!(self, IntSub, d, a, b),
-            ("int", "mul") => bin!(self, IntMul, d, a, b),
-            ("int", "div") => bin!(self, IntDiv, d, a, b),
-            ("int", "rem") => bin!(self, IntRem, d, a, b),
-            ("int", "min") => bin!(self, IntMin, d, a, b),
-            ("int", "max") => bin!(self, IntMax, d, a, b),
-            ("int", "neg") => un!(self, IntNeg, d, a),
-            ("int", "abs") => un!(self, IntAbs, d, a),
-            ("int", "eq") => bin!(self, IntEq, d, a, b),
-            ("int", "ne") => bin!(self, IntNe, d, a, b),
-            ("int", "lt") => bin!(self, IntLt, d, a, b),
-            ("int", "le") => bin!(self, IntLe, d, a, b),
-            ("int", "gt") => bin!(self, IntGt, d, a, b),
-            ("int", "ge") => bin!(self, IntGe, d, a, b),
-            ("int", "clamp") => self.hb.emit(Instr::IntClamp {
-                dst: bc::Reg::new(d),
-                value: bc::Reg::new(a),
-                min: bc::Reg::new(b),
-                max: bc::Reg::new(c),
-            }),
-            ("int", "to_float") => un!(self, IntToFloat, d, a),
-            ("float", "add") => bin!(self, FloatAdd, d, a, b),
-            ("float", "sub") => bin!(self, FloatSub, d, a, b),
-            ("float", "mul") => bin!(self, FloatMul, d, a, b),
-            ("float", "div") => bin!(self, FloatDiv, d, a, b),
-            ("float", "min") => bin!(self, FloatMin, d, a, b),
-            ("float", "max") => bin!(self, FloatMax, d, a, b),
-            ("float", "neg") => un!(self, FloatNeg, d, a),
-            ("float", "abs") => un!(self, FloatAbs, d, a),
-            ("float", "sqrt") => un!(self, FloatSqrt, d, a),
-            ("float", "sin") => un!(self, FloatSin, d, a),
-            ("float", "cos") => un!(self, FloatCos, d, a),
-            ("float", "floor") => un!(self, FloatFloor, d, a),
-            ("float", "lt") => bin!(self, FloatLt, d, a, b),
-            ("float", "le") => bin!(self, FloatLe, d, a, b),
-            ("float", "gt") => bin!(self, FloatGt, d, a, b),
-            ("float", "ge") => bin!(self, FloatGe, d, a, b),
-            ("float", "clamp") => self.hb.emit(Instr::FloatClamp {
-                dst: bc::Reg::new(d),
-                value: bc::Reg::new(a),
-                min: bc::Reg::new(b),
-                max: bc::Reg::new(c),
-            }),
-            ("float", "lerp") => self.hb.emit(Instr::FloatLerp {
-                dst: bc::Reg::new(d),
-                a: bc::Reg::new(a),
-                b: bc::Reg::new(b),
-                t: bc::Reg::new(c),
-            }),
-            ("float", "to_int") => un!(self, FloatToInt, d, a),
-            ("bool", "and") => bin!(self, BoolAnd, d, a, b),
-            ("bool", "or") => bin!(self, BoolOr, d, a, b),
-            ("bool", "xor") => bin!(self, BoolXor, d, a, b),
-            ("bool", "not") => un!(self, BoolNot, d, a),
-            ("vec3", "make") => self.hb.emit(Instr::Vec3Make {
-                dst: bc::Reg::new(d),
-                x: bc::Reg::new(a),
-                y: bc::Reg::new(b),
-                z: bc::Reg::new(c),
-            }),
-            ("vec3", "add") => bin!(self, Vec3Add, d, a, b),
-            ("vec3", "sub") => bin!(self, Vec3Sub, d, a, b),
-            ("vec3", "scale") => self.hb.emit(Instr::Vec3Scale {
-                dst: bc::Reg::new(d),
-                v: bc::Reg::new(a),
-                s: bc::Reg::new(b),
-            }),
-            ("vec3", "length") => self.hb.emit(Instr::Vec3Length {
-                dst: bc::Reg::new(d),
-                v: bc::Reg::new(a),
-            }),
-            ("vec3", "dot") => bin!(self, Vec3Dot, d, a, b),
-            ("string", "concat") => bin!(self, StrConcat, d, a, b),
-            ("string", "eq") => bin!(self, StrEq, d, a, b),
-            ("string", "from_int") => un!(self, IntToString, d, a),
-            ("string", "from_float") => un!(self, FloatToString, d, a),
-            ("entity", "self") => self.hb.emit(Instr::EntitySelf {
-                dst: bc::Reg::new(d),
-            }),
-            ("anim", "get_param") => self.hb.emit(Instr::AnimGetParam {
-                dst: bc::Reg::new(d),
-                name: bc::Reg::new(a),
-            }),
-            ("anim", "current_state") => self.hb.emit(Instr::AnimCurrentState {
-                dst: bc::Reg::new(d),
-            }),
-            ("anim", "curve") => self.hb.emit(Instr::AnimCurve {
-                dst: bc::Reg::new(d),
-                name: bc::Reg::new(a),
-            }),
-            _ => self.hb.emit(Instr::Ret {}), // unreachable: every pure kind is listed above
-        };
-        vec![d]
+        outs
     }
 
     /// Lowers an `expr` tree (height bounded by the expr parser, so recursion is safe).
