@@ -27,6 +27,16 @@ fn json(s: &str) -> Value {
     serde_json::from_str(s.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
 }
 
+/// The codes of a `--format json` report's diagnostics, in order.
+fn json_codes(out: &str) -> Vec<String> {
+    json(out)["diagnostics"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no diagnostics array: {out}"))
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
 #[test]
 fn crossings_conformance_cases_through_the_cli() {
     let cases =
@@ -428,13 +438,7 @@ fn check_validates_skeletons_state_machines_and_scenes() {
     std::fs::write(assets.join("bad.skel"), "Skeleton(bones: [])").unwrap();
     let (code, out, err) = check(dir.path(), &["check", "--format", "json"]);
     assert_eq!(code, 1, "{out}{err}");
-    let v = json(&out);
-    let codes: Vec<&str> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
+    let codes = json_codes(&out);
     assert_eq!(codes, ["E0509", "E0520"]);
     // A scene checks its state machine against its animator's clip slots.
     std::fs::remove_file(assets.join("bad.skel")).unwrap();
@@ -453,14 +457,11 @@ fn check_validates_skeletons_state_machines_and_scenes() {
         dir.path(),
         &["check", "--format", "json", "graphs", "s.scene.ron"],
     );
-    let v = json(&out);
-    let codes: Vec<&str> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
-    assert_eq!((code, codes), (1, vec!["E0518", "E0562"]));
+    let codes = json_codes(&out);
+    assert_eq!(
+        (code, codes),
+        (1, vec!["E0518".to_string(), "E0562".into()])
+    );
 }
 
 #[test]
