@@ -2,4 +2,5 @@
 //! graph generator.
 
 pub mod graphgen;
+pub mod modelgen;
 pub mod reference;
