@@ -14,6 +14,7 @@ pub mod fsutil;
 pub mod graph;
 pub mod nodes;
 pub mod palette;
+pub mod picture;
 pub mod ron_span;
 pub mod runtime;
 pub mod suggest;

@@ -6,6 +6,7 @@
 mod assets;
 mod crossings;
 mod graphs;
+mod picture;
 pub mod run;
 mod watch;
 
@@ -94,6 +95,8 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Draws a graph or state machine as SVG (`--svg OUT`), or prints a sorted listing.
+    Graph(picture::GraphArgs),
     /// Keeps the catalog and palette current as files change, printing deltas.
     Watch {
         paths: Vec<PathBuf>,
@@ -173,6 +176,7 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
         Command::Crossings(args) => crossings::run(ctx, &args, out),
         Command::Run(args) => run::run(ctx, &args, out),
         Command::Migrate { files } => assets::migrate(ctx, &files, out),
+        Command::Graph(args) => picture::graph(ctx, &args, out),
         Command::Watch {
             paths,
             assets,

@@ -214,6 +214,17 @@ impl Model {
         }
     }
 
+    /// The same graph with vars sorted by name, nodes by id and links by their ends (stable):
+    /// a listing in which item order makes no difference (`sinew graph --textconv`).
+    pub fn sorted(&self) -> Model {
+        let mut m = self.clone();
+        m.vars.sort_by(|a, b| a.name.cmp(&b.name));
+        m.nodes.sort_by(|a, b| a.id.cmp(&b.id));
+        m.links
+            .sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));
+        m
+    }
+
     /// The node with this id (the first, if the graph declares it twice).
     pub fn node(&self, id: &str) -> Option<&Node> {
         self.nodes.iter().find(|n| n.id == id)

@@ -1,0 +1,123 @@
+//! `sinew graph`: the picture of a `.bpg` graph or `.animsm` state machine as SVG, or a listing
+//! of the graph for reading and for git's `textconv` (`docs/graphs.md`).
+
+use super::{Ctx, OK};
+use crate::compile::{EventCatalog, EventInfo};
+use crate::diag::{Diagnostic, SourceFile, render::Sources};
+use crate::graph::Model;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug)]
+pub struct GraphArgs {
+    /// The `.bpg` graph or `.animsm` state machine.
+    pub file: PathBuf,
+    /// Writes the picture as SVG to this file (`-`: standard output).
+    #[arg(long, value_name = "OUT")]
+    pub svg: Option<PathBuf>,
+    /// Prints the listing for git's `textconv`; a file that does not parse prints as it is.
+    #[arg(long)]
+    pub textconv: bool,
+    /// The assets folder whose catalog types event pins and checks the graph.
+    #[arg(long, default_value = "assets")]
+    pub assets: PathBuf,
+}
+
+/// The catalog used when there is no assets folder: no events are published.
+struct NoEvents;
+
+impl EventCatalog for NoEvents {
+    fn event(&self, _: &str) -> EventInfo {
+        EventInfo::Unknown
+    }
+    fn published(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Reads a file as UTF-8 text; the error names it.
+pub fn read_text(ctx: &Ctx, path: &Path) -> Result<SourceFile, String> {
+    let name = ctx.display(path);
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{name} is not valid UTF-8"))?;
+    Ok(SourceFile::new(name, text))
+}
+
+/// Prints syntax diagnostics and the one-line failure naming the file.
+pub fn parse_failure(ctx: &Ctx, src: &SourceFile, diags: &[Diagnostic]) -> String {
+    let mut sources = Sources::new();
+    sources.insert(src.name(), src.shared_text());
+    eprint!("{}", crate::diag::render::human(diags, &sources, ctx.color));
+    format!("{} does not parse", src.name())
+}
+
+fn is_state_machine(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "animsm")
+}
+
+/// Writes `text` to `out_path` atomically, or to standard output for `-`.
+pub fn write_out(
+    ctx: &Ctx,
+    out_path: &Path,
+    text: &str,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    if out_path == Path::new("-") {
+        return out.write_all(text.as_bytes()).map_err(|e| e.to_string());
+    }
+    crate::fsutil::write_atomic(out_path, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", ctx.display(out_path)))
+}
+
+pub fn graph(ctx: &Ctx, args: &GraphArgs, out: &mut dyn Write) -> Result<u8, String> {
+    let src = match read_text(ctx, &args.file) {
+        Ok(s) => s,
+        Err(e) if args.textconv => {
+            // git shows what it can; a binary or unreadable file is not a graph listing.
+            eprintln!("warning: {e}");
+            let bytes = std::fs::read(&args.file).unwrap_or_default();
+            out.write_all(&bytes).map_err(|e| e.to_string())?;
+            return Ok(OK);
+        }
+        Err(e) => return Err(e),
+    };
+    if is_state_machine(&args.file) {
+        let Some(svg_path) = &args.svg else {
+            return Err(format!(
+                "{}: a state machine has no listing; use --svg OUT",
+                src.name()
+            ));
+        };
+        let svg = crate::picture::state_machine::state_machine_svg(&src)
+            .map_err(|d| parse_failure(ctx, &src, &d))?;
+        write_out(ctx, svg_path, &svg, out)?;
+        return Ok(OK);
+    }
+    if let Some(svg_path) = &args.svg {
+        let svg = if args.assets.is_dir() {
+            let live = super::assets::scan(ctx, &args.assets, super::Format::Json)?;
+            crate::picture::graph_svg(&src, live.catalog())
+        } else {
+            eprintln!(
+                "note: no assets folder {}; event identities are not checked",
+                ctx.display(&args.assets)
+            );
+            crate::picture::graph_svg(&src, &NoEvents)
+        }
+        .map_err(|d| parse_failure(ctx, &src, &d))?;
+        write_out(ctx, svg_path, &svg, out)?;
+        return Ok(OK);
+    }
+    match Model::parse(&src) {
+        Ok(m) => out
+            .write_all(m.sorted().to_text().as_bytes())
+            .map_err(|e| e.to_string())?,
+        Err(_) if args.textconv => {
+            eprintln!("warning: {} does not parse; shown as it is", src.name());
+            out.write_all(src.text().as_bytes())
+                .map_err(|e| e.to_string())?;
+        }
+        Err(d) => return Err(parse_failure(ctx, &src, &d)),
+    }
+    Ok(OK)
+}

@@ -1,0 +1,504 @@
+//! The SVG writer: a [`Picture`] and its layout as markup, byte-for-byte deterministic.
+//!
+//! Conventions (Blueprint): node headers coloured by family, pins coloured by type (exec pins
+//! are white arrows, data pins circles, filled when linked), exec wires white and thick, data
+//! wires in their type's colour, both as cubic curves; literal values beside their input pins,
+//! other properties in rows below the pins, comments in yellow notes above their node. Text is
+//! at least 12 px; every name is escaped ([`escape`]) and clipped to the node's width.
+
+use super::layout::{self, HEADER_H, ROW_H, Rect, text_w};
+use super::view::{Badge, LinkView, Mark, NodeView, Picture, PinView, clip};
+use crate::diag::Severity;
+use crate::nodes::PinType;
+use std::fmt::Write;
+
+/// Escapes text for XML content and attribute values; characters XML 1.0 cannot hold
+/// (control characters other than tab, newline and carriage return; U+FFFE, U+FFFF) become
+/// U+FFFD, so no input can inject markup or make the document invalid.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{fffe}' || c == '\u{ffff}' => {
+                out.push('\u{fffd}')
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The CSS class of a pin type (its colour).
+pub fn type_class(t: Option<PinType>) -> &'static str {
+    match t {
+        Some(PinType::Exec) => "t-exec",
+        Some(PinType::Bool) => "t-bool",
+        Some(PinType::Int) => "t-int",
+        Some(PinType::Float) => "t-float",
+        Some(PinType::Vec3) => "t-vec3",
+        Some(PinType::String) => "t-string",
+        Some(PinType::Entity) => "t-entity",
+        Some(PinType::Var) | None => "t-unknown",
+    }
+}
+
+/// The shared style sheet (also what the studio page can reuse).
+pub const STYLE: &str = "text{font-family:Inter,'Segoe UI',Helvetica,Arial,sans-serif;font-size:13px;fill:#e8e8ec}\
+.bg{fill:#17181b}\
+.body{fill:#26272d;stroke:#0b0b0d;stroke-width:1.5}\
+.head{fill:#555}\
+.f-event .head{fill:#a32b2b}.f-flow .head{fill:#5a5b66}.f-math .head{fill:#2f7440}\
+.f-animation .head{fill:#7b4aa6}.f-variable .head{fill:#1f6f86}.f-function .head{fill:#2b5c9e}\
+.f-unknown .head{fill:#3d3d42}\
+.title{font-size:14px;font-weight:600;fill:#fff}.sub{font-size:12px;fill:#dcdce4}\
+.r{text-anchor:end}.lit{fill:#f2d98c}.prop{font-size:12px;fill:#c9c9d3}\
+.t-exec{color:#f2f2f2}.t-bool{color:#e04848}.t-int{color:#1fd1a0}.t-float{color:#9be04b}\
+.t-vec3{color:#f5c518}.t-string{color:#f25ad9}.t-entity{color:#3aa8f4}.t-unknown{color:#9a9aa2}\
+.pin circle,.pin path{stroke:currentColor;stroke-width:2;fill:#26272d}\
+.pin.on circle,.pin.on path{fill:currentColor}.pin.bad text{fill:#ff8a8a}\
+.wire{fill:none;stroke:currentColor;stroke-width:2.5}.wire.t-exec{stroke-width:3.5}\
+.wire.bad{stroke:#ff4d4f;stroke-dasharray:8 5}\
+.note rect{fill:#3b3926;stroke:#8d8552}.note text{fill:#f4efc4;font-size:12px;font-style:italic}\
+.has-error>.body{stroke:#ff4d4f;stroke-width:3}.has-warning>.body{stroke:#f5a623;stroke-width:2.5}\
+.badge circle{fill:#ff4d4f}.badge.warning circle{fill:#f5a623}\
+.badge text{font-size:13px;font-weight:700;text-anchor:middle;fill:#fff}\
+.msg{font-size:12px;fill:#ff9a9a}.msg.warning{fill:#f8c46c}\
+.d-added>.body{stroke:#2ecc71;stroke-width:3.5}.d-changed>.body{stroke:#f5a623;stroke-width:3.5}\
+.d-moved>.body{stroke:#6fa8dc;stroke-width:2.5;stroke-dasharray:3 3}\
+.ghost{opacity:.4}.ghost>.body{stroke:#b0b0b0;stroke-width:2;stroke-dasharray:6 4}\
+.wire.d-added{stroke:#2ecc71}.wire.d-removed{opacity:.4;stroke-dasharray:6 4}\
+.gtitle{font-size:20px;font-weight:700}.vars text{font-size:13px}.legend text{font-size:12px}\
+.notes text{font-size:13px;fill:#ffb3b3}";
+
+fn line_h(size: i64) -> i64 {
+    size + 5
+}
+
+/// The note (comment bubble) above a node: its height and width.
+fn note_size(lines: &[String]) -> (i64, i64) {
+    if lines.is_empty() {
+        return (0, 0);
+    }
+    let w = lines
+        .iter()
+        .map(|l| text_w(l.chars().count(), 12.0))
+        .max()
+        .unwrap_or(0)
+        + 16;
+    (lines.len() as i64 * line_h(12) + 8, w)
+}
+
+fn pin_y(i: usize) -> i64 {
+    HEADER_H + i as i64 * ROW_H + ROW_H / 2
+}
+
+/// Renders a picture as SVG text.
+pub fn render(p: &Picture) -> String {
+    let rects = layout::place(p);
+    let mut out = String::with_capacity(2048 + p.nodes.len() * 1400 + p.links.len() * 160);
+
+    // Extent of the nodes (with notes above and messages below).
+    let mut min_x = i64::MAX;
+    let mut min_y = i64::MAX;
+    let mut max_x = i64::MIN;
+    let mut max_y = i64::MIN;
+    for (n, r) in p.nodes.iter().zip(&rects) {
+        let (nh, nw) = note_size(&n.comment);
+        let msgs = n.badges.len().min(3) as i64 * line_h(12);
+        min_x = min_x.min(r.x);
+        min_y = min_y.min(r.y - nh - 6);
+        max_x = max_x.max(r.x + r.w.max(nw)).max(r.x + r.w + 12);
+        max_y = max_y.max(r.y + r.h + msgs + 6);
+    }
+    if p.nodes.is_empty() {
+        (min_x, min_y, max_x, max_y) = (0, 0, 320, 40);
+    }
+    // The band above: title, header comments, variables.
+    let mut band = 34 + p.comment.len() as i64 * line_h(13);
+    if !p.vars.is_empty() {
+        band += 24;
+        for v in &p.vars {
+            band += line_h(13)
+                + v.comment.len() as i64 * line_h(12)
+                + v.badges.len() as i64 * line_h(12);
+        }
+    }
+    band += 24;
+    let footer_lines = p.end_comment.len() + p.notes.len();
+    let footer = if footer_lines == 0 {
+        0
+    } else {
+        16 + footer_lines as i64 * line_h(13)
+    };
+    let band_w = band_width(p);
+    let left = min_x - 40;
+    let top = min_y - band - 20;
+    let width = (max_x - min_x + 80).max(band_w + 80);
+    let height = max_y - top + footer + 40;
+
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{left} {top} {width} {height}\" \
+         width=\"{width}\" height=\"{height}\" data-graph=\"{}\">\n<style>{STYLE}</style>\n\
+         <rect class=\"bg\" x=\"{left}\" y=\"{top}\" width=\"{width}\" height=\"{height}\"/>\n",
+        escape(&p.title)
+    );
+    header(&mut out, p, left + 40, top + 20);
+
+    // Wires under nodes.
+    let index = super::view::node_index(p);
+    out.push_str("<g class=\"wires\">\n");
+    for l in &p.links {
+        wire(&mut out, p, &rects, &index, l);
+    }
+    out.push_str("</g>\n<g class=\"nodes\">\n");
+    for (n, r) in p.nodes.iter().zip(&rects) {
+        node(&mut out, n, r);
+    }
+    out.push_str("</g>\n");
+
+    if footer_lines > 0 {
+        let mut y = max_y + 30;
+        out.push_str("<g class=\"notes\">\n");
+        for l in &p.end_comment {
+            let _ = writeln!(
+                out,
+                "<text class=\"note-line\" x=\"{}\" y=\"{y}\" style=\"fill:#f4efc4;font-style:italic\">{}</text>",
+                left + 40,
+                escape(l)
+            );
+            y += line_h(13);
+        }
+        for l in &p.notes {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{y}\">{}</text>",
+                left + 40,
+                escape(&clip(l, 160))
+            );
+            y += line_h(13);
+        }
+        out.push_str("</g>\n");
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn band_width(p: &Picture) -> i64 {
+    let mut w = text_w(p.title.chars().count() + 6, 20.0);
+    for c in &p.comment {
+        w = w.max(text_w(c.chars().count(), 13.0));
+    }
+    for v in &p.vars {
+        w = w.max(
+            text_w(
+                v.name.chars().count() + v.default.chars().count() + 12,
+                13.0,
+            ) + 20,
+        );
+    }
+    w
+}
+
+fn header(out: &mut String, p: &Picture, x: i64, y: i64) {
+    let mut y = y + 20;
+    let _ = writeln!(
+        out,
+        "<text class=\"gtitle\" x=\"{x}\" y=\"{y}\">graph {}</text>",
+        escape(&p.title)
+    );
+    y += 14;
+    for c in &p.comment {
+        y += line_h(13);
+        let _ = writeln!(
+            out,
+            "<text x=\"{x}\" y=\"{y}\" style=\"fill:#f4efc4;font-style:italic\">{}</text>",
+            escape(c)
+        );
+    }
+    if p.vars.is_empty() {
+        return;
+    }
+    y += 24;
+    let _ = writeln!(
+        out,
+        "<g class=\"vars\">\n<text x=\"{x}\" y=\"{y}\" style=\"font-weight:600\">Variables</text>"
+    );
+    for v in &p.vars {
+        y += line_h(13);
+        let mark = v
+            .mark
+            .name()
+            .map(|m| format!(" data-diff=\"{m}\" class=\"d-{m}\""))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "<g data-var=\"{name}\"{mark}><circle class=\"{cls}\" cx=\"{cx}\" cy=\"{cy}\" r=\"5\" style=\"fill:currentColor\"/>\
+             <text x=\"{tx}\" y=\"{y}\">{name}: {ty} = <tspan class=\"lit\">{default}</tspan></text></g>",
+            name = escape(&v.name),
+            cls = type_class(Some(v.ty)),
+            cx = x + 5,
+            cy = y - 4,
+            tx = x + 16,
+            ty = v.ty,
+            default = escape(&v.default),
+        );
+        for c in &v.comment {
+            y += line_h(12);
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{y}\" style=\"fill:#f4efc4;font-style:italic;font-size:12px\">{}</text>",
+                x + 16,
+                escape(c)
+            );
+        }
+        for b in &v.badges {
+            y += line_h(12);
+            badge_line(out, b, x + 16, y);
+        }
+    }
+    out.push_str("</g>\n");
+}
+
+fn badge_line(out: &mut String, b: &Badge, x: i64, y: i64) {
+    let cls = if b.severity == Severity::Error {
+        "msg"
+    } else {
+        "msg warning"
+    };
+    let _ = writeln!(
+        out,
+        "<text class=\"{cls}\" x=\"{x}\" y=\"{y}\" data-diagnostic-code=\"{}\">{} {}</text>",
+        b.code,
+        b.code,
+        escape(&clip(&b.message, 70))
+    );
+}
+
+fn pin_pos(r: &Rect, n: &NodeView, pin: &str, output: bool) -> Option<(i64, i64)> {
+    let pins = if output { &n.outputs } else { &n.inputs };
+    let i = pins.iter().position(|p| p.name == pin)?;
+    Some((if output { r.x + r.w } else { r.x }, r.y + pin_y(i)))
+}
+
+fn wire(
+    out: &mut String,
+    p: &Picture,
+    rects: &[Rect],
+    index: &std::collections::HashMap<String, usize>,
+    l: &LinkView,
+) {
+    let from = index
+        .get(&l.from.node)
+        .and_then(|&a| pin_pos(&rects[a], &p.nodes[a], &l.from.pin, true));
+    let to = index
+        .get(&l.to.node)
+        .and_then(|&b| pin_pos(&rects[b], &p.nodes[b], &l.to.pin, false));
+    // A link with a missing end is drawn as a stub from the end that exists.
+    let ((x1, y1), (x2, y2)) = match (from, to) {
+        (Some(a), Some(b)) => (a, b),
+        (Some(a), None) => (a, (a.0 + 70, a.1)),
+        (None, Some(b)) => ((b.0 - 70, b.1), b),
+        (None, None) => return,
+    };
+    let dx = (x2 - x1).abs();
+    let d = if x2 >= x1 {
+        (dx / 2).clamp(40, 240)
+    } else {
+        (dx / 3).clamp(80, 300)
+    };
+    let mut class = String::from("wire ");
+    class.push_str(type_class(l.ty));
+    if !l.badges.is_empty() {
+        class.push_str(" bad");
+    }
+    let mark = match l.mark.name() {
+        Some(m) => {
+            let _ = write!(class, " d-{m}");
+            format!(" data-diff=\"{m}\"")
+        }
+        None => String::new(),
+    };
+    let _ = write!(
+        out,
+        "<path class=\"{class}\" data-link=\"{} -&gt; {}\"{mark} d=\"M{x1} {y1}C{} {y1} {} {y2} {x2} {y2}\"",
+        escape(&l.from.to_string()),
+        escape(&l.to.to_string()),
+        x1 + d,
+        x2 - d,
+    );
+    if l.badges.is_empty() {
+        out.push_str("/>\n");
+    } else {
+        out.push_str("><title>");
+        for b in &l.badges {
+            let _ = writeln!(out, "{} {}", b.code, escape(&b.message));
+        }
+        out.push_str("</title></path>\n");
+    }
+    let mx = (x1 + x2) / 2;
+    let my = (y1 + y2) / 2;
+    for (i, c) in l.comment.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text x=\"{mx}\" y=\"{}\" style=\"fill:#f4efc4;font-style:italic;font-size:12px;text-anchor:middle\">{}</text>",
+            my - 8 - (l.comment.len() - 1 - i) as i64 * line_h(12),
+            escape(c)
+        );
+    }
+    for (i, b) in l.badges.iter().enumerate() {
+        badge_line(out, b, mx, my + 18 + i as i64 * line_h(12));
+    }
+}
+
+fn fit(s: &str, px: i64, size: f64) -> String {
+    let chars = ((px.max(0) as f64) / (size * layout::CHAR_W)).floor() as usize;
+    clip(s, chars.max(2))
+}
+
+fn pin(out: &mut String, node: &str, p: &PinView, x: i64, y: i64, output: bool, room: i64) {
+    let mut class = format!(
+        "pin {} {}",
+        if output { "out" } else { "in" },
+        type_class(p.ty)
+    );
+    if p.linked {
+        class.push_str(" on");
+    }
+    if p.error {
+        class.push_str(" bad");
+    }
+    let shape = if p.ty == Some(PinType::Exec) {
+        format!("<path d=\"M{} {}h5l6 6-6 6h-5z\"/>", x - 5, y - 6)
+    } else {
+        format!("<circle cx=\"{x}\" cy=\"{y}\" r=\"5\"/>")
+    };
+    let _ = write!(
+        out,
+        "<g class=\"{class}\" data-pin=\"{}.{}\">{shape}",
+        escape(node),
+        escape(&p.name)
+    );
+    let ty = y + 5;
+    if output {
+        let _ = write!(
+            out,
+            "<text class=\"r\" x=\"{}\" y=\"{ty}\">{}</text>",
+            x - 12,
+            escape(&fit(&p.name, room, 13.0))
+        );
+    } else {
+        let name = fit(&p.name, room, 13.0);
+        let _ = write!(out, "<text x=\"{}\" y=\"{ty}\">{}", x + 12, escape(&name));
+        if let Some(lit) = &p.literal {
+            let left = room - text_w(name.chars().count() + 1, 13.0);
+            if left > 20 {
+                let _ = write!(
+                    out,
+                    " <tspan class=\"lit\">{}</tspan>",
+                    escape(&fit(lit, left, 13.0))
+                );
+            }
+        }
+        out.push_str("</text>");
+    }
+    out.push_str("</g>\n");
+}
+
+fn node(out: &mut String, n: &NodeView, r: &Rect) {
+    let (x, y, w, h) = (r.x, r.y, r.w, r.h);
+    let mut class = format!("node f-{}", n.family.name());
+    if n.badges.iter().any(|b| b.severity == Severity::Error) {
+        class.push_str(" has-error");
+    } else if !n.badges.is_empty() {
+        class.push_str(" has-warning");
+    }
+    let mut diff = String::new();
+    if let Some(m) = n.mark.name() {
+        let _ = write!(class, " d-{m}");
+        if n.mark == Mark::Removed {
+            class.push_str(" ghost");
+        }
+        diff = format!(" data-diff=\"{m}\"");
+    }
+    let _ = writeln!(
+        out,
+        "<g class=\"{class}\" data-node-id=\"{}\"{diff} transform=\"translate({x} {y})\">\
+         <title>{} — {}</title>\
+         <rect class=\"body\" width=\"{w}\" height=\"{h}\" rx=\"8\"/>\
+         <path class=\"head\" d=\"M0 {HEADER_H}V8Q0 0 8 0H{}Q{w} 0 {w} 8V{HEADER_H}Z\"/>\
+         <text class=\"title\" x=\"12\" y=\"19\">{}</text>\
+         <text class=\"sub\" x=\"12\" y=\"36\">{}</text>",
+        escape(&n.id),
+        escape(&n.title),
+        escape(&n.subtitle),
+        w - 8,
+        escape(&fit(&n.title, w - 24, 14.0)),
+        escape(&fit(&n.subtitle, w - 20, 12.0)),
+    );
+    for i in 0..n.inputs.len().max(n.outputs.len()) {
+        let both = i < n.inputs.len() && i < n.outputs.len();
+        let room = if both { w / 2 - 14 } else { w - 28 };
+        if let Some(p) = n.inputs.get(i) {
+            pin(out, &n.id, p, 0, pin_y(i), false, room);
+        }
+        if let Some(p) = n.outputs.get(i) {
+            pin(out, &n.id, p, w, pin_y(i), true, room);
+        }
+    }
+    let rows = n.inputs.len().max(n.outputs.len());
+    for (k, (name, value)) in n.props.iter().enumerate() {
+        let py = HEADER_H + (rows + k) as i64 * ROW_H + ROW_H / 2 + 5;
+        let text = format!("{name} = {value}");
+        let _ = writeln!(
+            out,
+            "<text class=\"prop\" x=\"12\" y=\"{py}\" data-prop=\"{}\">{}</text>",
+            escape(name),
+            escape(&fit(&text, w - 24, 12.0))
+        );
+    }
+    if !n.comment.is_empty() {
+        let (nh, nw) = note_size(&n.comment);
+        let _ = write!(
+            out,
+            "<g class=\"note\"><rect x=\"0\" y=\"{}\" width=\"{nw}\" height=\"{nh}\" rx=\"4\"/>",
+            -nh - 6
+        );
+        for (i, l) in n.comment.iter().enumerate() {
+            let _ = write!(
+                out,
+                "<text x=\"8\" y=\"{}\">{}</text>",
+                -nh - 6 + 4 + (i as i64 + 1) * line_h(12) - 4,
+                escape(l)
+            );
+        }
+        out.push_str("</g>\n");
+    }
+    if let Some(first) = n.badges.first() {
+        let sev = if first.severity == Severity::Error {
+            "error"
+        } else {
+            "warning"
+        };
+        let _ = write!(
+            out,
+            "<g class=\"badge {sev}\" data-diagnostic-code=\"{}\"><circle cx=\"{w}\" cy=\"0\" r=\"11\"/>\
+             <text x=\"{w}\" y=\"5\">!</text><title>",
+            first.code
+        );
+        for b in &n.badges {
+            let _ = writeln!(out, "{} {}", b.code, escape(&b.message));
+        }
+        out.push_str("</title></g>\n");
+        for (i, b) in n.badges.iter().take(3).enumerate() {
+            badge_line(out, b, 0, h + 16 + i as i64 * line_h(12));
+        }
+    }
+    out.push_str("</g>\n");
+}

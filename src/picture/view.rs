@@ -1,0 +1,517 @@
+//! What a picture shows: nodes with titles, typed pins, literal values, properties, comments,
+//! diagnostics and diff marks, built from a [`Model`] and (when compiled) the typed IR.
+
+use super::{MAX_COMMENT_LINES, MAX_LINE_CHARS, MAX_LINKS, MAX_NODES};
+use crate::compile::ir::{self, Op};
+use crate::diag::{Diagnostic, Severity};
+use crate::graph::ast::{File, Item};
+use crate::graph::model::{Model, Node, PinRef, Value};
+use crate::nodes::{self, Flow, NodeKind, PinType};
+use std::collections::{HashMap, HashSet};
+
+/// The header colour group of a node (Blueprint conventions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Starts a handler (red).
+    Event,
+    /// `flow.*` control (grey).
+    Flow,
+    /// Pure maths, strings, entities, `expr` (green).
+    Math,
+    /// `anim.*` (purple).
+    Animation,
+    /// `var.get` / `var.set` (teal).
+    Variable,
+    /// Other exec nodes: `debug.log`, `event.send` (blue).
+    Function,
+    /// A kind the node table does not know (dark grey).
+    Unknown,
+}
+
+impl Family {
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Event => "event",
+            Family::Flow => "flow",
+            Family::Math => "math",
+            Family::Animation => "animation",
+            Family::Variable => "variable",
+            Family::Function => "function",
+            Family::Unknown => "unknown",
+        }
+    }
+}
+
+/// A diff mark (see `graph::diff`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mark {
+    #[default]
+    None,
+    Added,
+    Changed,
+    /// Drawn as a ghost: the part is in OLD only.
+    Removed,
+    /// Only its position or comments changed.
+    Moved,
+}
+
+impl Mark {
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Mark::None => None,
+            Mark::Added => Some("added"),
+            Mark::Changed => Some("changed"),
+            Mark::Removed => Some("removed"),
+            Mark::Moved => Some("moved"),
+        }
+    }
+}
+
+/// One pin of a drawn node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PinView {
+    pub name: String,
+    /// `None` when the compiler could not type it (unknown kind or pin).
+    pub ty: Option<PinType>,
+    /// The literal the node's ARGS give an unlinked input, as written.
+    pub literal: Option<String>,
+    pub linked: bool,
+    /// A pin only a link names (the node has no such pin).
+    pub error: bool,
+}
+
+/// A diagnostic shown on a node, wire or variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Badge {
+    pub severity: Severity,
+    pub code: String,
+    pub message: String,
+}
+
+/// One drawn node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeView {
+    pub id: String,
+    pub title: String,
+    /// `id · kind` (or what the kind applies to).
+    pub subtitle: String,
+    pub family: Family,
+    pub inputs: Vec<PinView>,
+    pub outputs: Vec<PinView>,
+    /// ARGS that are not input pins (`count = 3`), as `(name, literal)`.
+    pub props: Vec<(String, String)>,
+    /// Comment lines (without `//`), the end-of-line comment last.
+    pub comment: Vec<String>,
+    pub at: Option<(i64, i64)>,
+    pub mark: Mark,
+    pub badges: Vec<Badge>,
+}
+
+/// One drawn wire.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkView {
+    pub from: PinRef,
+    pub to: PinRef,
+    pub exec: bool,
+    pub ty: Option<PinType>,
+    pub comment: Vec<String>,
+    pub mark: Mark,
+    pub badges: Vec<Badge>,
+}
+
+/// One variable in the picture's variable list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarView {
+    pub name: String,
+    pub ty: PinType,
+    pub default: String,
+    pub comment: Vec<String>,
+    pub mark: Mark,
+    pub badges: Vec<Badge>,
+}
+
+/// Everything one graph picture shows.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Picture {
+    /// The graph's name.
+    pub title: String,
+    /// Comments above and at the end of the `graph` line.
+    pub comment: Vec<String>,
+    pub vars: Vec<VarView>,
+    pub nodes: Vec<NodeView>,
+    pub links: Vec<LinkView>,
+    /// Comments after the last item.
+    pub end_comment: Vec<String>,
+    /// Diagnostics that belong to no item, and what the limits left out.
+    pub notes: Vec<String>,
+}
+
+/// Truncates to [`MAX_LINE_CHARS`] characters (`…` at the end when cut).
+pub fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Display lines of a stored comment block plus an end-of-line comment (without `//`).
+pub fn comment_lines(block: &str, line: Option<&str>) -> Vec<String> {
+    comment_lines_max(block, line, MAX_LINE_CHARS)
+}
+
+/// [`comment_lines`] with lines cut at `max` characters.
+pub fn comment_lines_max(block: &str, line: Option<&str>, max: usize) -> Vec<String> {
+    let all: Vec<&str> = block
+        .split('\n')
+        .filter(|l| !l.is_empty())
+        .chain(line)
+        .collect();
+    let mut out: Vec<String> = all
+        .iter()
+        .take(MAX_COMMENT_LINES)
+        .map(|l| {
+            let t = l.strip_prefix("//").unwrap_or(l);
+            clip(t.strip_prefix(' ').unwrap_or(t), max)
+        })
+        .collect();
+    if all.len() > MAX_COMMENT_LINES {
+        out.push(format!("… {} more lines", all.len() - MAX_COMMENT_LINES));
+    }
+    out
+}
+
+/// The node table's entry for a model node (events by their subject), if any.
+pub fn table_kind(n: &Node) -> Option<&'static NodeKind> {
+    match n.kind_path() {
+        "event" => match n.subject() {
+            Some("begin_play") => nodes::lookup("event begin_play"),
+            Some("tick") => nodes::lookup("event tick"),
+            Some(s) if s.starts_with("custom::") => nodes::lookup("event custom"),
+            _ => None,
+        },
+        k => nodes::lookup(k).filter(|k| k.flow != Flow::Event),
+    }
+}
+
+fn family(n: &Node, kind: Option<&NodeKind>) -> Family {
+    let path = n.kind_path();
+    if path == "event" {
+        return Family::Event;
+    }
+    let Some(k) = kind else {
+        return Family::Unknown;
+    };
+    match path.split('.').next().unwrap_or("") {
+        "flow" => Family::Flow,
+        "var" => Family::Variable,
+        "anim" => Family::Animation,
+        _ if k.flow == Flow::Pure => Family::Math,
+        _ => Family::Function,
+    }
+}
+
+fn unquote(s: &str) -> String {
+    let inner = s
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(s);
+    crate::graph::lexer::unescape(inner).unwrap_or_else(|_| inner.to_string())
+}
+
+fn titles(n: &Node, kind: Option<&NodeKind>) -> (String, String) {
+    let path = n.kind_path();
+    let subject = n.subject().unwrap_or("");
+    let sub = |what: &str| format!("{} · {what}", n.id);
+    match (path, kind) {
+        ("event", _) => {
+            if let Some(rest) = subject.strip_prefix("animseq::") {
+                let (seq, notify) = rest.split_once('.').unwrap_or((rest, ""));
+                (notify.to_string(), sub(&format!("notify of {seq}")))
+            } else if let Some(name) = subject.strip_prefix("custom::") {
+                (format!("Event {name}"), sub("custom event"))
+            } else if let Some(k) = kind {
+                (format!("Event {}", k.name), sub("event"))
+            } else {
+                (format!("Event {subject}"), sub("event"))
+            }
+        }
+        ("var.get", _) => (format!("Get {subject}"), sub("var.get")),
+        ("var.set", _) => (format!("Set {subject}"), sub("var.set")),
+        ("expr", _) => (unquote(subject), sub("expr")),
+        ("event.send", _) => (
+            format!(
+                "Send {}",
+                subject.strip_prefix("custom::").unwrap_or(subject)
+            ),
+            sub("event.send"),
+        ),
+        (_, Some(k)) => (k.name.to_string(), sub(k.kind)),
+        (_, None) => (n.kind.clone(), sub("unknown kind")),
+    }
+}
+
+fn pin(name: &str, ty: Option<PinType>) -> PinView {
+    PinView {
+        name: name.to_string(),
+        ty,
+        literal: None,
+        linked: false,
+        error: false,
+    }
+}
+
+/// Pins from the node table when the compiler has none (not compiled, or the node failed).
+fn table_pins(n: &Node, kind: Option<&NodeKind>) -> (Vec<PinView>, Vec<PinView>) {
+    let var_ty = |t: PinType| if t == PinType::Var { None } else { Some(t) };
+    if n.kind_path() == "event" && n.subject().is_some_and(|s| s.starts_with("animseq::")) {
+        let outs = nodes::NOTIFY_CONTEXT_PINS
+            .iter()
+            .map(|p| pin(p.name, Some(p.ty)))
+            .collect();
+        return (Vec::new(), outs);
+    }
+    if n.kind_path() == "expr" {
+        let inputs = crate::graph::expr::parse(&unquote(n.subject().unwrap_or("")))
+            .map(|p| {
+                p.inputs
+                    .iter()
+                    .map(|i| pin(&i.name, Some(PinType::Float)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        return (inputs, vec![pin("out", Some(PinType::Float))]);
+    }
+    let Some(k) = kind else {
+        return (Vec::new(), Vec::new());
+    };
+    let ins = k.inputs.iter().map(|p| pin(p.name, var_ty(p.ty))).collect();
+    let mut outs: Vec<PinView> = k
+        .outputs
+        .iter()
+        .map(|p| pin(p.name, var_ty(p.ty)))
+        .collect();
+    if k.kind == "flow.sequence" {
+        let count = match n.props.get("count") {
+            Some(Value::Int(c)) => (*c).clamp(1, nodes::SEQUENCE_MAX) as usize,
+            _ => 2,
+        };
+        outs.truncate(count);
+    }
+    (ins, outs)
+}
+
+fn node_view(n: &Node, resolved: Option<&ir::Node>) -> NodeView {
+    let kind = table_kind(n);
+    let (title, subtitle) = titles(n, kind);
+    let (mut inputs, outputs) = match resolved {
+        Some(r) if !matches!(r.op, Op::Error) => (
+            r.inputs.iter().map(|p| pin(&p.name, Some(p.ty))).collect(),
+            r.outputs.iter().map(|p| pin(&p.name, Some(p.ty))).collect(),
+        ),
+        _ => table_pins(n, kind),
+    };
+    let mut props = Vec::new();
+    for (name, value) in n.props.iter() {
+        let text = clip(&value.text(), 24);
+        match inputs.iter_mut().find(|p| p.name == name) {
+            Some(p) if p.literal.is_none() => p.literal = Some(text),
+            _ => props.push((name.to_string(), text)),
+        }
+    }
+    NodeView {
+        id: n.id.clone(),
+        title,
+        subtitle,
+        family: family(n, kind),
+        inputs,
+        outputs,
+        props,
+        comment: comment_lines(&n.comment, n.line_comment.as_deref()),
+        at: n.at(),
+        mark: Mark::None,
+        badges: Vec::new(),
+    }
+}
+
+/// Builds the picture of a model; `graph` (the compiler's IR of the same file) types the pins.
+pub fn build(model: &Model, graph: Option<&ir::Graph>) -> Picture {
+    let resolved: HashMap<&str, &ir::Node> = graph
+        .map(|g| g.nodes.iter().map(|n| (n.name.as_str(), n)).collect())
+        .unwrap_or_default();
+    let mut seen = HashSet::new();
+    let mut p = Picture {
+        title: model.graph.clone(),
+        comment: comment_lines_max(
+            &model.comment,
+            model.line_comment.as_deref(),
+            2 * MAX_LINE_CHARS,
+        ),
+        end_comment: comment_lines_max(&model.end_comment, None, 2 * MAX_LINE_CHARS),
+        ..Picture::default()
+    };
+    for v in &model.vars {
+        p.vars.push(VarView {
+            name: v.name.clone(),
+            ty: crate::compile::resolve::pin_type(v.ty),
+            default: clip(&v.default.text(), 24),
+            comment: comment_lines(&v.comment, v.line_comment.as_deref()),
+            mark: Mark::None,
+            badges: Vec::new(),
+        });
+    }
+    for n in model.nodes.iter().take(MAX_NODES) {
+        let first = seen.insert(n.id.as_str());
+        let r = if first {
+            resolved.get(n.id.as_str()).copied()
+        } else {
+            None
+        };
+        p.nodes.push(node_view(n, r));
+    }
+    if model.nodes.len() > MAX_NODES {
+        p.notes.push(format!(
+            "{} more nodes not drawn (a picture draws at most {MAX_NODES})",
+            model.nodes.len() - MAX_NODES
+        ));
+    }
+    let links: Vec<(PinRef, PinRef, Vec<String>)> = model
+        .links
+        .iter()
+        .take(MAX_LINKS)
+        .map(|l| {
+            (
+                l.from.clone(),
+                l.to.clone(),
+                comment_lines(&l.comment, l.line_comment.as_deref()),
+            )
+        })
+        .collect();
+    let index = node_index(&p);
+    for (from, to, comment) in links {
+        add_link(&mut p, &index, from, to, comment, Mark::None);
+    }
+    if model.links.len() > MAX_LINKS {
+        p.notes.push(format!(
+            "{} more links not drawn (a picture draws at most {MAX_LINKS})",
+            model.links.len() - MAX_LINKS
+        ));
+    }
+    p
+}
+
+/// Node id → index of its first drawn node.
+pub fn node_index(p: &Picture) -> HashMap<String, usize> {
+    let mut index = HashMap::with_capacity(p.nodes.len());
+    for (i, n) in p.nodes.iter().enumerate() {
+        index.entry(n.id.clone()).or_insert(i);
+    }
+    index
+}
+
+/// Adds a wire, giving its end nodes a pin of that name when they lack one (marked as an
+/// error pin), so a link the compiler refused still shows where it goes. `index` is
+/// [`node_index`] of `p`.
+pub fn add_link(
+    p: &mut Picture,
+    index: &HashMap<String, usize>,
+    from: PinRef,
+    to: PinRef,
+    comment: Vec<String>,
+    mark: Mark,
+) {
+    let mut ty = None;
+    if let Some(&i) = index.get(&from.node) {
+        let outs = &mut p.nodes[i].outputs;
+        let pin = match outs.iter().position(|q| q.name == from.pin) {
+            Some(k) => &mut outs[k],
+            None => {
+                outs.push(PinView {
+                    error: true,
+                    ..pin(&from.pin, None)
+                });
+                outs.last_mut().expect("pushed")
+            }
+        };
+        pin.linked = true;
+        ty = pin.ty;
+    }
+    if let Some(&i) = index.get(&to.node) {
+        let ins = &mut p.nodes[i].inputs;
+        let pin = match ins.iter().position(|q| q.name == to.pin) {
+            Some(k) => &mut ins[k],
+            None => {
+                ins.push(PinView {
+                    error: true,
+                    ..pin(&to.pin, None)
+                });
+                ins.last_mut().expect("pushed")
+            }
+        };
+        pin.linked = true;
+        ty = ty.or(pin.ty);
+    }
+    p.links.push(LinkView {
+        exec: ty == Some(PinType::Exec),
+        ty,
+        from,
+        to,
+        comment,
+        mark,
+        badges: Vec::new(),
+    });
+}
+
+/// Puts each diagnostic on the node, wire or variable whose text holds its primary span;
+/// others become notes. `file` is the parsed tree of the source the diagnostics are about.
+pub fn attach_diagnostics(p: &mut Picture, file: &File, diags: &[Diagnostic]) {
+    let mut counts = [0usize; 3];
+    // (span start, span end, section, index in section) in source order.
+    let items: Vec<(u32, u32, usize, usize)> = file
+        .items
+        .iter()
+        .map(|item| {
+            let s = match item {
+                Item::Var(_) => 0,
+                Item::Node(_) => 1,
+                Item::Link(_) => 2,
+            };
+            counts[s] += 1;
+            let span = item.span();
+            (span.start, span.end, s, counts[s] - 1)
+        })
+        .collect();
+    let index = node_index(p);
+    for d in diags {
+        let at = d.span.start;
+        let k = items.partition_point(|i| i.0 <= at);
+        let badge = Badge {
+            severity: d.severity,
+            code: d.code.to_string(),
+            message: if d.notes.is_empty() {
+                d.message.clone()
+            } else {
+                format!("{} ({})", d.message, d.notes.join("; "))
+            },
+        };
+        let target = k.checked_sub(1).map(|k| items[k]).filter(|i| at <= i.1);
+        let slot = match target {
+            Some((_, _, 0, i)) => p.vars.get_mut(i).map(|v| &mut v.badges),
+            Some((_, _, 1, i)) => p.nodes.get_mut(i).map(|n| &mut n.badges),
+            // A wire with neither end drawn cannot carry its message: it becomes a note.
+            Some((_, _, _, i)) => p
+                .links
+                .get_mut(i)
+                .filter(|l| index.contains_key(&l.from.node) || index.contains_key(&l.to.node))
+                .map(|l| &mut l.badges),
+            None => None,
+        };
+        match slot {
+            Some(b) => b.push(badge),
+            None => p
+                .notes
+                .push(format!("{} {}: {}", d.severity, d.code, d.message)),
+        }
+    }
+}
