@@ -272,6 +272,20 @@ pub fn lookup(kind: &str) -> Option<&'static NodeKind> {
         .copied()
 }
 
+/// The table entry for a node as written: `kind` its path, `subject` what follows it (events
+/// resolve by subject: `begin_play`, `tick`, `custom::NAME`; notify events have no entry).
+pub fn lookup_written(kind: &str, subject: Option<&str>) -> Option<&'static NodeKind> {
+    match kind {
+        "event" => match subject {
+            Some("begin_play") => lookup("event begin_play"),
+            Some("tick") => lookup("event tick"),
+            Some(s) if s.starts_with("custom::") => lookup("event custom"),
+            _ => None,
+        },
+        k => lookup(k).filter(|k| k.flow != Flow::Event),
+    }
+}
+
 /// The kinds a graph may write (the table's kinds, with `event …` entries folded into `event`).
 pub fn writable_kinds() -> impl Iterator<Item = &'static str> {
     std::iter::once("event").chain(

@@ -7,6 +7,7 @@ mod assets;
 mod crossings;
 mod graphs;
 mod picture;
+mod review;
 pub mod run;
 mod watch;
 
@@ -97,6 +98,8 @@ pub enum Command {
     },
     /// Draws a graph or state machine as SVG (`--svg OUT`), or prints a sorted listing.
     Graph(picture::GraphArgs),
+    /// Compares two versions of a graph as graphs; exit 1 when their behaviour differs.
+    Diff(review::DiffArgs),
     /// Keeps the catalog and palette current as files change, printing deltas.
     Watch {
         paths: Vec<PathBuf>,
@@ -177,6 +180,7 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
         Command::Run(args) => run::run(ctx, &args, out),
         Command::Migrate { files } => assets::migrate(ctx, &files, out),
         Command::Graph(args) => picture::graph(ctx, &args, out),
+        Command::Diff(args) => review::run(ctx, &args, out),
         Command::Watch {
             paths,
             assets,

@@ -24,7 +24,7 @@ pub struct GraphArgs {
 }
 
 /// The catalog used when there is no assets folder: no events are published.
-struct NoEvents;
+pub struct NoEvents;
 
 impl EventCatalog for NoEvents {
     fn event(&self, _: &str) -> EventInfo {

@@ -3,6 +3,7 @@
 //! in, tree and diagnostics out.
 
 pub mod ast;
+pub mod diff;
 pub mod expr;
 pub mod fmt;
 pub mod lexer;

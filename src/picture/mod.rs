@@ -57,6 +57,18 @@ pub fn graph_svg(src: &SourceFile, events: &dyn EventCatalog) -> Result<String, 
     graph_picture(src, events).map(|p| svg::render(&p))
 }
 
+/// The SVG of NEW (a graph source) marked with its differences from OLD (`sinew diff --svg`):
+/// added parts green, changed amber, moved blue dashes, removed parts as ghosts.
+pub fn diff_svg(
+    new: &SourceFile,
+    events: &dyn EventCatalog,
+    diff: &crate::graph::diff::Diff,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut p = graph_picture(new, events)?;
+    view::apply_diff(&mut p, diff);
+    Ok(svg::render(&p))
+}
+
 /// The SVG of a model without compiling it (pins from the node table and the links).
 pub fn model_svg(model: &Model) -> String {
     svg::render(&view::build(model, None))

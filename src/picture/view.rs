@@ -184,15 +184,7 @@ pub fn comment_lines_max(block: &str, line: Option<&str>, max: usize) -> Vec<Str
 
 /// The node table's entry for a model node (events by their subject), if any.
 pub fn table_kind(n: &Node) -> Option<&'static NodeKind> {
-    match n.kind_path() {
-        "event" => match n.subject() {
-            Some("begin_play") => nodes::lookup("event begin_play"),
-            Some("tick") => nodes::lookup("event tick"),
-            Some(s) if s.starts_with("custom::") => nodes::lookup("event custom"),
-            _ => None,
-        },
-        k => nodes::lookup(k).filter(|k| k.flow != Flow::Event),
-    }
+    nodes::lookup_written(n.kind_path(), n.subject())
 }
 
 fn family(n: &Node, kind: Option<&NodeKind>) -> Family {
@@ -335,6 +327,49 @@ fn node_view(n: &Node, resolved: Option<&ir::Node>) -> NodeView {
     }
 }
 
+/// Marks a picture of NEW with a diff against OLD: added, changed and moved nodes and added
+/// wires are marked; OLD's removed nodes and wires are added as ghosts (at their old
+/// positions; unplaced ones are laid out with the rest).
+pub fn apply_diff(p: &mut Picture, d: &crate::graph::diff::Diff) {
+    let m = d.marks();
+    let set = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<HashSet<String>>();
+    let (added, changed, moved) = (set(&m.added), set(&m.changed), set(&m.moved));
+    let links_added: HashSet<(&PinRef, &PinRef)> = m.links_added.iter().copied().collect();
+    for n in &mut p.nodes {
+        let id = n.id.as_str();
+        n.mark = if added.contains(id) {
+            Mark::Added
+        } else if changed.contains(id) {
+            Mark::Changed
+        } else if moved.contains(id) {
+            Mark::Moved
+        } else {
+            Mark::None
+        };
+    }
+    for l in &mut p.links {
+        if links_added.contains(&(&l.from, &l.to)) {
+            l.mark = Mark::Added;
+        }
+    }
+    for n in m.removed_nodes {
+        let mut v = node_view(n, None);
+        v.mark = Mark::Removed;
+        p.nodes.push(v);
+    }
+    let index = node_index(p);
+    for l in m.removed_links {
+        add_link(
+            p,
+            &index,
+            l.from.clone(),
+            l.to.clone(),
+            Vec::new(),
+            Mark::Removed,
+        );
+    }
+}
+
 /// Builds the picture of a model; `graph` (the compiler's IR of the same file) types the pins.
 pub fn build(model: &Model, graph: Option<&ir::Graph>) -> Picture {
     let resolved: HashMap<&str, &ir::Node> = graph
@@ -422,7 +457,17 @@ pub fn add_link(
     mark: Mark,
 ) {
     let mut ty = None;
-    if let Some(&i) = index.get(&from.node) {
+    let ghost = mark == Mark::Removed;
+    if ghost {
+        // A removed wire only shows where it went: it adds no pins and links none.
+        let find = |id: &str, pin: &str, out: bool| {
+            let n = &p.nodes[*index.get(id)?];
+            let pins = if out { &n.outputs } else { &n.inputs };
+            pins.iter().find(|q| q.name == pin).and_then(|q| q.ty)
+        };
+        ty = find(&from.node, &from.pin, true).or_else(|| find(&to.node, &to.pin, false));
+    }
+    if let Some(&i) = index.get(&from.node).filter(|_| !ghost) {
         let outs = &mut p.nodes[i].outputs;
         let pin = match outs.iter().position(|q| q.name == from.pin) {
             Some(k) => &mut outs[k],
@@ -437,7 +482,7 @@ pub fn add_link(
         pin.linked = true;
         ty = pin.ty;
     }
-    if let Some(&i) = index.get(&to.node) {
+    if let Some(&i) = index.get(&to.node).filter(|_| !ghost) {
         let ins = &mut p.nodes[i].inputs;
         let pin = match ins.iter().position(|q| q.name == to.pin) {
             Some(k) => &mut ins[k],
