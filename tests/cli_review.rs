@@ -109,3 +109,182 @@ fn graph_without_svg_prints_a_sorted_listing_and_textconv_never_fails() {
     assert_eq!(stdout, "graph g\nnode a =\n");
     assert!(err.contains("does not parse"), "{err}");
 }
+
+const OLD: &str = "graph g\n\nnode a = event begin_play at (0, 0)\nnode b = debug.log { message = \"hi\" } at (220, 0)\n\na.then -> b.exec\n";
+
+fn pair(dir: &Path, new: &str) {
+    std::fs::write(dir.join("old.bpg"), OLD).unwrap();
+    std::fs::write(dir.join("new.bpg"), new).unwrap();
+}
+
+#[test]
+fn diff_exit_status_answers_whether_behaviour_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    // Reordered and respaced: no difference at all.
+    pair(
+        dir.path(),
+        "graph g\na.then -> b.exec\nnode b = debug.log {message=\"hi\"} at (220,0)\nnode a = event begin_play at (0, 0)\n",
+    );
+    let (code, out, err) = sinew(dir.path(), &["diff", "old.bpg", "new.bpg"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("no differences\n"), "{out}");
+    // Moved and re-commented: reported, same behaviour.
+    pair(
+        dir.path(),
+        &OLD.replace("at (220, 0)", "at (300, 0) // moved"),
+    );
+    let (code, out, _) = sinew(dir.path(), &["diff", "old.bpg", "new.bpg"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("> node b moved (220, 0) -> (300, 0)"), "{out}");
+    assert!(out.contains("> node b comment changed"), "{out}");
+    assert!(
+        out.ends_with("same behaviour (only positions and comments changed)\n"),
+        "{out}"
+    );
+    let (code, out, _) = sinew(
+        dir.path(),
+        &[
+            "diff",
+            "old.bpg",
+            "new.bpg",
+            "--ignore-layout",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["nodes"]["moved"], serde_json::json!([]));
+    assert_eq!(j["same_behaviour"], true);
+    // A changed literal: behaviour differs.
+    pair(dir.path(), &OLD.replace("\"hi\"", "\"ho\""));
+    let (code, out, _) = sinew(
+        dir.path(),
+        &["diff", "old.bpg", "new.bpg", "--format", "json"],
+    );
+    assert_eq!(code, 1);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        j["nodes"]["changed"][0]["inputs"][0],
+        serde_json::json!({"name": "message", "old": "hi", "new": "ho"})
+    );
+    assert_eq!(
+        (j["old"].as_str(), j["new"].as_str()),
+        (Some("old.bpg"), Some("new.bpg"))
+    );
+    // --svg draws NEW with the marks.
+    let (code, _, err) = sinew(
+        dir.path(),
+        &["diff", "old.bpg", "new.bpg", "--svg", "d.svg"],
+    );
+    assert_eq!(code, 1, "{err}");
+    let svg = std::fs::read_to_string(dir.path().join("d.svg")).unwrap();
+    assert!(
+        svg.contains("data-node-id=\"b\" data-diff=\"changed\""),
+        "{svg}"
+    );
+}
+
+#[test]
+fn diff_refuses_unparseable_and_missing_files_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    pair(dir.path(), "graph g\nnode a = \n");
+    let (code, _, err) = sinew(dir.path(), &["diff", "old.bpg", "new.bpg"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("error: new.bpg does not parse"), "{err}");
+    let (code, _, err) = sinew(dir.path(), &["diff", "missing.bpg", "new.bpg"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read missing.bpg"), "{err}");
+    std::fs::write(dir.path().join("bin.bpg"), [0xff, 0xfe, 0]).unwrap();
+    let (code, _, err) = sinew(dir.path(), &["diff", "old.bpg", "bin.bpg"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bin.bpg is not valid UTF-8"), "{err}");
+}
+
+fn git(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_PAGER", "cat")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run git");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn git_difftool_and_textconv_wiring_work_in_a_real_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bin = env!("CARGO_BIN_EXE_sinew");
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["config", "user.email", "t@example.com"],
+        &["config", "user.name", "T"],
+        &[
+            "config",
+            "diff.sinew.textconv",
+            &format!("{bin} graph --textconv"),
+        ],
+    ] {
+        assert_eq!(git(d, args).0, 0, "{args:?}");
+    }
+    std::fs::write(d.join(".gitattributes"), "*.bpg diff=sinew\n").unwrap();
+    std::fs::write(d.join("g.bpg"), OLD).unwrap();
+    assert_eq!(git(d, &["add", "."]).0, 0);
+    assert_eq!(git(d, &["commit", "-q", "-m", "one"]).0, 0);
+
+    // Items reordered and one node moved: the textconv diff shows only the moved line.
+    std::fs::write(
+        d.join("g.bpg"),
+        "graph g\n\nnode b = debug.log { message = \"hi\" } at (260, 40)\nnode a = event begin_play at (0, 0)\n\na.then -> b.exec\n",
+    )
+    .unwrap();
+    let (code, out, err) = git(d, &["diff", "-U0"]);
+    assert_eq!(code, 0, "{err}");
+    let changed: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            (l.starts_with('+') || l.starts_with('-'))
+                && !l.starts_with("+++")
+                && !l.starts_with("---")
+        })
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            "-node b = debug.log { message = \"hi\" } at (220, 0)",
+            "+node b = debug.log { message = \"hi\" } at (260, 40)"
+        ],
+        "{out}"
+    );
+
+    // difftool with sinew diff: the graph-aware report, and its verdict as the exit status.
+    let tool = format!("{bin} diff");
+    let (code, out, err) = git(d, &["difftool", "-y", "-x", &tool, "--trust-exit-code"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("> node b moved (220, 0) -> (260, 40)"),
+        "{out}"
+    );
+    assert!(out.contains("same behaviour"), "{out}");
+    std::fs::write(d.join("g.bpg"), OLD.replace("\"hi\"", "\"ho\"")).unwrap();
+    let (code, out, _) = git(d, &["difftool", "-y", "-x", &tool, "--trust-exit-code"]);
+    assert_ne!(code, 0, "behaviour differs: {out}");
+    assert!(
+        out.contains("~ node b input message \"hi\" -> \"ho\""),
+        "{out}"
+    );
+
+    // A broken graph still diffs through the textconv (shown as it is).
+    std::fs::write(d.join("g.bpg"), "graph g\nnode a =\n").unwrap();
+    let (code, out, err) = git(d, &["diff"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("+node a ="), "{out}");
+}
