@@ -99,20 +99,34 @@ pub struct Diff {
 
 /// Pairs items by key, occurrence by occurrence: `(old index, new index)` for matches, then
 /// unmatched old and new indexes, each in file order.
-fn pair<T, K: Eq + std::hash::Hash>(
-    old: &[T],
-    new: &[T],
-    key: impl Fn(&T) -> K,
+fn pair<'a, T, K: Eq + std::hash::Hash>(
+    old: &'a [T],
+    new: &'a [T],
+    key: impl Fn(&'a T) -> K,
 ) -> (Vec<(usize, usize)>, Vec<usize>, Vec<usize>) {
-    let mut by_key: HashMap<K, std::collections::VecDeque<usize>> = HashMap::new();
+    // Most names occur once: the first occurrence lives in the map, later ones in a queue.
+    let mut by_key: HashMap<K, (usize, std::collections::VecDeque<usize>)> =
+        HashMap::with_capacity(new.len());
     for (i, x) in new.iter().enumerate() {
-        by_key.entry(key(x)).or_default().push_back(i);
+        match by_key.entry(key(x)) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert((i, Default::default()));
+            }
+            std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().1.push_back(i),
+        }
     }
     let mut matched = Vec::new();
     let mut gone = Vec::new();
     let mut used = vec![false; new.len()];
+    let mut take = |k: &K| -> Option<usize> {
+        let (first, rest) = by_key.get_mut(k)?;
+        if *first != usize::MAX {
+            return Some(std::mem::replace(first, usize::MAX));
+        }
+        rest.pop_front()
+    };
     for (i, x) in old.iter().enumerate() {
-        match by_key.get_mut(&key(x)).and_then(|q| q.pop_front()) {
+        match take(&key(x)) {
             Some(j) => {
                 used[j] = true;
                 matched.push((i, j));
@@ -125,6 +139,9 @@ fn pair<T, K: Eq + std::hash::Hash>(
 }
 
 fn arg_changes(a: &Node, b: &Node) -> (Vec<ArgChange>, Vec<ArgChange>) {
+    if a.props == b.props {
+        return (Vec::new(), Vec::new());
+    }
     fn sorted(n: &Node) -> Vec<(&str, &Value)> {
         let mut v: Vec<(&str, &Value)> = n.props.iter().collect();
         v.sort_by(|x, y| x.0.cmp(y.0));
@@ -184,7 +201,7 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
         new: new.end_comment.clone(),
     });
 
-    let (matched, gone, fresh) = pair(&old.nodes, &new.nodes, |n| n.id.clone());
+    let (matched, gone, fresh) = pair(&old.nodes, &new.nodes, |n| n.id.as_str());
     for (i, j) in matched {
         let (a, b) = (&old.nodes[i], &new.nodes[j]);
         let (props, inputs) = arg_changes(a, b);
@@ -215,7 +232,7 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
     d.nodes_removed = gone.into_iter().map(|i| old.nodes[i].clone()).collect();
     d.nodes_added = fresh.into_iter().map(|j| new.nodes[j].clone()).collect();
 
-    let (matched, gone, fresh) = pair(&old.links, &new.links, |l| (l.from.clone(), l.to.clone()));
+    let (matched, gone, fresh) = pair(&old.links, &new.links, |l| (&l.from, &l.to));
     for (i, j) in matched {
         let (a, b) = (&old.links[i], &new.links[j]);
         if let Some(m) = Moved::of(
@@ -229,7 +246,7 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
     d.links_removed = gone.into_iter().map(|i| old.links[i].clone()).collect();
     d.links_added = fresh.into_iter().map(|j| new.links[j].clone()).collect();
 
-    let (matched, gone, fresh) = pair(&old.vars, &new.vars, |v| v.name.clone());
+    let (matched, gone, fresh) = pair(&old.vars, &new.vars, |v| v.name.as_str());
     for (i, j) in matched {
         let (a, b) = (&old.vars[i], &new.vars[j]);
         let ty = (a.ty != b.ty).then(|| Change {

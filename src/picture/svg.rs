@@ -10,28 +10,43 @@ use super::layout::{self, HEADER_H, ROW_H, Rect, text_w};
 use super::view::{Badge, LinkView, Mark, NodeView, Picture, PinView, clip};
 use crate::diag::Severity;
 use crate::nodes::PinType;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// Escapes text for XML content and attribute values; characters XML 1.0 cannot hold
 /// (control characters other than tab, newline and carriage return; U+FFFE, U+FFFF) become
 /// U+FFFD, so no input can inject markup or make the document invalid.
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{fffe}' || c == '\u{ffff}' => {
-                out.push('\u{fffd}')
-            }
-            c => out.push(c),
+    Esc(s).to_string()
+}
+
+/// [`escape`] as a `Display` value, written without an intermediate string.
+pub struct Esc<'a>(pub &'a str);
+
+impl std::fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.0;
+        let plain =
+            |b: u8| b >= 0x20 && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'' | 0x7f | 0xef);
+        if s.bytes().all(plain) {
+            return f.write_str(s);
         }
+        for c in s.chars() {
+            match c {
+                '&' => f.write_str("&amp;")?,
+                '<' => f.write_str("&lt;")?,
+                '>' => f.write_str("&gt;")?,
+                '"' => f.write_str("&quot;")?,
+                '\'' => f.write_str("&#39;")?,
+                '\t' | '\n' | '\r' => f.write_char(c)?,
+                c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{fffe}' || c == '\u{ffff}' => {
+                    f.write_char('\u{fffd}')?
+                }
+                c => f.write_char(c)?,
+            }
+        }
+        Ok(())
     }
-    out
 }
 
 /// The CSS class of a pin type (its colour).
@@ -147,7 +162,7 @@ pub fn render(p: &Picture) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{left} {top} {width} {height}\" \
          width=\"{width}\" height=\"{height}\" data-graph=\"{}\">\n<style>{STYLE}</style>\n\
          <rect class=\"bg\" x=\"{left}\" y=\"{top}\" width=\"{width}\" height=\"{height}\"/>\n",
-        escape(&p.title)
+        Esc(&p.title)
     );
     header(&mut out, p, left + 40, top + 20);
 
@@ -171,7 +186,7 @@ pub fn render(p: &Picture) -> String {
                 out,
                 "<text class=\"note-line\" x=\"{}\" y=\"{y}\" style=\"fill:#f4efc4;font-style:italic\">{}</text>",
                 left + 40,
-                escape(l)
+                Esc(l)
             );
             y += line_h(13);
         }
@@ -180,7 +195,7 @@ pub fn render(p: &Picture) -> String {
                 out,
                 "<text x=\"{}\" y=\"{y}\">{}</text>",
                 left + 40,
-                escape(&clip(l, 160))
+                Esc(&clip(l, 160))
             );
             y += line_h(13);
         }
@@ -211,7 +226,7 @@ fn header(out: &mut String, p: &Picture, x: i64, y: i64) {
     let _ = writeln!(
         out,
         "<text class=\"gtitle\" x=\"{x}\" y=\"{y}\">graph {}</text>",
-        escape(&p.title)
+        Esc(&p.title)
     );
     y += 14;
     for c in &p.comment {
@@ -219,7 +234,7 @@ fn header(out: &mut String, p: &Picture, x: i64, y: i64) {
         let _ = writeln!(
             out,
             "<text x=\"{x}\" y=\"{y}\" style=\"fill:#f4efc4;font-style:italic\">{}</text>",
-            escape(c)
+            Esc(c)
         );
     }
     if p.vars.is_empty() {
@@ -241,13 +256,13 @@ fn header(out: &mut String, p: &Picture, x: i64, y: i64) {
             out,
             "<g data-var=\"{name}\"{mark}><circle class=\"{cls}\" cx=\"{cx}\" cy=\"{cy}\" r=\"5\" style=\"fill:currentColor\"/>\
              <text x=\"{tx}\" y=\"{y}\">{name}: {ty} = <tspan class=\"lit\">{default}</tspan></text></g>",
-            name = escape(&v.name),
+            name = Esc(&v.name),
             cls = type_class(Some(v.ty)),
             cx = x + 5,
             cy = y - 4,
             tx = x + 16,
             ty = v.ty,
-            default = escape(&v.default),
+            default = Esc(&v.default),
         );
         for c in &v.comment {
             y += line_h(12);
@@ -255,7 +270,7 @@ fn header(out: &mut String, p: &Picture, x: i64, y: i64) {
                 out,
                 "<text x=\"{}\" y=\"{y}\" style=\"fill:#f4efc4;font-style:italic;font-size:12px\">{}</text>",
                 x + 16,
-                escape(c)
+                Esc(c)
             );
         }
         for b in &v.badges {
@@ -277,7 +292,7 @@ fn badge_line(out: &mut String, b: &Badge, x: i64, y: i64) {
         "<text class=\"{cls}\" x=\"{x}\" y=\"{y}\" data-diagnostic-code=\"{}\">{} {}</text>",
         b.code,
         b.code,
-        escape(&clip(&b.message, 70))
+        Esc(&clip(&b.message, 70))
     );
 }
 
@@ -291,14 +306,14 @@ fn wire(
     out: &mut String,
     p: &Picture,
     rects: &[Rect],
-    index: &std::collections::HashMap<String, usize>,
+    index: &std::collections::HashMap<&str, usize>,
     l: &LinkView,
 ) {
     let from = index
-        .get(&l.from.node)
+        .get(l.from.node.as_str())
         .and_then(|&a| pin_pos(&rects[a], &p.nodes[a], &l.from.pin, true));
     let to = index
-        .get(&l.to.node)
+        .get(l.to.node.as_str())
         .and_then(|&b| pin_pos(&rects[b], &p.nodes[b], &l.to.pin, false));
     // A link with a missing end is drawn as a stub from the end that exists.
     let ((x1, y1), (x2, y2)) = match (from, to) {
@@ -328,8 +343,8 @@ fn wire(
     let _ = write!(
         out,
         "<path class=\"{class}\" data-link=\"{} -&gt; {}\"{mark} d=\"M{x1} {y1}C{} {y1} {} {y2} {x2} {y2}\"",
-        escape(&l.from.to_string()),
-        escape(&l.to.to_string()),
+        Esc(&l.from.to_string()),
+        Esc(&l.to.to_string()),
         x1 + d,
         x2 - d,
     );
@@ -338,7 +353,7 @@ fn wire(
     } else {
         out.push_str("><title>");
         for b in &l.badges {
-            let _ = writeln!(out, "{} {}", b.code, escape(&b.message));
+            let _ = writeln!(out, "{} {}", b.code, Esc(&b.message));
         }
         out.push_str("</title></path>\n");
     }
@@ -349,7 +364,7 @@ fn wire(
             out,
             "<text x=\"{mx}\" y=\"{}\" style=\"fill:#f4efc4;font-style:italic;font-size:12px;text-anchor:middle\">{}</text>",
             my - 8 - (l.comment.len() - 1 - i) as i64 * line_h(12),
-            escape(c)
+            Esc(c)
         );
     }
     for (i, b) in l.badges.iter().enumerate() {
@@ -357,52 +372,49 @@ fn wire(
     }
 }
 
-fn fit(s: &str, px: i64, size: f64) -> String {
-    let chars = ((px.max(0) as f64) / (size * layout::CHAR_W)).floor() as usize;
-    clip(s, chars.max(2))
+fn fit(s: &str, px: i64, size: f64) -> Cow<'_, str> {
+    let chars = (((px.max(0) as f64) / (size * layout::CHAR_W)).floor() as usize).max(2);
+    if s.len() <= chars {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(clip(s, chars))
+    }
 }
 
 fn pin(out: &mut String, node: &str, p: &PinView, x: i64, y: i64, output: bool, room: i64) {
-    let mut class = format!(
-        "pin {} {}",
-        if output { "out" } else { "in" },
-        type_class(p.ty)
-    );
-    if p.linked {
-        class.push_str(" on");
-    }
-    if p.error {
-        class.push_str(" bad");
-    }
-    let shape = if p.ty == Some(PinType::Exec) {
-        format!("<path d=\"M{} {}h5l6 6-6 6h-5z\"/>", x - 5, y - 6)
-    } else {
-        format!("<circle cx=\"{x}\" cy=\"{y}\" r=\"5\"/>")
-    };
     let _ = write!(
         out,
-        "<g class=\"{class}\" data-pin=\"{}.{}\">{shape}",
-        escape(node),
-        escape(&p.name)
+        "<g class=\"pin {} {}{}{}\" data-pin=\"{}.{}\">",
+        if output { "out" } else { "in" },
+        type_class(p.ty),
+        if p.linked { " on" } else { "" },
+        if p.error { " bad" } else { "" },
+        Esc(node),
+        Esc(&p.name)
     );
+    if p.ty == Some(PinType::Exec) {
+        let _ = write!(out, "<path d=\"M{} {}h5l6 6-6 6h-5z\"/>", x - 5, y - 6);
+    } else {
+        let _ = write!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"5\"/>");
+    }
     let ty = y + 5;
     if output {
         let _ = write!(
             out,
             "<text class=\"r\" x=\"{}\" y=\"{ty}\">{}</text>",
             x - 12,
-            escape(&fit(&p.name, room, 13.0))
+            Esc(&fit(&p.name, room, 13.0))
         );
     } else {
         let name = fit(&p.name, room, 13.0);
-        let _ = write!(out, "<text x=\"{}\" y=\"{ty}\">{}", x + 12, escape(&name));
+        let _ = write!(out, "<text x=\"{}\" y=\"{ty}\">{}", x + 12, Esc(&name));
         if let Some(lit) = &p.literal {
             let left = room - text_w(name.chars().count() + 1, 13.0);
             if left > 20 {
                 let _ = write!(
                     out,
                     " <tspan class=\"lit\">{}</tspan>",
-                    escape(&fit(lit, left, 13.0))
+                    Esc(&fit(lit, left, 13.0))
                 );
             }
         }
@@ -435,12 +447,12 @@ fn node(out: &mut String, n: &NodeView, r: &Rect) {
          <path class=\"head\" d=\"M0 {HEADER_H}V8Q0 0 8 0H{}Q{w} 0 {w} 8V{HEADER_H}Z\"/>\
          <text class=\"title\" x=\"12\" y=\"19\">{}</text>\
          <text class=\"sub\" x=\"12\" y=\"36\">{}</text>",
-        escape(&n.id),
-        escape(&n.title),
-        escape(&n.subtitle),
+        Esc(&n.id),
+        Esc(&n.title),
+        Esc(&n.subtitle),
         w - 8,
-        escape(&fit(&n.title, w - 24, 14.0)),
-        escape(&fit(&n.subtitle, w - 20, 12.0)),
+        Esc(&fit(&n.title, w - 24, 14.0)),
+        Esc(&fit(&n.subtitle, w - 20, 12.0)),
     );
     for i in 0..n.inputs.len().max(n.outputs.len()) {
         let both = i < n.inputs.len() && i < n.outputs.len();
@@ -459,8 +471,8 @@ fn node(out: &mut String, n: &NodeView, r: &Rect) {
         let _ = writeln!(
             out,
             "<text class=\"prop\" x=\"12\" y=\"{py}\" data-prop=\"{}\">{}</text>",
-            escape(name),
-            escape(&fit(&text, w - 24, 12.0))
+            Esc(name),
+            Esc(&fit(&text, w - 24, 12.0))
         );
     }
     if !n.comment.is_empty() {
@@ -475,7 +487,7 @@ fn node(out: &mut String, n: &NodeView, r: &Rect) {
                 out,
                 "<text x=\"8\" y=\"{}\">{}</text>",
                 -nh - 6 + 4 + (i as i64 + 1) * line_h(12) - 4,
-                escape(l)
+                Esc(l)
             );
         }
         out.push_str("</g>\n");
@@ -493,7 +505,7 @@ fn node(out: &mut String, n: &NodeView, r: &Rect) {
             first.code
         );
         for b in &n.badges {
-            let _ = writeln!(out, "{} {}", b.code, escape(&b.message));
+            let _ = writeln!(out, "{} {}", b.code, Esc(&b.message));
         }
         out.push_str("</title></g>\n");
         for (i, b) in n.badges.iter().take(3).enumerate() {

@@ -357,11 +357,11 @@ pub fn apply_diff(p: &mut Picture, d: &crate::graph::diff::Diff) {
         v.mark = Mark::Removed;
         p.nodes.push(v);
     }
-    let index = node_index(p);
-    for l in m.removed_links {
+    let ends = link_ends(p, m.removed_links.iter().map(|l| (&l.from, &l.to)));
+    for (l, ends) in m.removed_links.iter().zip(ends) {
         add_link(
             p,
-            &index,
+            ends,
             l.from.clone(),
             l.to.clone(),
             Vec::new(),
@@ -423,9 +423,9 @@ pub fn build(model: &Model, graph: Option<&ir::Graph>) -> Picture {
             )
         })
         .collect();
-    let index = node_index(&p);
-    for (from, to, comment) in links {
-        add_link(&mut p, &index, from, to, comment, Mark::None);
+    let ends = link_ends(&p, links.iter().map(|(f, t, _)| (f, t)));
+    for ((from, to, comment), ends) in links.into_iter().zip(ends) {
+        add_link(&mut p, ends, from, to, comment, Mark::None);
     }
     if model.links.len() > MAX_LINKS {
         p.notes.push(format!(
@@ -437,20 +437,36 @@ pub fn build(model: &Model, graph: Option<&ir::Graph>) -> Picture {
 }
 
 /// Node id → index of its first drawn node.
-pub fn node_index(p: &Picture) -> HashMap<String, usize> {
+pub fn node_index(p: &Picture) -> HashMap<&str, usize> {
     let mut index = HashMap::with_capacity(p.nodes.len());
     for (i, n) in p.nodes.iter().enumerate() {
-        index.entry(n.id.clone()).or_insert(i);
+        index.entry(n.id.as_str()).or_insert(i);
     }
     index
 }
 
+/// The drawn nodes at both ends of each link (by [`node_index`]).
+pub fn link_ends<'a>(
+    p: &Picture,
+    links: impl Iterator<Item = (&'a PinRef, &'a PinRef)>,
+) -> Vec<(Option<usize>, Option<usize>)> {
+    let index = node_index(p);
+    links
+        .map(|(f, t)| {
+            (
+                index.get(f.node.as_str()).copied(),
+                index.get(t.node.as_str()).copied(),
+            )
+        })
+        .collect()
+}
+
 /// Adds a wire, giving its end nodes a pin of that name when they lack one (marked as an
-/// error pin), so a link the compiler refused still shows where it goes. `index` is
-/// [`node_index`] of `p`.
+/// error pin), so a link the compiler refused still shows where it goes. `ends` are the drawn
+/// nodes at its ends ([`link_ends`]).
 pub fn add_link(
     p: &mut Picture,
-    index: &HashMap<String, usize>,
+    (from_node, to_node): (Option<usize>, Option<usize>),
     from: PinRef,
     to: PinRef,
     comment: Vec<String>,
@@ -460,14 +476,14 @@ pub fn add_link(
     let ghost = mark == Mark::Removed;
     if ghost {
         // A removed wire only shows where it went: it adds no pins and links none.
-        let find = |id: &str, pin: &str, out: bool| {
-            let n = &p.nodes[*index.get(id)?];
+        let find = |i: Option<usize>, pin: &str, out: bool| {
+            let n = &p.nodes[i?];
             let pins = if out { &n.outputs } else { &n.inputs };
             pins.iter().find(|q| q.name == pin).and_then(|q| q.ty)
         };
-        ty = find(&from.node, &from.pin, true).or_else(|| find(&to.node, &to.pin, false));
+        ty = find(from_node, &from.pin, true).or_else(|| find(to_node, &to.pin, false));
     }
-    if let Some(&i) = index.get(&from.node).filter(|_| !ghost) {
+    if let Some(i) = from_node.filter(|_| !ghost) {
         let outs = &mut p.nodes[i].outputs;
         let pin = match outs.iter().position(|q| q.name == from.pin) {
             Some(k) => &mut outs[k],
@@ -482,7 +498,7 @@ pub fn add_link(
         pin.linked = true;
         ty = pin.ty;
     }
-    if let Some(&i) = index.get(&to.node).filter(|_| !ghost) {
+    if let Some(i) = to_node.filter(|_| !ghost) {
         let ins = &mut p.nodes[i].inputs;
         let pin = match ins.iter().position(|q| q.name == to.pin) {
             Some(k) => &mut ins[k],
@@ -527,7 +543,10 @@ pub fn attach_diagnostics(p: &mut Picture, file: &File, diags: &[Diagnostic]) {
             (span.start, span.end, s, counts[s] - 1)
         })
         .collect();
-    let index = node_index(p);
+    let drawn: Vec<bool> = link_ends(p, p.links.iter().map(|l| (&l.from, &l.to)))
+        .into_iter()
+        .map(|(a, b)| a.is_some() || b.is_some())
+        .collect();
     for d in diags {
         let at = d.span.start;
         let k = items.partition_point(|i| i.0 <= at);
@@ -548,7 +567,7 @@ pub fn attach_diagnostics(p: &mut Picture, file: &File, diags: &[Diagnostic]) {
             Some((_, _, _, i)) => p
                 .links
                 .get_mut(i)
-                .filter(|l| index.contains_key(&l.from.node) || index.contains_key(&l.to.node))
+                .filter(|_| drawn[i])
                 .map(|l| &mut l.badges),
             None => None,
         };
