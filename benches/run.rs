@@ -49,7 +49,8 @@ fn bench_run(c: &mut Criterion) {
 }
 
 fn bench_heroes(c: &mut Criterion) {
-    use sinew::runtime::scene::{self, SceneAssets};
+    use sinew::runtime::scene;
+    use sinew::scene::SceneAssets;
     let root = env!("CARGO_MANIFEST_DIR");
     let hero = r#"(name: "hN", animator: Some((
         skeleton: Some("hero.skel"),
@@ -69,7 +70,7 @@ fn bench_heroes(c: &mut Criterion) {
         entities.join(","),
         actions.join(",")
     );
-    let def = scene::parse(&SourceFile::new("bench.scene.ron", text))
+    let def = sinew::scene::parse(&SourceFile::new("bench.scene.ron", text))
         .scene
         .expect("scene parses");
     let mut assets = SceneAssets::default();

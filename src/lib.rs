@@ -16,5 +16,6 @@ pub mod nodes;
 pub mod palette;
 pub mod ron_span;
 pub mod runtime;
+pub mod scene;
 pub mod suggest;
 pub mod vm;

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use sinew::anim::state_machine::parse_state_machine_bytes;
 use sinew::anim::{Pose, load_skeleton_bytes};
 use sinew::runtime::Animator;
-use sinew::runtime::scene::{self, SceneAssets};
+use sinew::runtime::scene;
+use sinew::scene::SceneAssets;
 
 /// Runs the demo hero scene (assets from `assets/`) for `ticks` at 1/60 s with `actions` RON
 /// inserted; returns the hero's animator state after the run: (state, position, pose).
@@ -21,7 +22,7 @@ fn check(actions: &str, ticks: usize) -> (Option<String>, [f64; 3], Pose) {
         )))], actions: [{actions}])"#
     );
     let src = sinew::diag::SourceFile::new("t.scene.ron", text);
-    let def = scene::parse(&src).scene.expect("scene parses");
+    let def = sinew::scene::parse(&src).scene.expect("scene parses");
     let mut assets = SceneAssets::default();
     for p in def.clip_paths() {
         let b = std::fs::read(format!("assets/{}", p.path)).unwrap();
@@ -100,7 +101,7 @@ fn extract_publishes_the_delta_in_parent_space() {
             root_motion: (mode: Extract, bone: "hips"),
         )))])"#;
         let src = sinew::diag::SourceFile::new("t.scene.ron", text);
-        let def = scene::parse(&src).scene.expect("scene parses");
+        let def = sinew::scene::parse(&src).scene.expect("scene parses");
         let mut assets = SceneAssets::default();
         let b = std::fs::read("assets/run.animseq").unwrap();
         let seq = sinew::animseq::load_bytes("run.animseq", &b).seq.unwrap();

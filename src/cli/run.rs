@@ -11,11 +11,12 @@ use crate::catalog::scan::LiveCatalog;
 use crate::compile;
 use crate::diag::{self, Diagnostic, Severity, SourceFile};
 use crate::runtime::animator::Animator;
-use crate::runtime::scene::{
-    self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, SceneAssets, SlotSequence, Spawned,
+use crate::runtime::scene::{self as spawning, Spawned};
+use crate::runtime::{Graphs, Trace, TraceKind, TraceRecord};
+use crate::scene::{
+    self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, SceneAssets, SlotSequence,
     W_SCENE_SOURCE_SKELETON, normalize_asset_path, resolve_beside,
 };
-use crate::runtime::{Graphs, Trace, TraceKind, TraceRecord};
 use bevy_ecs::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -185,8 +186,8 @@ fn execute_inner(
         .into_iter()
         .map(|d| (d.id.to_string(), d.name.clone()))
         .collect();
-    let (mut world, mut schedule) = scene::headless(dt).map_err(|e| e.to_string())?;
-    let spawned = scene::spawn(&mut world, &def, &assets).map_err(|e| e.to_string())?;
+    let (mut world, mut schedule) = spawning::headless(dt).map_err(|e| e.to_string())?;
+    let spawned = spawning::spawn(&mut world, &def, &assets).map_err(|e| e.to_string())?;
     let io = |e: std::io::Error| e.to_string();
     for _ in 0..a.ticks {
         schedule.run(&mut world);
@@ -333,7 +334,7 @@ pub fn load_animation_assets(
                 };
                 if let Some(key) = scene::retarget_key(an, &cp.path, assets) {
                     if !bakes.contains_key(&key) {
-                        let (baked, ds) = scene::bake(&key, assets);
+                        let (baked, ds) = spawning::bake(&key, assets);
                         if let Some(b) = baked {
                             assets.retargeted.insert(key.clone(), Arc::new(b));
                         }
