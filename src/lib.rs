@@ -14,6 +14,7 @@ pub mod fsutil;
 pub mod graph;
 pub mod nodes;
 pub mod palette;
+pub mod project;
 pub mod ron_span;
 pub mod runtime;
 pub mod scene;

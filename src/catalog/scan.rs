@@ -64,6 +64,11 @@ impl LiveCatalog {
         &self.catalog
     }
 
+    /// The catalog, without the folder it was scanned from.
+    pub fn into_catalog(self) -> Catalog {
+        self.catalog
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }

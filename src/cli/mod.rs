@@ -7,6 +7,7 @@ mod assets;
 mod crossings;
 mod graphs;
 pub mod run;
+mod scenes;
 mod watch;
 
 use crate::diag::{self, Diagnostic};

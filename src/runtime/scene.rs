@@ -17,68 +17,15 @@ use super::schedule::{
 };
 use super::trace::{self, Trace};
 use crate::anim::state_machine as sm;
-use crate::anim::{BoneMask, RootClip, RootMotionMode, Skeleton, find_root_bone, retarget_clip};
-use crate::animseq::AnimSeq;
-use crate::diag::Diagnostic;
+use crate::anim::{BoneMask, RootClip, RootMotionMode, Skeleton, find_root_bone};
 use crate::scene::{
-    Action, AnimatorDef, LayerBlend, RetargetKey, SceneAssets, SceneDef, SlotSequence, retarget_key,
+    Action, AnimatorDef, LayerBlend, SceneAssets, SceneDef, SlotSequence, retarget_key,
 };
 
-/// Bakes `key` with [`retarget_clip`]. The clip is `None` when an asset is missing or the bake
-/// failed (an error diagnostic: the slot then plays the clip as loaded); the diagnostics are
-/// unlocated (the caller places them at the scene's clip entry).
-pub fn bake(key: &RetargetKey, assets: &SceneAssets) -> (Option<AnimSeq>, Vec<Diagnostic>) {
-    let (Some(seq), Some(source), Some(target)) = (
-        assets.clips.get(&key.clip),
-        assets.skeletons.get(&key.source),
-        assets.skeletons.get(&key.target),
-    ) else {
-        return (None, Vec::new());
-    };
-    let (baked, diags) = retarget_clip(seq, source, target, &key.bone_map);
-    let ok = !diags.iter().any(Diagnostic::is_error);
-    (ok.then_some(baked), diags)
-}
-
-/// Bakes every retargeted clip the scene's animators need that `assets.retargeted` lacks, once
-/// per [`RetargetKey`], into `assets.retargeted`. Returns, per (entity index, clip slot index),
-/// the diagnostics of the bake that slot uses (a bake shared by several slots is reported for
-/// each), for the caller to locate at the clip entry.
-pub fn bake_retargeted(
-    scene: &SceneDef,
-    assets: &mut SceneAssets,
-) -> Vec<(usize, usize, Vec<Diagnostic>)> {
-    let mut made: BTreeMap<RetargetKey, Vec<Diagnostic>> = BTreeMap::new();
-    let mut out = Vec::new();
-    for (ei, e) in scene.entities.iter().enumerate() {
-        let Some(a) = &e.animator else { continue };
-        for (si, (_, p)) in a.clips.iter().enumerate() {
-            let Some(key) = retarget_key(a, &p.path, assets) else {
-                continue;
-            };
-            if !made.contains_key(&key) && !assets.retargeted.contains_key(&key) {
-                let (seq, ds) = bake(&key, assets);
-                if let Some(seq) = seq {
-                    assets.retargeted.insert(key.clone(), Arc::new(seq));
-                }
-                made.insert(key.clone(), ds);
-            }
-            if let Some(ds) = made.get(&key).filter(|ds| !ds.is_empty()) {
-                out.push((ei, si, ds.clone()));
-            }
-        }
-    }
-    out
-}
-
 /// The sequence each clip slot of `a` plays, in slot order: the retargeted bake for slots
-/// with a [`retarget_key`] (from `assets.retargeted`, else baked into `cache`), otherwise the
+/// with a [`retarget_key`] (which the loader made, into `assets.retargeted`), otherwise the
 /// clip as loaded.
-fn slot_sequences(
-    a: &AnimatorDef,
-    assets: &SceneAssets,
-    cache: &mut BTreeMap<RetargetKey, Option<Arc<AnimSeq>>>,
-) -> Result<Vec<SlotSequence>, SpawnError> {
+fn slot_sequences(a: &AnimatorDef, assets: &SceneAssets) -> Result<Vec<SlotSequence>, SpawnError> {
     a.clips
         .iter()
         .map(|(_, p)| {
@@ -86,18 +33,15 @@ fn slot_sequences(
                 .clips
                 .get(&p.path)
                 .ok_or_else(|| SpawnError(format!("clip `{}` was not loaded", p.path)))?;
-            let baked = retarget_key(a, &p.path, assets).and_then(|key| {
-                if let Some(s) = assets.retargeted.get(&key) {
-                    return Some(s.clone());
-                }
-                cache
-                    .entry(key)
-                    .or_insert_with_key(|key| bake(key, assets).0.map(Arc::new))
-                    .clone()
-            });
-            Ok(match baked {
-                Some(seq) => SlotSequence {
-                    seq,
+            Ok(match retarget_key(a, &p.path, assets) {
+                Some(key) => SlotSequence {
+                    seq: assets.retargeted.get(&key).cloned().ok_or_else(|| {
+                        SpawnError(format!(
+                            "clip `{}` retargeted from `{}` onto `{}` was not baked (load \
+                             scenes with `project::load`)",
+                            key.clip, key.source, key.target
+                        ))
+                    })?,
                     retargeted: true,
                 },
                 None => SlotSequence {
@@ -186,7 +130,6 @@ pub fn spawn(
 ) -> Result<Spawned, SpawnError> {
     let mut spawned = Spawned::default();
     let mut prepared: BTreeMap<&str, Arc<Clip>> = BTreeMap::new();
-    let mut baked: BTreeMap<RetargetKey, Option<Arc<AnimSeq>>> = BTreeMap::new();
     for def in &scene.entities {
         let entity = world.spawn_empty().id();
         spawned
@@ -223,7 +166,7 @@ pub fn spawn(
                     .map_err(|d| SpawnError(format!("{}: {d}", p.path)))?;
                 animator.set_machine(Arc::new(m));
             }
-            let slots = slot_sequences(a, assets, &mut baked)?;
+            let slots = slot_sequences(a, assets)?;
             if a.root_motion.mode != RootMotionMode::Off {
                 let root = root_motion(a, assets, &slots)?;
                 animator.set_root_motion(root, def.position);
@@ -446,9 +389,8 @@ fn apply_action(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::{BoundClip, Pose, load_skeleton};
-    use crate::diag::{SourceFile, Span};
-    use crate::scene::{EntityDef, normalize_asset_path, parse};
+    use crate::anim::{BoundClip, Pose};
+    use crate::project::{Layout, LoadedScene, MemSource, ProjectPath};
 
     const RIG: &str = r#"Skeleton(bones: [
         (name: "hips", parent: None, translation: (0.0, 1.0, 0.0), rotation: (0.0, 0.0, 0.0, 1.0)),
@@ -460,42 +402,42 @@ mod tests {
         (name: "leg", parent: Some("Hips_src"), translation: (0.1, -0.1, 0.0), rotation: (0.0, 0.0, 0.0, 1.0)),
         (name: "foot", parent: Some("leg"), translation: (0.0, -1.6, 0.0), rotation: (0.0, 0.0, 0.0, 1.0)),
     ])"#;
-    const CLIP: &str = r#"AnimSeq(format: 3, id: "c", name: "C", duration: 1.0, tracks: [
-        (bone: "Hips_src", translation: [(0.0, (0.0, 1.0, 0.0)), (1.0, (0.0, 1.2, 2.0))], rotation: [(0.0, (0.0, 0.0, 0.0, 1.0)), (1.0, (0.0, 0.3827, 0.0, 0.9239))], scale: []),
-        (bone: "leg", translation: [], rotation: [(0.0, (0.0, 0.0, 0.0, 1.0)), (0.5, (0.2588, 0.0, 0.0, 0.9659))], scale: []),
-    ])"#;
 
-    /// Assets for one animator on `rig.skel` with clip slots `plain` (no source skeleton),
-    /// `same` (source `./rig.skel`, the animator's own) and `other` (source `other.skel`), and
-    /// its parsed definition (bone_map `Hips_src` → `hips`, root motion on).
-    fn check() -> (AnimatorDef, SceneAssets) {
-        let scene = r#"Scene(entities: [(name: "e", animator: Some((skeleton: Some("rig.skel"),
+    /// The test clip, sequence `id`, keyed on `skeleton` (a `Some("…")` or `None`).
+    fn clip(id: &str, skeleton: &str) -> String {
+        format!(
+            r#"AnimSeq(format: 3, id: "{id}", name: "C", duration: 1.0, skeleton: {skeleton}, tracks: [
+            (bone: "Hips_src", translation: [(0.0, (0.0, 1.0, 0.0)), (1.0, (0.0, 1.2, 2.0))], rotation: [(0.0, (0.0, 0.0, 0.0, 1.0)), (1.0, (0.0, 0.3827, 0.0, 0.9239))], scale: []),
+            (bone: "leg", translation: [], rotation: [(0.0, (0.0, 0.0, 0.0, 1.0)), (0.5, (0.2588, 0.0, 0.0, 0.9659))], scale: []),
+        ])"#
+        )
+    }
+
+    const ANIMATOR: &str = r#"animator: Some((skeleton: Some("rig.skel"),
             clips: {"plain": "plain.animseq", "same": "same.animseq", "other": "other.animseq"},
-            root_motion: (mode: Transform), bone_map: {"Hips_src": "hips"})))])"#;
-        let def = parse(&SourceFile::new("t.scene.ron", scene))
-            .scene
-            .expect("scene parses");
-        let a = def.entities[0].animator.clone().expect("animator");
-        let mut assets = SceneAssets::default();
-        for (path, text) in [("rig.skel", RIG), ("other.skel", OTHER)] {
-            let skel = load_skeleton(&SourceFile::new(path, text)).skeleton;
-            assets
-                .skeletons
-                .insert(path.into(), Arc::new(skel.expect("skeleton loads")));
-        }
-        for path in ["plain.animseq", "same.animseq", "other.animseq"] {
-            let seq = crate::animseq::load(&SourceFile::new(path, CLIP)).seq;
-            assets
-                .clips
-                .insert(path.into(), Arc::new(seq.expect("clip loads")));
-        }
-        assets
-            .clip_sources
-            .insert("same.animseq".into(), normalize_asset_path("./rig.skel"));
-        assets
-            .clip_sources
-            .insert("other.animseq".into(), "other.skel".into());
-        (a, assets)
+            root_motion: (mode: Transform), bone_map: {"Hips_src": "hips"}))"#;
+
+    /// Loads `scene` (entities using [`ANIMATOR`]) through the project loader from memory: an
+    /// animator on `rig.skel` with clip slots `plain` (no source skeleton), `same` (source
+    /// `./rig.skel`, the animator's own) and `other` (source `other.skel`), bone_map
+    /// `Hips_src` → `hips`, root motion on.
+    fn load(scene: &str) -> LoadedScene {
+        let mem = MemSource::from_files([
+            ("t.scene.ron", scene.replace("ANIMATOR", ANIMATOR)),
+            ("rig.skel", RIG.to_string()),
+            ("other.skel", OTHER.to_string()),
+            ("plain.animseq", clip("plain", "None")),
+            ("same.animseq", clip("same", r#"Some("./rig.skel")"#)),
+            ("other.animseq", clip("other", r#"Some("other.skel")"#)),
+        ])
+        .expect("paths");
+        let layout = Layout::new(
+            ProjectPath::new("t.scene.ron").expect("path"),
+            ProjectPath::root(),
+        );
+        let loaded = crate::project::load(&mem, &layout).expect("loads");
+        assert!(loaded.is_ok(), "{:?}", loaded.diagnostics);
+        loaded
     }
 
     fn bits(p: &Pose) -> Vec<u32> {
@@ -507,14 +449,16 @@ mod tests {
 
     #[test]
     fn slots_without_a_distinct_source_skeleton_play_bit_identically() {
-        let (a, assets) = check();
-        let slots = slot_sequences(&a, &assets, &mut BTreeMap::new()).expect("slots");
+        let loaded = load(r#"Scene(entities: [(name: "e", ANIMATOR)])"#);
+        let (def, assets) = loaded.ready().expect("ready");
+        let a = def.entities[0].animator.as_ref().expect("animator");
+        let slots = slot_sequences(a, assets).expect("slots");
         assert_eq!(
             slots.iter().map(|s| s.retargeted).collect::<Vec<_>>(),
             [false, false, true]
         );
-        let rig = pose_rig(&a, &assets, &slots).expect("rig");
-        let root = root_motion(&a, &assets, &slots).expect("root motion");
+        let rig = pose_rig(a, assets, &slots).expect("rig");
+        let root = root_motion(a, assets, &slots).expect("root motion");
         let skel = &assets.skeletons["rig.skel"];
         let hips = find_root_bone(skel, "").expect("hips");
         // What spawn built before retargeting existed: the loaded clip bound through bone_map.
@@ -548,24 +492,24 @@ mod tests {
 
     #[test]
     fn one_bake_per_key_and_none_without_an_animator_skeleton() {
-        let (mut a, mut assets) = check();
-        let scene = SceneDef {
-            entities: vec![
-                EntityDef {
-                    name: "a".into(),
-                    name_span: Span::new(0, 0),
-                    animator: Some(a.clone()),
-                    graphs: Vec::new(),
-                    position: [0.0; 3],
-                };
-                2
-            ],
-            actions: Vec::new(),
-        };
-        let diags = bake_retargeted(&scene, &mut assets);
-        assert!(diags.is_empty(), "{diags:?}");
+        let loaded = load(r#"Scene(entities: [(name: "a", ANIMATOR), (name: "b", ANIMATOR)])"#);
+        let (def, assets) = loaded.ready().expect("ready");
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
         assert_eq!(assets.retargeted.len(), 1);
+        let mut a = def.entities[0].animator.clone().expect("animator");
+        assert!(retarget_key(&a, "other.animseq", assets).is_some());
         a.skeleton = None;
-        assert_eq!(retarget_key(&a, "other.animseq", &assets), None);
+        assert_eq!(retarget_key(&a, "other.animseq", assets), None);
+    }
+
+    #[test]
+    fn spawn_refuses_a_retargeted_slot_without_its_bake() {
+        let loaded = load(r#"Scene(entities: [(name: "e", ANIMATOR)])"#);
+        let (def, assets) = loaded.ready().expect("ready");
+        let mut assets = assets.clone();
+        assets.retargeted.clear();
+        let (mut world, _) = headless(0.1).expect("dt");
+        let e = spawn(&mut world, def, &assets).unwrap_err();
+        assert!(e.0.contains("was not baked"), "{e}");
     }
 }
