@@ -214,9 +214,9 @@ impl Loader<'_> {
     fn outside_note(&self) -> String {
         let [project, scene, assets] = self.layout.folders().map(|f| self.source.display(&f));
         format!(
-            "a scene names files only inside the project folder ({project}), the scene's folder \
-             ({scene}) or the assets folder ({assets}); absolute paths and `..` that climbs out \
-             are refused"
+            "a scene may name files only inside the project folder (`{project}`), the scene's \
+             folder (`{scene}`) and the assets folder (`{assets}`); absolute paths and `..` that \
+             climbs out are refused"
         )
     }
 
