@@ -96,8 +96,10 @@ pub fn headless(dt: f64) -> Result<(World, Schedule), TimeError> {
 #[derive(Resource, Debug, Default, Clone, Copy)]
 pub struct QueueDrops(pub u64);
 
-/// Traces the last flush's overrun and any new queue-limit drops as `error` records.
+/// Traces the last flush's overrun and any new queue-limit drops as `error` records (add it
+/// after [`SinewSet::Flush`]; it keeps its count of reported drops in [`QueueDrops`]).
 pub fn report_flush(world: &mut World) {
+    world.init_resource::<QueueDrops>();
     let overrun = world.get_resource::<LastFlush>().and_then(|l| l.0.overrun);
     if let Some(o) = overrun {
         trace::error(world, None, None, None, o.to_string());
