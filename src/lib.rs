@@ -6,6 +6,7 @@ pub mod anim;
 pub mod animseq;
 pub mod bytecode;
 pub mod catalog;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod compile;
 pub mod crossing;

@@ -76,7 +76,7 @@ impl Spawned {
 pub struct SpawnError(pub String);
 
 /// A world and schedule for a headless run with tick length `dt`: Sinew's resources and
-/// systems, the VM dispatcher, the minimal animator in [`AnimationSet`], a [`Trace`], and a
+/// systems, the VM dispatcher, the animator in [`AnimationSet`], a [`Trace`], and a
 /// system after the flush that traces flush overruns and queue-limit drops.
 pub fn headless(dt: f64) -> Result<(World, Schedule), TimeError> {
     let mut world = World::new();
