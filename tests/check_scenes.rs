@@ -150,3 +150,26 @@ fn every_scene_under_a_folder_with_the_graphs_once() {
     assert_eq!(v["graphs"], 2);
     assert_eq!(codes(&v).iter().filter(|c| **c == "E0312").count(), 1);
 }
+
+#[cfg(unix)]
+#[test]
+fn run_of_a_fifo_scene_is_an_io_error_never_a_block() {
+    let tmp = project();
+    let dir = tmp.path().join("proj");
+    let (status, out, err) = sinew(&dir, &["run", "graphs/pipe.bpg"]);
+    assert_eq!((status, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: cannot read graphs/pipe.bpg: not a regular file (a FIFO)\n"
+    );
+    let (status, out, _) = sinew(
+        &dir,
+        &[
+            "check",
+            "scenes/ok.scene.ron",
+            "--assets",
+            "graphs/pipe.bpg",
+        ],
+    );
+    assert_eq!(status, 2, "{out}");
+}
