@@ -1,101 +1,144 @@
-//! Embedding Sinew in a game's own bevy_ecs `World` and `Schedule`: a game system, a stand-in
-//! animator publishing a footstep notify, and a dispatcher standing in for the VM.
+//! Embedding Sinew in a game's own bevy_ecs `World` and `Schedule`, through the public library
+//! API only: the project loader reads a scene with its clips, skeletons, state machines and
+//! graphs (compiled against the assets' catalog); the scene is spawned into the game's world;
+//! the game's schedule runs Sinew's systems, the animator and the bytecode VM next to a system
+//! of its own; each tick's trace is printed exactly as `sinew run` prints it.
 //!
-//! Run with `cargo run --example embed`.
+//! ```sh
+//! cargo run --release --example embed -- SCENE [--assets DIR] [--ticks N] [--dt S] [--format json]
+//! ```
+//!
+//! `docs/embedding.md` walks through this file.
+
+use std::io::Write;
+use std::path::PathBuf;
 
 use bevy_ecs::prelude::*;
+use sinew::diag::render::{Sources, human};
+use sinew::project;
+use sinew::runtime::scene::{report_flush, spawn};
 use sinew::runtime::{
-    AnimationSet, Channel, Delivery, Dispatcher, EventHub, EventId, GameTime, GraphInstances,
-    Notify, Payload, Publisher, Value, add_sinew_systems, init_world,
+    AnimationSet, Dispatcher, GameTime, SinewSet, Trace, TraceFormat, TraceWriter, VmDispatch,
+    add_sinew_systems, animate, init_world,
 };
 
-/// The game's own component and resource.
-#[derive(Component)]
-struct Footsteps(u32);
+/// What to run (the arguments `sinew run` takes).
+pub struct Options {
+    /// The `.scene.ron` file.
+    pub scene: PathBuf,
+    /// The assets folder (default `assets`).
+    pub assets: PathBuf,
+    /// Ticks to run (default 60).
+    pub ticks: u64,
+    /// Tick length in seconds (default 1/60).
+    pub dt: f64,
+    /// Trace format (default human).
+    pub format: TraceFormat,
+}
 
-#[derive(Resource, Default)]
-struct Output(Vec<String>);
-
-/// A stand-in animator: a 0.5 s looping clip with a footstep marker at clip time 0.25.
-fn fake_animator(
-    time: Res<GameTime>,
-    mut hub: ResMut<EventHub>,
-    q: Query<Entity, With<Footsteps>>,
-) {
-    let (from, to) = (time.time(), time.time() + time.dt());
-    let Some(step) = hub.lookup("animseq::walk.footstep") else {
-        return;
+/// Parses `SCENE [--assets DIR] [--ticks N] [--dt S] [--format human|json]`.
+pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
+    let mut o = Options {
+        scene: PathBuf::new(),
+        assets: PathBuf::from("assets"),
+        ticks: 60,
+        dt: 1.0 / 60.0,
+        format: TraceFormat::Human,
     };
-    // Occurrences k·0.5 + 0.25 in (from, to].
-    let k = ((to - 0.25) / 0.5).floor();
-    let t = k * 0.5 + 0.25;
-    if t > from && t <= to {
-        for e in &q {
-            let n = Notify {
-                source: e.to_bits(),
-                time: t,
-                clip_time: 0.25,
-                cycle: k as i64,
-            };
-            hub.publisher().notify(step, e, n);
+    let mut scene = None;
+    let mut args = args.into_iter();
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--assets" => o.assets = PathBuf::from(value()?),
+            "--ticks" => o.ticks = value()?.parse().map_err(|e| format!("--ticks: {e}"))?,
+            "--dt" => o.dt = value()?.parse().map_err(|e| format!("--dt: {e}"))?,
+            "--format" => {
+                o.format = match value()?.as_str() {
+                    "human" => TraceFormat::Human,
+                    "json" => TraceFormat::Json,
+                    f => return Err(format!("--format is human or json, not {f}")),
+                }
+            }
+            _ if a.starts_with("--") || scene.is_some() => {
+                return Err(format!("unexpected argument {a}"));
+            }
+            _ => scene = Some(PathBuf::from(a)),
         }
     }
+    o.scene =
+        scene.ok_or("usage: embed SCENE [--assets DIR] [--ticks N] [--dt S] [--format json]")?;
+    Ok(o)
 }
 
-/// Stands in for the VM: handler 0 = begin_play, 1 = footstep, 2 = tick.
-fn handlers(world: &mut World, d: Delivery<'_>, _out: &mut Publisher) {
-    let tick = world.resource::<GameTime>().tick();
-    let line = match (&d.event.payload, d.to.handler) {
-        (Payload::None, 0) => format!("tick {tick}: begin_play"),
-        (Payload::Notify(n), 1) => {
-            if let Some(mut f) = world.get_mut::<Footsteps>(d.to.entity) {
-                f.0 += 1;
-            }
-            format!("tick {tick}: footstep at {} on {:?}", n.time, d.fields)
-        }
-        _ => return, // ticks are not printed
+/// The game's own state, kept by the game's own system.
+#[derive(Resource, Default)]
+struct Frames(u64);
+
+fn count_frames(mut frames: ResMut<Frames>) {
+    frames.0 += 1;
+}
+
+/// Loads, spawns and runs the scene: the trace to `out`, diagnostics to `err`. Returns the
+/// exit status `sinew run` would (0 ran, 1 the scene does not load, 2 I/O failure).
+pub fn run(o: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, String> {
+    // 1. Load the project: every file the scene names, diagnostics as data.
+    let loaded = project::load_files(&o.scene, &o.assets).map_err(|e| e.to_string())?;
+    let diagnostics = loaded.run_diagnostics();
+    let mut sources = Sources::new();
+    sources.insert(loaded.source.name(), loaded.source.shared_text());
+    write!(err, "{}", human(&diagnostics, &sources, false)).map_err(|e| e.to_string())?;
+    let Some((def, assets)) = loaded.ready() else {
+        return Ok(1);
     };
-    world.resource_mut::<Output>().0.push(line);
-}
 
-/// Builds the world and schedule, runs `ticks` updates and returns the printed lines.
-pub fn run(ticks: u32) -> Vec<String> {
+    // 2. The game's world: Sinew's resources, the VM as the handler runner, a trace.
     let mut world = World::new();
-    init_world(&mut world); // before spawning anything with GraphInstances
-    world.insert_resource(GameTime::new(0.1).expect("valid dt"));
-    world.insert_resource(Dispatcher::new(handlers));
-    world.init_resource::<Output>();
+    init_world(&mut world);
+    world.insert_resource(GameTime::new(o.dt).map_err(|e| e.to_string())?);
+    world.insert_resource(Dispatcher::new(VmDispatch::new()));
+    world.insert_resource(Trace::default());
+    world.init_resource::<Frames>();
 
+    // 3. The game's schedule: Sinew's ordered steps, the animator in its set, the flush
+    //    reports, and a game system after the flush.
     let mut schedule = Schedule::default();
     add_sinew_systems(&mut schedule);
-    schedule.add_systems(fake_animator.in_set(AnimationSet));
+    schedule.add_systems(animate.in_set(AnimationSet));
+    schedule.add_systems(report_flush.after(SinewSet::Flush));
+    schedule.add_systems(count_frames.after(SinewSet::Flush));
 
-    // Asset load: intern identities, register notify fields.
-    let mut hub = world.resource_mut::<EventHub>();
-    let step = hub.intern("animseq::walk.footstep").expect("intern");
-    hub.set_notify_fields(step, vec![Value::Str("grass".into())]);
+    // 4. Spawn the scene: animators, graph instances (begin_play is queued), timed actions.
+    let spawned = spawn(&mut world, def, assets).map_err(|e| e.to_string())?;
 
-    // Scene load: a hero with one graph instance handling three events.
-    let hero = world
-        .spawn((Footsteps(0), GraphInstances { count: 1 }))
-        .id();
-    let mut hub = world.resource_mut::<EventHub>();
-    hub.subscribe_own(EventId::BEGIN_PLAY, hero, 0, 0);
-    hub.subscribe_own(step, hero, 0, 1);
-    hub.subscribe_own(EventId::TICK, hero, 0, 2);
-    debug_assert_eq!(hub.subscribers(step, Channel::of(hero)).len(), 1);
-
-    for _ in 0..ticks {
+    // 5. One schedule run per tick; print what each tick traced, then the end lines.
+    let trace = TraceWriter::new(&spawned, &loaded.event_names, o.format);
+    let io = |e: std::io::Error| e.to_string();
+    for _ in 0..o.ticks {
         schedule.run(&mut world);
+        trace.write_tick(&mut world, out).map_err(io)?;
     }
-    let steps = world.get::<Footsteps>(hero).map_or(0, |f| f.0);
-    let mut out = std::mem::take(&mut world.resource_mut::<Output>().0);
-    out.push(format!("footsteps counted: {steps}"));
-    out
+    trace.write_end(&world, out).map_err(io)?;
+    writeln!(err, "embed: {} frames", world.resource::<Frames>().0).map_err(io)?;
+    Ok(0)
 }
 
-pub fn main() {
-    for line in run(10) {
-        println!("{line}");
-    }
+fn main() -> std::process::ExitCode {
+    let code = match parse_args(std::env::args().skip(1)) {
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+        Ok(o) => {
+            let stdout = std::io::stdout();
+            match run(&o, &mut stdout.lock(), &mut std::io::stderr()) {
+                Ok(code) => code,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
+        }
+    };
+    std::process::ExitCode::from(code)
 }

@@ -6,6 +6,7 @@ pub mod anim;
 pub mod animseq;
 pub mod bytecode;
 pub mod catalog;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod compile;
 pub mod crossing;
@@ -15,7 +16,9 @@ pub mod graph;
 pub mod nodes;
 pub mod palette;
 pub mod picture;
+pub mod project;
 pub mod ron_span;
 pub mod runtime;
+pub mod scene;
 pub mod suggest;
 pub mod vm;

@@ -1,12 +1,31 @@
-//! The full animator through the scene API: poses are evaluated every update (finite, root bone
+//! The full animator through the project loader and the scene API: poses are evaluated every update (finite, root bone
 //! held horizontally under root motion, masked layers moving only their bones), state queries.
 
-use std::sync::Arc;
-
-use sinew::anim::state_machine::parse_state_machine_bytes;
-use sinew::anim::{Pose, load_skeleton_bytes};
+use sinew::anim::Pose;
+use sinew::project::{self, Layout, LoadedScene, MemSource, ProjectPath};
 use sinew::runtime::Animator;
-use sinew::runtime::scene::{self, SceneAssets};
+use sinew::runtime::scene;
+
+/// Loads scene text `scene` through the project loader, with the repository's `assets/`
+/// folder (read into memory) as its assets.
+fn load(scene: &str) -> LoadedScene {
+    let mut mem = MemSource::new();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
+    for e in std::fs::read_dir(dir).expect("assets folder") {
+        let p = e.expect("entry").path();
+        let name = p.file_name().expect("name").to_string_lossy().into_owned();
+        let path = ProjectPath::new(&format!("assets/{name}")).expect("path");
+        mem.insert(path, std::fs::read(&p).expect("asset"));
+    }
+    mem.insert(ProjectPath::new("t.scene.ron").expect("path"), scene);
+    let layout = Layout::new(
+        ProjectPath::new("t.scene.ron").expect("path"),
+        ProjectPath::new("assets").expect("path"),
+    );
+    let loaded = project::load(&mem, &layout).expect("readable");
+    assert!(loaded.is_ok(), "{:?}", loaded.diagnostics);
+    loaded
+}
 
 /// Runs the demo hero scene (assets from `assets/`) for `ticks` at 1/60 s with `actions` RON
 /// inserted; returns the hero's animator state after the run: (state, position, pose).
@@ -20,25 +39,10 @@ fn check(actions: &str, ticks: usize) -> (Option<String>, [f64; 3], Pose) {
             root_motion: (mode: Transform, bone: "hips"),
         )))], actions: [{actions}])"#
     );
-    let src = sinew::diag::SourceFile::new("t.scene.ron", text);
-    let def = scene::parse(&src).scene.expect("scene parses");
-    let mut assets = SceneAssets::default();
-    for p in def.clip_paths() {
-        let b = std::fs::read(format!("assets/{}", p.path)).unwrap();
-        let seq = sinew::animseq::load_bytes(&p.path, &b).seq.unwrap();
-        assets.clips.insert(p.path.clone(), Arc::new(seq));
-    }
-    let skel = load_skeleton_bytes("hero.skel", &std::fs::read("assets/hero.skel").unwrap());
-    assets
-        .skeletons
-        .insert("hero.skel".into(), Arc::new(skel.skeleton.unwrap()));
-    let sm =
-        parse_state_machine_bytes("hero.animsm", &std::fs::read("assets/hero.animsm").unwrap());
-    assets
-        .machines
-        .insert("hero.animsm".into(), Arc::new(sm.def.unwrap()));
+    let loaded = load(&text);
+    let (def, assets) = loaded.ready().expect("the scene loads");
     let (mut world, mut schedule) = scene::headless(1.0 / 60.0).unwrap();
-    let spawned = scene::spawn(&mut world, &def, &assets).unwrap();
+    let spawned = scene::spawn(&mut world, def, assets).unwrap();
     for _ in 0..ticks {
         schedule.run(&mut world);
     }
@@ -99,14 +103,10 @@ fn extract_publishes_the_delta_in_parent_space() {
             clips: {"run": "run.animseq"}, default_clip: Some("run"),
             root_motion: (mode: Extract, bone: "hips"),
         )))])"#;
-        let src = sinew::diag::SourceFile::new("t.scene.ron", text);
-        let def = scene::parse(&src).scene.expect("scene parses");
-        let mut assets = SceneAssets::default();
-        let b = std::fs::read("assets/run.animseq").unwrap();
-        let seq = sinew::animseq::load_bytes("run.animseq", &b).seq.unwrap();
-        assets.clips.insert("run.animseq".into(), Arc::new(seq));
+        let loaded = load(text);
+        let (def, assets) = loaded.ready().expect("the scene loads");
         let (mut world, mut schedule) = scene::headless(1.0 / 60.0).unwrap();
-        let spawned = scene::spawn(&mut world, &def, &assets).unwrap();
+        let spawned = scene::spawn(&mut world, def, assets).unwrap();
         let e = spawned.entities[0].1;
         world.get_mut::<Animator>(e).unwrap().set_yaw(yaw);
         for _ in 0..10 {

@@ -9,10 +9,10 @@ use sinew::cli::{Cli, Command, Ctx};
 
 const FIXTURES: &str = "tests/fixtures/scenes";
 
-/// Runs `sinew run ARGV…` from the crate root; returns (status, stdout, stderr).
+/// Runs `sinew run ARGV…` with paths relative to the crate root (cargo runs tests there; the
+/// process's current folder is never changed); returns (status, stdout, stderr).
 fn sinew_run(argv: &[&str]) -> (u8, String, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::env::set_current_dir(root).expect("cd to the crate root");
     let ctx = Ctx {
         color: false,
         cwd: Some(root.to_path_buf()),
@@ -201,7 +201,7 @@ fn error_not_utf8() {
 }
 
 #[test]
-fn unsupported_features_warn() {
+fn every_animator_feature_at_once() {
     check("err/unsupported.scene.ron", &["--ticks", "2"]);
 }
 
@@ -240,7 +240,7 @@ fn human_format() {
 }
 
 #[test]
-fn anim_nodes_against_the_minimal_animator() {
+fn anim_nodes_on_an_animator_without_a_state_machine() {
     check("anim_commands.scene.ron", &["--dt", "0.25", "--ticks", "2"]);
 }
 

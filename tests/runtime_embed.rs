@@ -1,27 +1,137 @@
-//! Runs `examples/embed.rs` (the embedding walkthrough) and checks what it prints.
+//! `examples/embed.rs` (the embedding walkthrough: the library loader, the game's own world
+//! and schedule, the VM and the animator) prints exactly what `sinew run` prints, on every
+//! scene fixture, in both trace formats.
 
+#[allow(dead_code)] // `main` is the example's entry point, not called here
 #[path = "../examples/embed.rs"]
 mod embed;
 
-fn check(ticks: u32, expected: &[&str]) {
-    assert_eq!(embed::run(ticks), expected);
+use std::path::Path;
+
+use clap::Parser;
+use sinew::cli::{Cli, Command, Ctx};
+
+/// `sinew run ARGV…` in process: (status, stdout).
+fn sinew_run(argv: &[&str]) -> (u8, String) {
+    let ctx = Ctx {
+        color: false,
+        cwd: Some(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()),
+    };
+    let args = match Cli::try_parse_from(["sinew", "run"].into_iter().chain(argv.iter().copied())) {
+        Ok(Cli {
+            command: Command::Run(args),
+        }) => args,
+        other => panic!("not a run command: {other:?}"),
+    };
+    let mut out = Vec::new();
+    let status = sinew::cli::run::execute(&ctx, &args, &mut out, &mut std::io::sink());
+    (status, String::from_utf8(out).expect("UTF-8 trace"))
+}
+
+/// The example on ARGV…: (status, stdout, stderr).
+fn embed_run(argv: &[&str]) -> (u8, String, String) {
+    let o = embed::parse_args(argv.iter().map(|s| s.to_string())).expect("arguments");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = embed::run(&o, &mut out, &mut err).unwrap_or(2);
+    (
+        status,
+        String::from_utf8(out).expect("UTF-8 trace"),
+        String::from_utf8(err).expect("UTF-8 diagnostics"),
+    )
+}
+
+/// Every scene fixture with its assets folder: `tests/fixtures/scenes/**.scene.ron` and the
+/// demo.
+fn scenes() -> Vec<(String, &'static str)> {
+    let mut out = vec![("scenes/demo.scene.ron".to_string(), "assets")];
+    for (dir, assets) in [
+        ("tests/fixtures/scenes", "tests/fixtures/scenes/assets"),
+        (
+            "tests/fixtures/scenes/err",
+            "tests/fixtures/scenes/err/assets",
+        ),
+    ] {
+        let mut found: Vec<String> = std::fs::read_dir(dir)
+            .expect("fixture folder")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.to_string_lossy().ends_with(".scene.ron"))
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        found.sort();
+        out.extend(found.into_iter().map(|s| (s, assets)));
+    }
+    out
 }
 
 #[test]
-fn embed_example_runs_in_update_order() {
-    // dt = 0.1: tick n covers ((n−1)·0.1, n·0.1]; markers at 0.25, 0.75 fall in ticks 3 and 8.
-    check(
-        10,
-        &[
-            "tick 1: begin_play",
-            "tick 3: footstep at 0.25 on [Str(\"grass\")]",
-            "tick 8: footstep at 0.75 on [Str(\"grass\")]",
-            "footsteps counted: 2",
-        ],
+fn embed_prints_what_sinew_run_prints_on_every_scene_fixture() {
+    let scenes = scenes();
+    assert!(scenes.len() > 25, "{scenes:?}");
+    let mut ran = 0;
+    for (scene, assets) in &scenes {
+        for format in ["human", "json"] {
+            let argv = [
+                scene.as_str(),
+                "--assets",
+                assets,
+                "--ticks",
+                "40",
+                "--dt",
+                "0.05",
+                "--format",
+                format,
+            ];
+            let (status, run_out) = sinew_run(&argv);
+            let (embed_status, embed_out, embed_err) = embed_run(&argv);
+            assert_eq!(
+                (embed_status, embed_out.as_str()),
+                (status, run_out.as_str()),
+                "{scene} --format {format}"
+            );
+            if status == 0 {
+                ran += 1;
+                assert!(run_out.lines().count() > 1, "{scene}: {run_out}");
+                assert!(embed_err.ends_with("embed: 40 frames\n"), "{embed_err}");
+            } else {
+                assert!(run_out.is_empty() && embed_err.contains("error"), "{scene}");
+            }
+        }
+    }
+    assert!(ran >= 40, "only {ran} runs started");
+}
+
+#[test]
+fn embed_takes_the_arguments_sinew_run_takes() {
+    let o = embed::parse_args(
+        [
+            "s.scene.ron",
+            "--assets",
+            "a",
+            "--ticks",
+            "3",
+            "--dt",
+            "0.5",
+            "--format",
+            "json",
+        ]
+        .map(String::from),
+    )
+    .expect("arguments");
+    assert_eq!(
+        (o.scene.to_str(), o.assets.to_str(), o.ticks, o.dt),
+        (Some("s.scene.ron"), Some("a"), 3, 0.5)
     );
-}
-
-#[test]
-fn embed_example_main_runs() {
-    embed::main();
+    assert_eq!(o.format, sinew::runtime::TraceFormat::Json);
+    for bad in [
+        &[][..],
+        &["s", "--ticks"],
+        &["s", "--ticks", "x"],
+        &["s", "t"],
+        &["s", "--format", "xml"],
+    ] {
+        assert!(
+            embed::parse_args(bad.iter().map(|s| s.to_string())).is_err(),
+            "{bad:?}"
+        );
+    }
 }

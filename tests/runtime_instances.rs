@@ -1,4 +1,4 @@
-//! Graph instances, the VM dispatcher and the minimal animator, driven with hand-built modules
+//! Graph instances, the VM dispatcher and the animator, driven with hand-built modules
 //! (`ModuleBuilder`) in a headless world: payload mapping, errors, delays, targets.
 
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! under proptest on random bytes and on mutations of valid scenes, plus defaults.
 
 use proptest::prelude::*;
-use sinew::runtime::scene::{self, Action, Parsed, RootMotionMode};
+use sinew::scene::{self, Action, Parsed, RootMotionMode};
 
 const VALID: &str = include_str!("fixtures/scenes/custom_events.scene.ron");
 const FULL: &str = include_str!("fixtures/scenes/err/unsupported.scene.ron");

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sinew::runtime::scene;
+use sinew::scene;
 
 fuzz_target!(|data: &[u8]| {
     let parsed = scene::parse_bytes("fuzz.scene.ron", data);

@@ -18,7 +18,7 @@ pub const E_UNREADABLE: &str = "E0001";
 pub const E_TOO_LARGE: &str = "E0003";
 
 /// The largest `.animseq` file the catalog loads (bytes).
-pub const MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
+pub const MAX_FILE_SIZE: u64 = crate::fsutil::InputKind::Clip.limit();
 
 /// Reports progress: (files loaded, files found).
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
@@ -62,6 +62,11 @@ impl LiveCatalog {
 
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
+    }
+
+    /// The catalog, without the folder it was scanned from.
+    pub fn into_catalog(self) -> Catalog {
+        self.catalog
     }
 
     pub fn root(&self) -> &Path {

@@ -8,6 +8,7 @@ use crate::diag::render::{Sources, human, to_json};
 use crate::diag::{self, Diagnostic, SourceFile};
 use rayon::prelude::*;
 use serde_json::json;
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -34,8 +35,8 @@ pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
         let meta =
             std::fs::metadata(p).map_err(|e| format!("cannot read {}: {e}", ctx.display(p)))?;
         if meta.is_file() {
-            if super::run::is_animation_file(p) {
-                continue; // validated by `run::check_animation_files`
+            if super::scenes::is_animation_file(p) {
+                continue; // validated by `scenes::check_animation_files`
             }
             let stem = p.file_stem().unwrap_or_default();
             out.push(GraphFile {
@@ -127,6 +128,8 @@ pub fn compile_all(ctx: &Ctx, files: &[GraphFile], live: &LiveCatalog) -> Vec<Gr
 
 struct Checked {
     files: Vec<GraphFile>,
+    /// How many scenes were checked.
+    scenes: usize,
     results: Vec<GraphResult>,
     all: Vec<Diagnostic>,
     sources: Sources,
@@ -148,11 +151,6 @@ fn check_inner(
     let results = compile_all(ctx, &files, &live);
     let mut all = live.catalog().diagnostics();
     let mut sources = Sources::new();
-    let (anim_sources, anim_diags) = super::run::check_animation_files(ctx, paths, assets);
-    for s in &anim_sources {
-        sources.insert(s.name(), s.shared_text());
-    }
-    all.extend(anim_diags);
     for r in &results {
         sources.insert(r.source.name(), r.source.shared_text());
         all.extend(r.diagnostics.iter().cloned());
@@ -160,9 +158,27 @@ fn check_inner(
             all.extend(c.diagnostics().iter().cloned());
         }
     }
+    let anim = super::scenes::check_animation_files(ctx, paths, assets, live.catalog());
+    for s in &anim.sources {
+        sources.insert(s.name(), s.shared_text());
+    }
+    // A file checked on its own and again for a scene (a state machine, a scene's graph or
+    // clip, which the catalog and the graph check report too) reports each problem once.
+    let key = |d: &Diagnostic| {
+        (
+            d.file.clone(),
+            d.code,
+            d.span.start,
+            d.span.end,
+            d.message.clone(),
+        )
+    };
+    let mut seen: BTreeSet<_> = all.iter().map(key).collect();
+    all.extend(anim.diagnostics.into_iter().filter(|d| seen.insert(key(d))));
     diag::sort(&mut all);
     Ok(Checked {
         files,
+        scenes: anim.scenes,
         results,
         all,
         sources,
@@ -182,6 +198,11 @@ fn human_report(ctx: &Ctx, c: &Checked) -> String {
     human(&c.all, &sources, ctx.color)
 }
 
+/// `n thing` or `n things`.
+fn plural(n: usize, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
 pub fn check(
     ctx: &Ctx,
     paths: &[PathBuf],
@@ -195,7 +216,7 @@ pub fn check(
     match format {
         CheckFormat::Json => write_json(
             out,
-            &json!({"graphs": c.files.len(), "errors": errors, "warnings": warnings, "diagnostics": to_json(&c.all)}),
+            &json!({"graphs": c.files.len(), "scenes": c.scenes, "errors": errors, "warnings": warnings, "diagnostics": to_json(&c.all)}),
         )?,
         CheckFormat::Sarif => write_json(
             out,
@@ -204,13 +225,16 @@ pub fn check(
         CheckFormat::Human => {
             out.write_all(human_report(ctx, &c).as_bytes())
                 .map_err(io)?;
+            let scenes = match c.scenes {
+                0 => String::new(),
+                n => format!(" and {}", plural(n, "scene")),
+            };
             writeln!(
                 out,
-                "checked {} graph{}: {errors} error{}, {warnings} warning{}",
-                c.files.len(),
-                if c.files.len() == 1 { "" } else { "s" },
-                if errors == 1 { "" } else { "s" },
-                if warnings == 1 { "" } else { "s" },
+                "checked {}{scenes}: {}, {}",
+                plural(c.files.len(), "graph"),
+                plural(errors, "error"),
+                plural(warnings, "warning"),
             )
             .map_err(io)?;
         }

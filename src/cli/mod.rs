@@ -9,6 +9,7 @@ mod graphs;
 mod picture;
 mod review;
 pub mod run;
+mod scenes;
 mod watch;
 
 use crate::diag::{self, Diagnostic};

@@ -157,6 +157,10 @@ pub static CODES: &[(&str, &str)] = &[
         "E0562",
         "a graph a scene names does not compile, or a clip does not load",
     ),
+    (
+        "E0564",
+        "a path a scene names leads outside the project (never read)",
+    ),
     ("W0301", "a node no event reaches"),
     ("W0302", "a variable no node reads or writes"),
     (

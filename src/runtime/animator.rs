@@ -920,7 +920,9 @@ impl Animator {
     }
 
     fn apply_root(&mut self, delta: RootDelta) {
-        let Some(r) = &self.root else { return };
+        let Some(r) = self.root.as_ref().filter(|r| r.mode != RootMotionMode::Off) else {
+            return; // no motion to apply (and no sin/cos per update)
+        };
         if !(delta.translation.is_finite() && delta.yaw.is_finite()) {
             return;
         }

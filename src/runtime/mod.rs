@@ -1,7 +1,7 @@
 //! The embedded runtime: owns Sinew's part of a bevy_ecs `World` — the event hub, game time,
 //! timed scene actions, `flow.delay` continuations — and the ordered per-tick schedule; graph
-//! instances running on the VM ([`instance`]), the minimal animator ([`animator`]), headless
-//! scenes ([`scene`]) and the run trace ([`trace`]).
+//! instances running on the VM ([`instance`]), the animator ([`animator`]), headless scenes
+//! ([`scene`]: spawning a loaded scene), the run trace ([`trace`]) and its text ([`render`]).
 //!
 //! A game embeds Sinew with [`init_world`] and [`add_sinew_systems`] (see `docs/embedding.md`);
 //! the VM plugs in through the [`Dispatch`] trait (the [`Dispatcher`] resource, normally a
@@ -11,6 +11,7 @@
 pub mod animator;
 pub mod hub;
 pub mod instance;
+pub mod render;
 pub mod scene;
 pub mod schedule;
 pub mod testing;
@@ -23,6 +24,7 @@ pub use hub::{
     Notify, Overrun, Payload, Publisher, Subscriber, Value, flush, flush_events,
 };
 pub use instance::{AttachError, GraphInstance, Graphs, VmDispatch, attach_graphs};
+pub use render::{TraceFormat, TraceWriter};
 pub use schedule::{
     AnimationSet, GameTime, PendingDelays, SceneAction, SceneActions, SinewSet, TIME_EPSILON,
     TimeError, TimedQueue, add_sinew_systems, advance_time, apply_scene_actions, init_world,

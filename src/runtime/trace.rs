@@ -44,7 +44,7 @@ pub enum TraceKind {
         /// The message.
         message: String,
     },
-    /// A state machine changed state (not produced by the minimal animator).
+    /// A state machine changed state.
     State {
         /// The animated entity.
         entity: Entity,

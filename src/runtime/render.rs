@@ -1,0 +1,296 @@
+//! The run trace as text (`cli.md` "run"): one line per [`TraceRecord`], then one `end` line
+//! per entity still alive — as JSON objects or as readable lines. `sinew run` and embedders
+//! print the same bytes through [`TraceWriter`].
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use bevy_ecs::prelude::*;
+use serde_json::{Map, Value, json};
+
+use super::animator::Animator;
+use super::instance::Graphs;
+use super::scene::Spawned;
+use super::trace::{Trace, TraceKind, TraceRecord};
+use crate::bytecode::Value as VmValue;
+
+/// How trace lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// Readable lines (`tick    3  t=0.033   notify  hero  Run / Footstep L  clip run at 0.2 (cycle 0)`).
+    Human,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Writes a spawned scene's trace: records as they are drained each tick, then the `end` lines.
+#[derive(Debug, Clone, Copy)]
+pub struct TraceWriter<'a> {
+    spawned: &'a Spawned,
+    names: &'a BTreeMap<String, String>,
+    format: TraceFormat,
+}
+
+impl<'a> TraceWriter<'a> {
+    /// A writer naming entities as `spawned` does and (human lines) events by their catalog
+    /// display names `names` (identity → name; unknown identities print as themselves).
+    pub fn new(
+        spawned: &'a Spawned,
+        names: &'a BTreeMap<String, String>,
+        format: TraceFormat,
+    ) -> TraceWriter<'a> {
+        TraceWriter {
+            spawned,
+            names,
+            format,
+        }
+    }
+
+    /// The line of one record (without the newline).
+    pub fn record(&self, r: &TraceRecord) -> String {
+        match self.format {
+            TraceFormat::Json => record_json(self.spawned, r).to_string(),
+            TraceFormat::Human => record_human(self.spawned, self.names, r),
+        }
+    }
+
+    /// Drains the world's [`Trace`] and writes one line per record: call after each tick.
+    pub fn write_tick(&self, world: &mut World, out: &mut dyn Write) -> io::Result<()> {
+        let records = world
+            .get_resource_mut::<Trace>()
+            .map(|mut t| t.drain())
+            .unwrap_or_default();
+        for r in &records {
+            writeln!(out, "{}", self.record(r))?;
+        }
+        Ok(())
+    }
+
+    /// The `end` lines: one per scene entity still alive, in scene order.
+    pub fn end_lines(&self, world: &World) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (name, entity, position) in &self.spawned.entities {
+            if !world.entities().contains_spawned(*entity) {
+                continue; // despawned during the run: no end line
+            }
+            let vars = end_vars(self.spawned, world.get::<Graphs>(*entity));
+            let anim = world.get::<Animator>(*entity);
+            let state = anim.and_then(|a| a.current_state().cloned());
+            let (position, yaw) = match anim {
+                Some(a) if a.has_root_motion() => {
+                    let p = a.position();
+                    ([p[0] as f32, p[1] as f32, p[2] as f32], a.yaw() as f32)
+                }
+                _ => (*position, 0.0f32),
+            };
+            lines.push(match self.format {
+                TraceFormat::Json => json!({
+                    "kind": "end",
+                    "entity": name,
+                    "state": state.as_deref().map_or(Value::Null, |s| json!(s)),
+                    "position": position.map(f32_json),
+                    "yaw": f32_json(yaw),
+                    "vars": vars,
+                })
+                .to_string(),
+                TraceFormat::Human => {
+                    let mut line = format!(
+                        "end  {name}  state {}  position ({}, {}, {})  yaw {yaw}",
+                        state.as_deref().unwrap_or("-"),
+                        position[0],
+                        position[1],
+                        position[2]
+                    );
+                    for (g, vs) in &vars {
+                        if let Value::Object(vs) = vs {
+                            for (k, v) in vs {
+                                line.push_str(&format!("  {g}.{k} = {v}"));
+                            }
+                        }
+                    }
+                    line
+                }
+            });
+        }
+        lines
+    }
+
+    /// Writes the `end` lines: call once, after the last tick.
+    pub fn write_end(&self, world: &World, out: &mut dyn Write) -> io::Result<()> {
+        for line in self.end_lines(world) {
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Shortest round-trip text of an f64, as serde_json prints it.
+fn num(x: f64) -> String {
+    Value::from(x).to_string()
+}
+
+/// An f32 as its shortest decimal form (0.1f32 prints as 0.1, not 0.10000000149011612).
+fn f32_json(x: f32) -> Value {
+    let v: f64 = x.to_string().parse().unwrap_or(f64::from(x));
+    json!(v)
+}
+
+fn entity_json(spawned: &Spawned, bits: Option<u64>) -> Value {
+    match bits.and_then(|b| spawned.name_of(b)) {
+        Some(n) => json!(n),
+        None => Value::Null,
+    }
+}
+
+fn value_json(spawned: &Spawned, v: &VmValue) -> Value {
+    match v {
+        VmValue::Bool(b) => json!(b),
+        VmValue::Int(i) => json!(i),
+        VmValue::Float(f) => json!(f),
+        VmValue::Vec3(v) => Value::Array(v.iter().map(|x| f32_json(*x)).collect()),
+        VmValue::Str(s) => json!(&**s),
+        VmValue::Entity(e) => entity_json(spawned, *e),
+    }
+}
+
+/// `vars` of the `end` line: per graph name (a second instance of one graph on one entity is
+/// keyed `name#2`, and so on), its variables in declaration order.
+fn end_vars(spawned: &Spawned, graphs: Option<&Graphs>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let Some(graphs) = graphs else { return out };
+    for inst in graphs.instances() {
+        let mut key = inst.name().to_string();
+        let mut n = 1;
+        while out.contains_key(&key) {
+            n += 1;
+            key = format!("{}#{n}", inst.name());
+        }
+        let mut vars = Map::new();
+        for (name, _, v) in inst.vars() {
+            vars.insert(name.to_string(), value_json(spawned, v));
+        }
+        out.insert(key, Value::Object(vars));
+    }
+    out
+}
+
+fn name_of(spawned: &Spawned, e: Entity) -> Value {
+    entity_json(spawned, Some(e.to_bits()))
+}
+
+/// The JSON line of one trace record (`cli.md`).
+pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
+    let mut m = Map::new();
+    m.insert("tick".into(), json!(r.tick));
+    m.insert("time".into(), json!(r.time));
+    match &r.kind {
+        TraceKind::Notify {
+            entity,
+            event,
+            clip,
+            clip_time,
+            cycle,
+        } => {
+            m.insert("kind".into(), json!("notify"));
+            m.insert("entity".into(), name_of(spawned, *entity));
+            m.insert("event".into(), json!(&**event));
+            m.insert("clip".into(), json!(&**clip));
+            m.insert("clip_time".into(), json!(clip_time));
+            m.insert("cycle".into(), json!(cycle));
+        }
+        TraceKind::Log {
+            entity,
+            graph,
+            message,
+        } => {
+            m.insert("kind".into(), json!("log"));
+            m.insert("entity".into(), name_of(spawned, *entity));
+            m.insert("graph".into(), json!(&**graph));
+            m.insert("message".into(), json!(message));
+        }
+        TraceKind::State { entity, from, to } => {
+            m.insert("kind".into(), json!("state"));
+            m.insert("entity".into(), name_of(spawned, *entity));
+            m.insert("from".into(), json!(&**from));
+            m.insert("to".into(), json!(&**to));
+        }
+        TraceKind::Error {
+            entity,
+            graph,
+            node,
+            message,
+        } => {
+            m.insert("kind".into(), json!("error"));
+            m.insert(
+                "entity".into(),
+                entity.map_or(Value::Null, |e| name_of(spawned, e)),
+            );
+            m.insert(
+                "graph".into(),
+                graph.as_ref().map_or(Value::Null, |g| json!(&**g)),
+            );
+            m.insert(
+                "node".into(),
+                node.as_ref().map_or(Value::Null, |n| json!(n)),
+            );
+            m.insert("message".into(), json!(message));
+        }
+    }
+    Value::Object(m)
+}
+
+/// The human line of one trace record; `names` maps event identities to display names.
+pub fn record_human(
+    spawned: &Spawned,
+    names: &BTreeMap<String, String>,
+    r: &TraceRecord,
+) -> String {
+    let who = |e: &Entity| {
+        spawned
+            .name_of(e.to_bits())
+            .map_or_else(|| "?".to_string(), str::to_string)
+    };
+    let head = format!("tick {:>4}  t={:<7.3}", r.tick, r.time);
+    match &r.kind {
+        TraceKind::Notify {
+            entity,
+            event,
+            clip,
+            clip_time,
+            cycle,
+        } => format!(
+            "{head} notify  {}  {}  clip {clip} at {} (cycle {cycle})",
+            who(entity),
+            names.get(&**event).map_or(&**event, String::as_str),
+            num(*clip_time)
+        ),
+        TraceKind::Log {
+            entity,
+            graph,
+            message,
+        } => format!("{head} log     {}  {graph}: {message}", who(entity)),
+        TraceKind::State { entity, from, to } => {
+            format!("{head} state   {}  {from} -> {to}", who(entity))
+        }
+        TraceKind::Error {
+            entity,
+            graph,
+            node,
+            message,
+        } => {
+            let mut at = String::new();
+            if let Some(g) = graph {
+                at.push_str(g);
+                if let Some(n) = node {
+                    at.push('.');
+                    at.push_str(n);
+                }
+                at.push_str(": ");
+            }
+            format!(
+                "{head} error   {}  {at}{message}",
+                entity.as_ref().map_or_else(|| "-".to_string(), who)
+            )
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! The scene model (`.scene.ron`, `runtime.md` "Scenes"): the definitions a scene file declares
+//! ([`SceneDef`], parsed and validated by [`parse`] with `E055x` diagnostics at the offending
+//! token) and the loaded assets they bind to ([`SceneAssets`]). Pure: no file I/O, no ECS. The
+//! project loader (`crate::project`) reads the files and fills [`SceneAssets`];
+//! `crate::runtime::scene::spawn` builds the entities.
+
+mod assets;
+mod parse;
+
+pub use assets::{
+    RetargetKey, SceneAssets, SlotSequence, normalize_asset_path, resolve_beside, retarget_key,
+};
+pub use parse::{parse, parse_bytes};
+
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use crate::anim::{LayerBlend, RootMotionMode};
+use crate::diag::{Diagnostic, Span};
+
+/// Scene file is not UTF-8.
+pub const E_SCENE_NOT_UTF8: &str = "E0550";
+/// RON syntax error.
+pub const E_SCENE_SYNTAX: &str = "E0551";
+/// A value has the wrong shape (type mismatch, bad variant, wrong arity).
+pub const E_SCENE_TYPE: &str = "E0552";
+/// Unknown struct field.
+pub const E_SCENE_UNKNOWN_FIELD: &str = "E0553";
+/// A struct field written twice.
+pub const E_SCENE_DUPLICATE_FIELD: &str = "E0554";
+/// A required field is missing.
+pub const E_SCENE_MISSING_FIELD: &str = "E0555";
+/// Two entities share a name.
+pub const E_SCENE_DUPLICATE_ENTITY: &str = "E0556";
+/// An action names an entity the scene does not declare.
+pub const E_SCENE_UNKNOWN_ENTITY: &str = "E0557";
+/// A number or name is out of range (non-finite, negative where it cannot be, bad event name).
+pub const E_SCENE_BAD_VALUE: &str = "E0558";
+/// `default_clip` (or a layer clip) names no clip slot of the animator.
+pub const E_SCENE_UNKNOWN_CLIP: &str = "E0559";
+/// An animation action targets an entity without an animator.
+pub const E_SCENE_NO_ANIMATOR: &str = "E0560";
+/// A file the scene references (graph, clip) cannot be read.
+pub const E_SCENE_MISSING_FILE: &str = "E0561";
+/// A graph the scene references does not compile, or a clip does not load.
+pub const E_SCENE_BAD_ASSET: &str = "E0562";
+/// Retired (the full animator supports every feature); kept registered so the code is not
+/// reused. Formerly: a full-runtime feature the minimal animator ignored.
+pub const W_SCENE_UNSUPPORTED: &str = "W0550";
+/// The source skeleton a clip names (its `skeleton` field) cannot be read or does not load:
+/// the slot plays the clip un-retargeted, by name (warning).
+pub const W_SCENE_SOURCE_SKELETON: &str = "W0563";
+
+/// Every scene code.
+pub const CODES: &[&str] = &[
+    E_SCENE_NOT_UTF8,
+    E_SCENE_SYNTAX,
+    E_SCENE_TYPE,
+    E_SCENE_UNKNOWN_FIELD,
+    E_SCENE_DUPLICATE_FIELD,
+    E_SCENE_MISSING_FIELD,
+    E_SCENE_DUPLICATE_ENTITY,
+    E_SCENE_UNKNOWN_ENTITY,
+    E_SCENE_BAD_VALUE,
+    E_SCENE_UNKNOWN_CLIP,
+    E_SCENE_NO_ANIMATOR,
+    E_SCENE_MISSING_FILE,
+    E_SCENE_BAD_ASSET,
+    W_SCENE_UNSUPPORTED,
+    W_SCENE_SOURCE_SKELETON,
+];
+
+/// Most entities, actions, graphs per entity or clips per animator a scene may declare.
+pub const MAX_ITEMS: usize = 100_000;
+
+/// A path as written in the scene, with its span.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathRef {
+    /// The path text.
+    pub path: String,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A declared animation layer (recorded; no effect with the minimal animator).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerDef {
+    /// Layer name.
+    pub name: String,
+    /// Weight (default 1).
+    pub weight: f64,
+    /// Bone mask (`"bone"`, `"!bone"`), `None` = every bone.
+    pub mask: Option<Vec<String>>,
+    /// Blend mode (default `Override`).
+    pub blend: LayerBlend,
+    /// Clip slot playing on it.
+    pub clip: Option<String>,
+}
+
+/// Root-motion settings (default `(mode: Off, bone: "", yaw: false)`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RootMotionDef {
+    /// Mode.
+    pub mode: RootMotionMode,
+    /// Root bone (`""` = first bone named like hips or pelvis).
+    pub bone: String,
+    /// Whether turning about Y is extracted too.
+    pub yaw: bool,
+}
+
+/// An inline animator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimatorDef {
+    /// Clip slots → `.animseq` path relative to the assets folder, in authored order.
+    pub clips: Vec<(String, PathRef)>,
+    /// `.skel` path (full animation runtime only).
+    pub skeleton: Option<PathRef>,
+    /// `.animsm` path (full animation runtime only).
+    pub state_machine: Option<PathRef>,
+    /// Slot played from time 0, looping, at speed 1.
+    pub default_clip: Option<String>,
+    /// Crossfade time for requests (default 0.2 s).
+    pub blend_duration: f64,
+    /// Layers.
+    pub layers: Vec<LayerDef>,
+    /// Root motion.
+    pub root_motion: RootMotionDef,
+    /// Source → target bone renames.
+    pub bone_map: BTreeMap<String, String>,
+}
+
+/// One scene entity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityDef {
+    /// Unique name.
+    pub name: String,
+    /// Where the name is written.
+    pub name_span: Span,
+    /// Inline animator.
+    pub animator: Option<AnimatorDef>,
+    /// Graph paths relative to the scene's folder, in instance order.
+    pub graphs: Vec<PathRef>,
+    /// Initial position.
+    pub position: [f32; 3],
+}
+
+/// A timed action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// `SetParam(name, value)`.
+    SetParam(String, f64),
+    /// `SetState(name)`.
+    SetState(String),
+    /// `PlayOnLayer(layer, clip)`.
+    PlayOnLayer(String, String),
+    /// `StopLayer(layer)`.
+    StopLayer(String),
+    /// `SetLayerWeight(layer, w)`.
+    SetLayerWeight(String, f64),
+    /// `Seek(time)`.
+    Seek(f64),
+    /// `Pause`.
+    Pause,
+    /// `Resume`.
+    Resume,
+    /// `SetSpeed(s)`.
+    SetSpeed(f64),
+    /// `Send(target entity, "custom::NAME")`, sent by the action's entity.
+    Send(usize, String),
+    /// `Despawn`.
+    Despawn,
+}
+
+impl Action {
+    /// The variant name as written.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::SetParam(..) => "SetParam",
+            Action::SetState(_) => "SetState",
+            Action::PlayOnLayer(..) => "PlayOnLayer",
+            Action::StopLayer(_) => "StopLayer",
+            Action::SetLayerWeight(..) => "SetLayerWeight",
+            Action::Seek(_) => "Seek",
+            Action::Pause => "Pause",
+            Action::Resume => "Resume",
+            Action::SetSpeed(_) => "SetSpeed",
+            Action::Send(..) => "Send",
+            Action::Despawn => "Despawn",
+        }
+    }
+
+    fn needs_animator(&self) -> bool {
+        !matches!(self, Action::Send(..) | Action::Despawn)
+    }
+}
+
+/// `(at, entity, action)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionDef {
+    /// Game time in seconds (finite; default 0).
+    pub at: f64,
+    /// Index of the entity in [`SceneDef::entities`].
+    pub entity: usize,
+    /// What to do.
+    pub action: Action,
+}
+
+/// A parsed, validated scene.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SceneDef {
+    /// Entities in scene order.
+    pub entities: Vec<EntityDef>,
+    /// Actions in authored order.
+    pub actions: Vec<ActionDef>,
+}
+
+impl SceneDef {
+    /// Every distinct graph path, in first-use order.
+    pub fn graph_paths(&self) -> Vec<&PathRef> {
+        let mut seen = BTreeSet::new();
+        self.entities
+            .iter()
+            .flat_map(|e| &e.graphs)
+            .filter(|p| seen.insert(p.path.as_str()))
+            .collect()
+    }
+
+    /// Every distinct clip path, in first-use order.
+    pub fn clip_paths(&self) -> Vec<&PathRef> {
+        let mut seen = BTreeSet::new();
+        self.entities
+            .iter()
+            .filter_map(|e| e.animator.as_ref())
+            .flat_map(|a| a.clips.iter().map(|(_, p)| p))
+            .filter(|p| seen.insert(p.path.as_str()))
+            .collect()
+    }
+}
+
+/// The result of [`parse`].
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    /// `Some` iff there is no error.
+    pub scene: Option<SceneDef>,
+    /// Errors and warnings, in canonical order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Largest playback speed magnitude `SetSpeed` accepts.
+pub const MAX_SPEED: f64 = 1.0e6;

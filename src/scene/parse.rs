@@ -1,0 +1,586 @@
+//! The `.scene.ron` parser: RON with spans ([`crate::ron_span`]) decoded into a [`SceneDef`],
+//! every problem an `E055x` diagnostic at the offending token.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::animseq::is_identifier;
+use crate::diag::SourceFile;
+use crate::ron_span::{self, DecodeError, Fields, Value, ValueKind, short};
+
+/// Parses raw bytes (non-UTF-8 is [`E_SCENE_NOT_UTF8`]).
+pub fn parse_bytes(name: &str, bytes: &[u8]) -> Parsed {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(&SourceFile::new(name, text)),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let src = SourceFile::new(name, String::from_utf8_lossy(bytes));
+            Parsed {
+                scene: None,
+                diagnostics: vec![
+                    Diagnostic::error(
+                        E_SCENE_NOT_UTF8,
+                        format!("scene file is not valid UTF-8 (offset {at})"),
+                    )
+                    .at(&src, Span::new(at, at + e.error_len().unwrap_or(1))),
+                ],
+            }
+        }
+    }
+}
+
+const SCENE_FIELDS: &[&str] = &["entities", "actions"];
+const ENTITY_FIELDS: &[&str] = &["name", "animator", "graphs", "position"];
+const ANIMATOR_FIELDS: &[&str] = &[
+    "skeleton",
+    "clips",
+    "state_machine",
+    "default_clip",
+    "blend_duration",
+    "layers",
+    "root_motion",
+    "bone_map",
+];
+const LAYER_FIELDS: &[&str] = &["name", "weight", "mask", "blend", "clip"];
+const ROOT_MOTION_FIELDS: &[&str] = &["mode", "bone", "yaw"];
+const ACTION_FIELDS: &[&str] = &["at", "entity", "action"];
+
+/// Parses and validates one scene text.
+pub fn parse(src: &SourceFile) -> Parsed {
+    let mut cx = Cx {
+        src,
+        diags: Vec::new(),
+        errors: false,
+    };
+    let scene = match ron_span::parse(src.text()) {
+        Ok(v) => cx.scene(&v),
+        Err(e) => {
+            cx.error(E_SCENE_SYNTAX, e.span, e.message);
+            None
+        }
+    };
+    crate::diag::sort(&mut cx.diags);
+    Parsed {
+        scene: if cx.errors { None } else { scene },
+        diagnostics: cx.diags,
+    }
+}
+
+struct Cx<'s> {
+    src: &'s SourceFile,
+    diags: Vec<Diagnostic>,
+    errors: bool,
+}
+
+impl Cx<'_> {
+    fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) {
+        self.push(Diagnostic::error(code, msg).at(self.src, span));
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.errors |= d.is_error();
+        self.diags.push(d);
+    }
+
+    fn decode(&mut self, e: DecodeError) {
+        let codes = ron_span::DecodeCodes {
+            type_mismatch: E_SCENE_TYPE,
+            unknown_field: E_SCENE_UNKNOWN_FIELD,
+            duplicate_field: E_SCENE_DUPLICATE_FIELD,
+            missing_field: E_SCENE_MISSING_FIELD,
+        };
+        self.push(e.to_diagnostic(self.src, codes));
+    }
+
+    fn ok<T>(&mut self, r: Result<T, DecodeError>) -> Option<T> {
+        r.map_err(|e| self.decode(e)).ok()
+    }
+
+    fn strukt<'v>(
+        &mut self,
+        v: &'v Value,
+        name: &str,
+        known: &'static [&'static str],
+    ) -> Option<Fields<'v>> {
+        let mut errs = Vec::new();
+        let f = ron_span::expect_struct(v, name, known, &mut errs);
+        for e in errs {
+            self.decode(e);
+        }
+        f
+    }
+
+    fn list<'v>(&mut self, v: &'v Value, what: &str) -> Option<&'v [Value]> {
+        let items = self.ok(v.as_list())?;
+        if items.len() > MAX_ITEMS {
+            self.error(
+                E_SCENE_BAD_VALUE,
+                v.span,
+                format!("too many {what} ({}; at most {MAX_ITEMS})", items.len()),
+            );
+            return None;
+        }
+        Some(items)
+    }
+
+    fn string(&mut self, v: &Value) -> Option<String> {
+        self.ok(v.as_str()).map(str::to_string)
+    }
+
+    fn finite(&mut self, v: &Value, what: &str) -> Option<f64> {
+        let x = self.ok(v.as_f64())?;
+        if !x.is_finite() {
+            self.error(
+                E_SCENE_BAD_VALUE,
+                v.span,
+                format!("{what} must be a finite number, found {x}"),
+            );
+            return None;
+        }
+        Some(x)
+    }
+
+    fn opt_string(&mut self, v: &Value) -> Option<Option<String>> {
+        match self.ok(v.as_option())? {
+            None => Some(None),
+            Some(s) => self.string(s).map(Some),
+        }
+    }
+
+    fn opt_path(&mut self, v: &Value) -> Option<Option<PathRef>> {
+        match self.ok(v.as_option())? {
+            None => Some(None),
+            Some(s) => self.path(s).map(Some),
+        }
+    }
+
+    fn path(&mut self, v: &Value) -> Option<PathRef> {
+        let path = self.string(v)?;
+        if path.is_empty() || path.contains('\0') {
+            self.error(E_SCENE_BAD_VALUE, v.span, "path is empty or contains NUL");
+            return None;
+        }
+        Some(PathRef { path, span: v.span })
+    }
+
+    fn scene(&mut self, v: &Value) -> Option<SceneDef> {
+        let root = self.strukt(v, "Scene", SCENE_FIELDS)?;
+        let mut scene = SceneDef::default();
+        let mut names: BTreeMap<String, (usize, Span)> = BTreeMap::new();
+        if let Some(f) = root.get("entities")
+            && let Some(items) = self.list(&f.value, "entities")
+        {
+            for item in items {
+                let Some(e) = self.entity(item) else { continue };
+                if let Some((_, first)) = names.get(&e.name) {
+                    let d = Diagnostic::error(
+                        E_SCENE_DUPLICATE_ENTITY,
+                        format!("entity name `{}` is used twice", short(&e.name)),
+                    )
+                    .at(self.src, e.name_span)
+                    .with_label(self.src, *first, "first declared here")
+                    .with_note("entity names are unique within a scene");
+                    self.push(d);
+                    continue;
+                }
+                names.insert(e.name.clone(), (scene.entities.len(), e.name_span));
+                scene.entities.push(e);
+            }
+        }
+        if let Some(f) = root.get("actions")
+            && let Some(items) = self.list(&f.value, "actions")
+        {
+            for item in items {
+                if let Some(a) = self.action(item, &names, &scene.entities) {
+                    scene.actions.push(a);
+                }
+            }
+        }
+        Some(scene)
+    }
+
+    fn entity(&mut self, v: &Value) -> Option<EntityDef> {
+        let f = self.strukt(v, "Entity", ENTITY_FIELDS)?;
+        let mut errs = Vec::new();
+        let name_v = f.required("name", &mut errs);
+        for e in errs {
+            self.decode(e);
+        }
+        let name_v = name_v?;
+        let name = self.string(name_v)?;
+        if name.trim().is_empty() {
+            self.error(E_SCENE_BAD_VALUE, name_v.span, "entity name is empty");
+        }
+        let animator = match f.get("animator") {
+            None => None,
+            Some(a) => match self.ok(a.value.as_option()) {
+                Some(Some(inner)) => self.animator(inner),
+                _ => None,
+            },
+        };
+        let mut graphs = Vec::new();
+        if let Some(g) = f.get("graphs")
+            && let Some(items) = self.list(&g.value, "graphs")
+        {
+            graphs.extend(items.iter().filter_map(|p| self.path(p)));
+        }
+        let mut position = [0.0f32; 3];
+        if let Some(p) = f.get("position")
+            && let Some(items) = self.ok(p.value.as_tuple(3))
+        {
+            for (o, item) in position.iter_mut().zip(items) {
+                if let Some(x) = self.ok(item.as_f32()) {
+                    if x.is_finite() {
+                        *o = x;
+                    } else {
+                        self.error(E_SCENE_BAD_VALUE, item.span, "position must be finite");
+                    }
+                }
+            }
+        }
+        Some(EntityDef {
+            name,
+            name_span: name_v.span,
+            animator,
+            graphs,
+            position,
+        })
+    }
+
+    fn animator(&mut self, v: &Value) -> Option<AnimatorDef> {
+        let f = self.strukt(v, "Animator", ANIMATOR_FIELDS)?;
+        let mut a = AnimatorDef {
+            clips: Vec::new(),
+            skeleton: None,
+            state_machine: None,
+            default_clip: None,
+            blend_duration: 0.2,
+            layers: Vec::new(),
+            root_motion: RootMotionDef::default(),
+            bone_map: BTreeMap::new(),
+        };
+        if let Some(c) = f.get("clips") {
+            match &c.value.kind {
+                ValueKind::Map(entries) => {
+                    for (k, v) in entries {
+                        let (Some(slot), Some(path)) = (self.string(k), self.path(v)) else {
+                            continue;
+                        };
+                        if a.clips.iter().any(|(s, _)| *s == slot) {
+                            self.error(
+                                E_SCENE_DUPLICATE_FIELD,
+                                k.span,
+                                format!("clip slot `{}` is declared twice", short(&slot)),
+                            );
+                            continue;
+                        }
+                        a.clips.push((slot, path));
+                    }
+                }
+                _ => self.decode(DecodeError::mismatch(
+                    "a map `{\"slot\": \"file\"}`",
+                    &c.value,
+                )),
+            }
+        }
+        if let Some(s) = f.get("skeleton") {
+            a.skeleton = self.opt_path(&s.value).flatten();
+        }
+        if let Some(s) = f.get("state_machine") {
+            a.state_machine = self.opt_path(&s.value).flatten();
+        }
+        if let Some(d) = f.get("default_clip")
+            && let Some(slot) = self.opt_string(&d.value).flatten()
+        {
+            if !a.clips.iter().any(|(s, _)| *s == slot) {
+                self.error(
+                    E_SCENE_UNKNOWN_CLIP,
+                    d.value.span,
+                    format!(
+                        "default clip `{}` is not a clip slot of this animator",
+                        short(&slot)
+                    ),
+                );
+            }
+            a.default_clip = Some(slot);
+        }
+        if let Some(b) = f.get("blend_duration")
+            && let Some(x) = self.finite(&b.value, "blend_duration")
+        {
+            if x < 0.0 {
+                self.error(
+                    E_SCENE_BAD_VALUE,
+                    b.value.span,
+                    "blend_duration must be ≥ 0",
+                );
+            }
+            a.blend_duration = x;
+        }
+        if let Some(l) = f.get("layers")
+            && let Some(items) = self.list(&l.value, "layers")
+        {
+            for item in items {
+                if let Some(layer) = self.layer(item, &a.clips) {
+                    a.layers.push(layer);
+                }
+            }
+        }
+        if let Some(r) = f.get("root_motion") {
+            a.root_motion = self.root_motion(&r.value).unwrap_or_default();
+        }
+        if let Some(m) = f.get("bone_map") {
+            match &m.value.kind {
+                ValueKind::Map(entries) => {
+                    for (k, v) in entries {
+                        if let (Some(k), Some(v)) = (self.string(k), self.string(v)) {
+                            a.bone_map.insert(k, v);
+                        }
+                    }
+                }
+                _ => self.decode(DecodeError::mismatch(
+                    "a map `{\"source\": \"target\"}`",
+                    &m.value,
+                )),
+            }
+        }
+        Some(a)
+    }
+
+    fn layer(&mut self, v: &Value, clips: &[(String, PathRef)]) -> Option<LayerDef> {
+        let f = self.strukt(v, "Layer", LAYER_FIELDS)?;
+        let mut errs = Vec::new();
+        let name_v = f.required("name", &mut errs);
+        for e in errs {
+            self.decode(e);
+        }
+        let name = self.string(name_v?)?;
+        let mut layer = LayerDef {
+            name,
+            weight: 1.0,
+            mask: None,
+            blend: LayerBlend::Override,
+            clip: None,
+        };
+        if let Some(w) = f.get("weight") {
+            layer.weight = self.finite(&w.value, "layer weight").unwrap_or(1.0);
+        }
+        if let Some(m) = f.get("mask")
+            && let Some(Some(list)) = self.ok(m.value.as_option())
+            && let Some(items) = self.list(list, "mask entries")
+        {
+            layer.mask = Some(items.iter().filter_map(|i| self.string(i)).collect());
+        }
+        if let Some(b) = f.get("blend") {
+            match b.value.as_variant() {
+                Some(v) if v.args.is_none() && v.name == "Override" => {}
+                Some(v) if v.args.is_none() && v.name == "Additive" => {
+                    layer.blend = LayerBlend::Additive
+                }
+                _ => self.decode(DecodeError::mismatch("`Override` or `Additive`", &b.value)),
+            }
+        }
+        if let Some(c) = f.get("clip")
+            && let Some(slot) = self.opt_string(&c.value).flatten()
+        {
+            if !clips.iter().any(|(s, _)| *s == slot) {
+                self.error(
+                    E_SCENE_UNKNOWN_CLIP,
+                    c.value.span,
+                    format!(
+                        "layer clip `{}` is not a clip slot of this animator",
+                        short(&slot)
+                    ),
+                );
+            }
+            layer.clip = Some(slot);
+        }
+        Some(layer)
+    }
+
+    fn root_motion(&mut self, v: &Value) -> Option<RootMotionDef> {
+        let f = self.strukt(v, "RootMotion", ROOT_MOTION_FIELDS)?;
+        let mut r = RootMotionDef::default();
+        if let Some(m) = f.get("mode") {
+            match m.value.as_variant() {
+                Some(v) if v.args.is_none() && v.name == "Off" => {}
+                Some(v) if v.args.is_none() && v.name == "Transform" => {
+                    r.mode = RootMotionMode::Transform
+                }
+                Some(v) if v.args.is_none() && v.name == "Extract" => {
+                    r.mode = RootMotionMode::Extract
+                }
+                _ => self.decode(DecodeError::mismatch(
+                    "`Off`, `Transform` or `Extract`",
+                    &m.value,
+                )),
+            }
+        }
+        if let Some(b) = f.get("bone") {
+            r.bone = self.string(&b.value).unwrap_or_default();
+        }
+        if let Some(y) = f.get("yaw") {
+            r.yaw = self.ok(y.value.as_bool()).unwrap_or(false);
+        }
+        Some(r)
+    }
+
+    fn entity_ref(&mut self, v: &Value, names: &BTreeMap<String, (usize, Span)>) -> Option<usize> {
+        let name = self.string(v)?;
+        match names.get(&name) {
+            Some((i, _)) => Some(*i),
+            None => {
+                let known: Vec<&str> = names.keys().map(String::as_str).collect();
+                let mut d = Diagnostic::error(
+                    E_SCENE_UNKNOWN_ENTITY,
+                    format!("unknown entity `{}`", short(&name)),
+                )
+                .at(self.src, v.span);
+                match ron_span::closest(&name, &known) {
+                    Some(k) => d = d.with_note(format!("did you mean `{k}`?")),
+                    None if !known.is_empty() && known.len() <= 16 => {
+                        d = d.with_note(format!(
+                            "entities: {}",
+                            known
+                                .iter()
+                                .map(|k| format!("`{k}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ))
+                    }
+                    None => {}
+                }
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    fn action(
+        &mut self,
+        v: &Value,
+        names: &BTreeMap<String, (usize, Span)>,
+        entities: &[EntityDef],
+    ) -> Option<ActionDef> {
+        let f = self.strukt(v, "Action", ACTION_FIELDS)?;
+        let mut errs = Vec::new();
+        let entity_v = f.required("entity", &mut errs);
+        let action_v = f.required("action", &mut errs);
+        for e in errs {
+            self.decode(e);
+        }
+        let at = match f.get("at") {
+            Some(a) => self.finite(&a.value, "action time `at`"),
+            None => Some(0.0),
+        };
+        let entity = entity_v.and_then(|e| self.entity_ref(e, names));
+        let action = action_v.and_then(|a| self.action_kind(a, names));
+        let (at, entity, action) = (at?, entity?, action?);
+        if action.needs_animator()
+            && let Some(e) = entities.get(entity)
+            && e.animator.is_none()
+            && let Some(av) = action_v
+        {
+            self.error(
+                E_SCENE_NO_ANIMATOR,
+                av.span,
+                format!(
+                    "action `{}` needs an animator; entity `{}` has none",
+                    action.name(),
+                    short(&e.name)
+                ),
+            );
+            return None;
+        }
+        Some(ActionDef { at, entity, action })
+    }
+
+    fn action_kind(
+        &mut self,
+        v: &Value,
+        names: &BTreeMap<String, (usize, Span)>,
+    ) -> Option<Action> {
+        const EXPECTED: &str = "an action (`SetParam(name, value)`, `SetState(name)`, `PlayOnLayer(layer, clip)`, `StopLayer(layer)`, `SetLayerWeight(layer, w)`, `Seek(time)`, `Pause`, `Resume`, `SetSpeed(s)`, `Send(target, \"custom::NAME\")`, `Despawn`)";
+        let Some(var) = v.as_variant() else {
+            self.decode(DecodeError::mismatch(EXPECTED, v));
+            return None;
+        };
+        let arity = match var.name {
+            "Pause" | "Resume" | "Despawn" => 0,
+            "SetState" | "StopLayer" | "Seek" | "SetSpeed" => 1,
+            "SetParam" | "PlayOnLayer" | "SetLayerWeight" | "Send" => 2,
+            _ => {
+                self.error(
+                    E_SCENE_TYPE,
+                    var.name_span,
+                    format!("unknown action `{}`", short(var.name)),
+                );
+                return None;
+            }
+        };
+        let args = var.args.unwrap_or(&[]);
+        if args.len() != arity || (arity == 0 && var.args.is_some()) {
+            self.error(
+                E_SCENE_TYPE,
+                v.span,
+                format!(
+                    "action `{}` takes {arity} argument{}, found {}",
+                    var.name,
+                    if arity == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            );
+            return None;
+        }
+        let a = |i: usize| &args[i];
+        Some(match var.name {
+            "Pause" => Action::Pause,
+            "Resume" => Action::Resume,
+            "Despawn" => Action::Despawn,
+            "SetState" => Action::SetState(self.string(a(0))?),
+            "StopLayer" => Action::StopLayer(self.string(a(0))?),
+            "Seek" => Action::Seek(self.finite(a(0), "seek time")?),
+            "SetSpeed" => {
+                let s = self.finite(a(0), "speed")?;
+                if s.abs() > MAX_SPEED {
+                    self.error(
+                        E_SCENE_BAD_VALUE,
+                        a(0).span,
+                        format!("speed must be within ±{MAX_SPEED}"),
+                    );
+                    return None;
+                }
+                Action::SetSpeed(s)
+            }
+            "SetParam" => {
+                let (n, x) = (self.string(a(0)), self.finite(a(1), "parameter value"));
+                Action::SetParam(n?, x?)
+            }
+            "PlayOnLayer" => {
+                let (l, c) = (self.string(a(0)), self.string(a(1)));
+                Action::PlayOnLayer(l?, c?)
+            }
+            "SetLayerWeight" => {
+                let (l, w) = (self.string(a(0)), self.finite(a(1), "layer weight"));
+                Action::SetLayerWeight(l?, w?)
+            }
+            _ => {
+                // Send
+                let target = self.entity_ref(a(0), names);
+                let event = self.string(a(1))?;
+                let ok = event.strip_prefix("custom::").is_some_and(is_identifier);
+                if !ok {
+                    self.error(
+                        E_SCENE_BAD_VALUE,
+                        a(1).span,
+                        format!(
+                            "`Send` takes an event `custom::NAME`, found \"{}\"",
+                            short(&event)
+                        ),
+                    );
+                    return None;
+                }
+                Action::Send(target?, event)
+            }
+        })
+    }
+}

@@ -1,0 +1,267 @@
+//! The project loader through its public API: a project in memory ([`MemSource`]) loaded,
+//! spawned and run; diagnostics as data; paths confined to the project; size limits; the
+//! validation passes; [`ProjectPath`] normalization under proptest.
+
+use proptest::prelude::*;
+use sinew::fsutil::InputKind;
+use sinew::project::{self, Layout, LoadedScene, MemSource, PASSES, PathError, ProjectPath};
+use sinew::runtime::scene::{headless, spawn};
+use sinew::runtime::{TraceFormat, TraceWriter};
+
+const CLIP: &str = r#"AnimSeq(format: 2, id: "steps", name: "Steps", duration: 1.0, tracks: [],
+    notifies: [(id: "a", name: "A", time: 0.25)])"#;
+const GRAPH: &str = "graph counter\n\nvar a: int = 0\n\nnode on_a = event animseq::steps.a\n\
+    node get = var.get a\nnode inc = int.add { b = 1 }\nnode set = var.set a\n\n\
+    on_a.then -> set.exec\nget.value -> inc.a\ninc.out -> set.value\n";
+const SCENE: &str = r#"Scene(entities: [(name: "hero",
+    animator: Some((clips: {"steps": "steps.animseq"}, default_clip: Some("steps"))),
+    graphs: ["../graphs/counter.bpg"])])"#;
+
+fn path(p: &str) -> ProjectPath {
+    ProjectPath::new(p).expect(p)
+}
+
+/// A project: `scenes/s.scene.ron` (text `scene`), `assets/steps.animseq`,
+/// `graphs/counter.bpg`, plus `extra` files.
+fn project(scene: &str, extra: &[(&str, &str)]) -> MemSource {
+    let mut files = vec![
+        ("scenes/s.scene.ron", scene),
+        ("assets/steps.animseq", CLIP),
+        ("graphs/counter.bpg", GRAPH),
+    ];
+    files.extend_from_slice(extra);
+    MemSource::from_files(files).expect("paths")
+}
+
+fn layout() -> Layout {
+    Layout::new(path("scenes/s.scene.ron"), path("assets"))
+}
+
+fn load(mem: &MemSource) -> LoadedScene {
+    project::load(mem, &layout()).expect("scene readable")
+}
+
+fn codes(l: &LoadedScene) -> Vec<&'static str> {
+    l.diagnostics.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn a_project_in_memory_loads_spawns_and_runs() {
+    let loaded = load(&project(SCENE, &[]));
+    assert!(loaded.is_ok(), "{:?}", loaded.diagnostics);
+    let (def, assets) = loaded.ready().expect("ready");
+    assert_eq!(
+        assets.graphs.keys().collect::<Vec<_>>(),
+        ["../graphs/counter.bpg"]
+    );
+    assert_eq!(loaded.event_names["animseq::steps.a"], "Steps / A");
+    let (mut world, mut schedule) = headless(0.1).expect("dt");
+    let spawned = spawn(&mut world, def, assets).expect("spawn");
+    let trace = TraceWriter::new(&spawned, &loaded.event_names, TraceFormat::Json);
+    let mut out = Vec::new();
+    for _ in 0..13 {
+        schedule.run(&mut world);
+        trace.write_tick(&mut world, &mut out).expect("write");
+    }
+    trace.write_end(&world, &mut out).expect("write");
+    let text = String::from_utf8(out).expect("UTF-8");
+    // Marker at 0.25 of a 1 s loop: ticks 3 and 13 at dt 0.1.
+    assert_eq!(text.matches("\"kind\":\"notify\"").count(), 2, "{text}");
+    let end = text.lines().last().expect("end line");
+    assert!(end.contains("\"vars\":{\"counter\":{\"a\":2}}"), "{text}");
+}
+
+#[test]
+fn loading_is_deterministic() {
+    let mem = project(SCENE, &[]);
+    let (a, b) = (load(&mem), load(&mem));
+    assert_eq!(a.diagnostics, b.diagnostics);
+    let bytes = |l: &LoadedScene| l.assets.graphs["../graphs/counter.bpg"].module().encode();
+    assert_eq!(bytes(&a), bytes(&b));
+}
+
+#[test]
+fn problems_are_diagnostics_at_the_scene_entry() {
+    let mut mem = project(SCENE, &[]);
+    mem.remove(&path("graphs/counter.bpg"));
+    let loaded = load(&mem);
+    assert!(!loaded.is_ok() && loaded.ready().is_none());
+    assert_eq!(codes(&loaded), ["E0561"]);
+    let d = &loaded.diagnostics[0];
+    assert_eq!(d.file, "scenes/s.scene.ron");
+    assert!(
+        d.message
+            .starts_with("cannot read graph graphs/counter.bpg: ")
+    );
+    assert_eq!(
+        d.notes,
+        ["graph paths are relative to the scene file's folder"]
+    );
+    // A scene that does not parse loads nothing else (and needs no assets folder).
+    let loaded = load(&MemSource::from_files([("scenes/s.scene.ron", "Scene(")]).unwrap());
+    assert_eq!(
+        (codes(&loaded), loaded.def.is_none()),
+        (vec!["E0551"], true)
+    );
+    // A missing scene file is a load error, not a diagnostic.
+    let e = project::load(&MemSource::new(), &layout()).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("cannot read scenes/s.scene.ron: "),
+        "{e}"
+    );
+}
+
+#[test]
+fn paths_leading_outside_the_project_are_refused_unread() {
+    let scene = r#"Scene(entities: [(name: "hero",
+        animator: Some((clips: {"x": "../../x.animseq", "y": "/abs.animseq"},
+                        skeleton: Some("../../../rig.skel"))),
+        graphs: ["../../outside.bpg", "/etc/passwd", "../graphs/counter.bpg"])])"#;
+    let loaded = load(&project(scene, &[]));
+    assert_eq!(codes(&loaded), ["E0564"; 5]);
+    for d in &loaded.diagnostics {
+        assert!(
+            d.message.ends_with("leads outside the project"),
+            "{}",
+            d.message
+        );
+    }
+    // Inside the project, `..` may leave the scene's folder (as the demo's graphs do) and an
+    // assets path may leave the assets folder.
+    let scene = r#"Scene(entities: [(name: "hero",
+        animator: Some((clips: {"x": "../assets/./steps.animseq"})),
+        graphs: ["./../graphs/counter.bpg"])])"#;
+    assert!(load(&project(scene, &[])).is_ok());
+}
+
+#[test]
+fn a_narrower_project_folder_confines_the_scene_further() {
+    // Project folder `game`: the scene's own folder and the assets folder stay allowed, the
+    // rest of the source root does not.
+    let scene = r#"Scene(entities: [(name: "hero", graphs: ["../shared/g.bpg", "g.bpg"])])"#;
+    let mem = MemSource::from_files([
+        ("game/scenes/s.scene.ron", scene),
+        ("game/scenes/g.bpg", "graph g\n"),
+        ("game/shared/g.bpg", "graph g\n"),
+        ("elsewhere/assets/steps.animseq", CLIP),
+    ])
+    .unwrap();
+    let mut layout = Layout::new(path("game/scenes/s.scene.ron"), path("elsewhere/assets"));
+    assert!(project::load(&mem, &layout).unwrap().is_ok());
+    layout.project = path("game/scenes");
+    let loaded = project::load(&mem, &layout).unwrap();
+    assert_eq!(codes(&loaded), ["E0564"]);
+    assert!(
+        loaded.diagnostics[0].notes[0].contains("the assets folder (`elsewhere/assets`)"),
+        "{:?}",
+        loaded.diagnostics[0].notes
+    );
+}
+
+#[test]
+fn inputs_larger_than_their_kind_limit_are_refused() {
+    let big = format!(
+        "graph big\n//{}\n",
+        "x".repeat(InputKind::Graph.limit() as usize)
+    );
+    let scene = r#"Scene(entities: [(name: "hero", graphs: ["../graphs/big.bpg"])])"#;
+    let loaded = load(&project(scene, &[("graphs/big.bpg", &big)]));
+    assert_eq!(codes(&loaded), ["E0561"]);
+    assert_eq!(
+        loaded.diagnostics[0].message,
+        format!(
+            "cannot read graph graphs/big.bpg: file is {} bytes; graph files are limited to 16 MiB",
+            big.len()
+        )
+    );
+}
+
+#[test]
+fn a_source_skeleton_outside_the_project_plays_by_name() {
+    let clip = CLIP.replace(
+        "tracks: []",
+        r#"skeleton: Some("../../../../rig.skel"), tracks: []"#,
+    );
+    let rig = r#"Skeleton(bones: [(name: "hips", parent: None, translation: (0.0, 1.0, 0.0), rotation: (0.0, 0.0, 0.0, 1.0))])"#;
+    let scene = r#"Scene(entities: [(name: "hero", animator: Some((skeleton: Some("rig.skel"),
+        clips: {"steps": "steps.animseq"}, default_clip: Some("steps"))))])"#;
+    let mem = MemSource::from_files([
+        ("scenes/s.scene.ron", scene),
+        ("assets/steps.animseq", &clip),
+        ("assets/rig.skel", rig),
+    ])
+    .unwrap();
+    let loaded = load(&mem);
+    assert!(loaded.is_ok(), "{:?}", loaded.diagnostics);
+    assert_eq!(codes(&loaded), ["W0563"]);
+    assert!(
+        loaded.diagnostics[0]
+            .message
+            .starts_with("source skeleton path `../../../../rig.skel` leads outside the project"),
+        "{}",
+        loaded.diagnostics[0].message
+    );
+}
+
+#[test]
+fn validation_passes_run_over_the_loaded_scene() {
+    assert!(!PASSES.is_empty());
+    let sm = r#"StateMachine(entry: "a", states: [(name: "a", motion: Clip("steps"))])"#;
+    let scene = r#"Scene(entities: [(name: "hero", animator: Some((clips: {"steps": "steps.animseq"},
+        state_machine: Some("m.animsm"))))],
+        actions: [(at: 0.0, entity: "hero", action: SetParam("speed", 1.0))])"#;
+    let loaded = load(&project(scene, &[("assets/m.animsm", sm)]));
+    assert_eq!(codes(&loaded), ["W0521"]);
+}
+
+#[test]
+fn asset_diagnostics_are_kept_apart_and_shown_as_warnings_by_run() {
+    let broken = r#"AnimSeq(format: 1, id: "broken", name: "B", duration: -1.0, tracks: [])"#;
+    let loaded = load(&project(SCENE, &[("assets/broken.animseq", broken)]));
+    assert!(loaded.is_ok());
+    assert_eq!(loaded.asset_diagnostics.len(), 1);
+    assert!(loaded.asset_diagnostics[0].is_error());
+    let run = loaded.run_diagnostics();
+    assert_eq!(run.len(), 1);
+    assert!(!run[0].is_error());
+}
+
+proptest! {
+    /// Joined paths are normal (no `.`, `..` or empty segments, never absolute), `..` never
+    /// climbs above the root, and joining in two steps equals joining once.
+    #[test]
+    fn project_paths_stay_normal(
+        base in prop::collection::vec(prop::sample::select(vec!["a", "b", "..", ".", ""]), 0..6),
+        rel in prop::collection::vec(prop::sample::select(vec!["a", "b", "..", ".", "", "c.bpg"]), 0..8),
+        more in prop::collection::vec(prop::sample::select(vec!["a", "..", "."]), 0..4),
+    ) {
+        let (base, rel, more) = (base.join("/"), rel.join("/"), more.join("/"));
+        let Ok(b) = ProjectPath::new(&base) else { return Ok(()) };
+        match b.join(&rel) {
+            Ok(p) => {
+                prop_assert!(!p.as_str().starts_with('/'));
+                prop_assert!(p.segments().all(|s| !matches!(s, "" | "." | "..")));
+                prop_assert_eq!(ProjectPath::new(p.as_str()), Ok(p.clone()));
+                let both = if rel.is_empty() { more.clone() } else { format!("{rel}/{more}") };
+                prop_assert_eq!(p.join(&more).ok(), b.join(&both).ok());
+            }
+            Err(e) if rel.starts_with('/') => prop_assert_eq!(e, PathError::Absolute),
+            Err(e) => {
+                prop_assert_eq!(e, PathError::Escapes);
+                // The depth went below zero somewhere.
+                let mut depth = b.segments().count() as i64;
+                let mut min = depth;
+                for s in rel.split('/') {
+                    match s {
+                        "" | "." => {}
+                        ".." => depth -= 1,
+                        _ => depth += 1,
+                    }
+                    min = min.min(depth);
+                }
+                prop_assert!(min < 0);
+            }
+        }
+    }
+}
