@@ -20,6 +20,11 @@
 //!   every bone's local pose into its own bone entity's `bevy_transform::Transform` (the work
 //!   bevy_animation's `animate_targets` does at its end).
 //!
+//! * `core_shared_clips` / `core_clips_per_character` — attribution only: the pure `anim` core
+//!   (clip-synced phase, leaf weights, tree evaluation into a pose buffer) per character in one
+//!   system, with one shared copy of the bound clips or a copy per character (what the
+//!   runtime's `PoseRig` holds today); see `docs/benchmarks.md`.
+//!
 //! Neither side runs transform propagation (`TransformPlugin`): it is the same work for both
 //! once the local transforms are written. `*_1_thread` apps run a 1-thread task pool (the CPU
 //! cost of a frame); `bevy_animation_default_threads` uses bevy's default pool (2 cores here),
@@ -49,8 +54,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Quat, Vec3};
 use sinew::anim::state_machine::{Machine, State};
 use sinew::anim::{
-    Blend1D, BlendTree, BoneDef, BoundClip, Leaf, Pose, Skeleton, Transform as RestTransform,
-    TreeEvaluator,
+    Blend1D, BlendTree, BoneDef, BoundClip, Leaf, Pose, Skeleton, SyncedPlayer,
+    Transform as RestTransform, TreeEvaluator,
 };
 use sinew::animseq::{AnimSeq, Track};
 use sinew::runtime::animator::PoseRig;
@@ -332,6 +337,71 @@ fn sinew_side(seqs: &[AnimSeq; 2], write_out: bool) -> SinewSide {
     SinewSide { app, characters }
 }
 
+/// Attribution (not the runtime): the pure animation core per character — clip-synced phase,
+/// leaf weights, tree evaluation into a pose buffer — as one bevy system, with the characters
+/// either sharing one copy of the bound clips or each holding its own (as the runtime's
+/// `PoseRig` does today).
+#[derive(Component)]
+struct CoreCharacter {
+    clips: Arc<[BoundClip]>,
+    player: SyncedPlayer,
+    leaves: Vec<Leaf>,
+    pose: Pose,
+}
+
+#[derive(Resource)]
+struct Core {
+    skel: Arc<Skeleton>,
+    tree: BlendTree,
+    eval: TreeEvaluator,
+}
+
+fn core_update(mut core: ResMut<Core>, mut chars: Query<&mut CoreCharacter>) {
+    let Core { skel, tree, eval } = &mut *core;
+    for mut c in &mut chars {
+        let c = &mut *c;
+        tree.leaves(&|_| W_B, &mut c.leaves);
+        let (_, phase) = c.player.advance(DT, &c.leaves, &c.clips, true);
+        eval.evaluate(skel, &c.leaves, &c.clips, phase, true, &mut c.pose);
+    }
+}
+
+fn core_side(seqs: &[AnimSeq; 2], shared: bool) -> App {
+    let mut app = base_app(Some(1));
+    app.add_systems(Update, core_update);
+    let mut app = finish(app);
+    let skel = Arc::new(rig());
+    let none = BTreeMap::new();
+    let bound: Arc<[BoundClip]> = seqs
+        .iter()
+        .map(|s| BoundClip::new(s, &skel, &none, &s.id).0)
+        .collect();
+    let world = app.world_mut();
+    for _ in 0..CHARACTERS {
+        let clips = if shared {
+            bound.clone()
+        } else {
+            Arc::from(bound.to_vec())
+        };
+        world.spawn(CoreCharacter {
+            clips,
+            player: SyncedPlayer::default(),
+            leaves: Vec::new(),
+            pose: Pose::rest(&skel),
+        });
+    }
+    world.insert_resource(Core {
+        tree: BlendTree::Blend1D {
+            param: "w".into(),
+            blend: Blend1D::new(&[0.0, 1.0]).expect("sorted"),
+            clips: vec![0, 1],
+        },
+        skel,
+        eval: TreeEvaluator::new(),
+    });
+    app
+}
+
 /// The reference pose: Sinew's pure blend of the two clips at clip time `t`.
 fn reference(skel: &Skeleton, bound: &[BoundClip], t: f64) -> Pose {
     let leaves = [
@@ -360,17 +430,38 @@ fn assert_close(what: &str, got: (BVec3, BQuat), want: (Vec3, Quat)) {
     );
 }
 
-/// Both sides play the same clips at the same time with the same weights.
-fn check(seqs: &[AnimSeq; 2], bevy: &mut BevySide, sinew: &mut SinewSide, frames: usize) {
+/// Warm-up frames before timing (past bevy's graph threading on asset events).
+const WARM_UP: usize = 40;
+
+/// The skeleton and the two clips bound to it, for reference poses.
+fn bound(seqs: &[AnimSeq; 2]) -> (Skeleton, Vec<BoundClip>) {
     let skel = rig();
     let none = BTreeMap::new();
-    let bound: Vec<BoundClip> = seqs
+    let bound = seqs
         .iter()
         .map(|s| BoundClip::new(s, &skel, &none, &s.id).0)
         .collect();
-    for _ in 0..frames {
+    (skel, bound)
+}
+
+/// Asserts a pose (by bone: translation, rotation) equals the reference blend at `t`.
+fn check_pose(what: &str, seqs: &[AnimSeq; 2], t: f64, got: impl Fn(usize) -> (BVec3, BQuat)) {
+    let (skel, clips) = bound(seqs);
+    let want = reference(&skel, &clips, t.rem_euclid(1.0));
+    for b in 0..BONES {
+        assert_close(
+            &format!("{what} bone {b}"),
+            got(b),
+            (want.translations[b], want.rotations[b]),
+        );
+    }
+}
+
+/// bevy_animation plays both clips at one clip time, and its bone entities hold the reference
+/// blend of the same keys with the same weights at that time.
+fn check_bevy(seqs: &[AnimSeq; 2], bevy: &mut BevySide) {
+    for _ in 0..WARM_UP {
         bevy.app.update();
-        sinew.app.update();
     }
     let world = bevy.app.world();
     let player = world
@@ -385,20 +476,27 @@ fn check(seqs: &[AnimSeq; 2], bevy: &mut BevySide, sinew: &mut SinewSide, frames
         (times[0] - times[1]).abs() < 1e-6 && times[0] > 0.0,
         "bevy clip times {times:?}"
     );
-    let want = reference(&skel, &bound, f64::from(times[0]));
+    // Whole frames of DT (its first frame may have a zero delta).
+    let frames = f64::from(times[0]) / DT;
+    assert!(
+        (frames - frames.round()).abs() < 1e-2,
+        "bevy advanced by a whole number of frames ({frames})"
+    );
     for &p in [bevy.players[0], *bevy.players.last().expect("players")].iter() {
         let bones = &world.get::<Bones>(p).expect("bones").0;
-        for (b, &e) in bones.iter().enumerate() {
-            let t = world.get::<Transform>(e).expect("bone transform");
-            assert_close(
-                &format!("bevy bone {b}"),
-                (t.translation, t.rotation),
-                (want.translations[b], want.rotations[b]),
-            );
-        }
+        check_pose("bevy", seqs, f64::from(times[0]), |b| {
+            let t = world.get::<Transform>(bones[b]).expect("bone transform");
+            (t.translation, t.rotation)
+        });
     }
-    // Sinew's animator has advanced by the same number of frames of DT.
-    let want = reference(&skel, &bound, (frames as f64 * DT).rem_euclid(1.0));
+}
+
+/// Sinew's animators have advanced by `WARM_UP` frames of DT and hold the reference blend; with
+/// the write-out, the bone entities hold exactly the animator's pose.
+fn check_sinew(seqs: &[AnimSeq; 2], sinew: &mut SinewSide, written: bool) {
+    for _ in 0..WARM_UP {
+        sinew.app.update();
+    }
     let world = sinew.app.world();
     for &c in [
         sinew.characters[0],
@@ -410,62 +508,109 @@ fn check(seqs: &[AnimSeq; 2], bevy: &mut BevySide, sinew: &mut SinewSide, frames
             .get::<Animator>(c)
             .and_then(Animator::pose)
             .expect("pose");
-        for b in 0..BONES {
-            let got = (
+        check_pose("sinew", seqs, WARM_UP as f64 * DT, |b| {
+            (
                 bvec(pose.translations[b].to_array()),
                 bquat(pose.rotations[b].to_array()),
-            );
-            assert_close(
-                &format!("sinew bone {b}"),
-                got,
-                (want.translations[b], want.rotations[b]),
-            );
+            )
+        });
+        let bones = &world.get::<Bones>(c).expect("bones").0;
+        for (b, &e) in bones.iter().enumerate() {
+            let t = world.get::<Transform>(e).expect("bone transform");
+            let same = t.translation.to_array() == pose.translations[b].to_array()
+                && t.rotation.to_array() == pose.rotations[b].to_array();
+            assert_eq!(same, written, "bone {b} written out: {same}");
         }
     }
-    // Bevy's clip time after the same frames (its first frame may have a zero delta).
-    let bevy_frames = f64::from(times[0]) / DT;
-    assert!(
-        (bevy_frames - bevy_frames.round()).abs() < 1e-2,
-        "bevy advanced by a whole number of frames ({bevy_frames})"
-    );
 }
 
-fn check_written(sinew: &SinewSide) {
-    let world = sinew.app.world();
-    let c = sinew.characters[0];
-    let pose = world
-        .get::<Animator>(c)
-        .and_then(Animator::pose)
-        .expect("pose");
-    let bones = &world.get::<Bones>(c).expect("bones").0;
-    for (b, &e) in bones.iter().enumerate() {
-        let t = world.get::<Transform>(e).expect("bone transform");
-        assert_eq!(t.translation.to_array(), pose.translations[b].to_array());
-        assert_eq!(t.rotation.to_array(), pose.rotations[b].to_array());
+fn check_core(seqs: &[AnimSeq; 2], app: &mut App) {
+    for _ in 0..WARM_UP {
+        app.update();
     }
+    let world = app.world_mut();
+    let mut q = world.query::<&CoreCharacter>();
+    for c in q.iter(world) {
+        check_pose("core", seqs, WARM_UP as f64 * DT, |b| {
+            (
+                bvec(c.pose.translations[b].to_array()),
+                bquat(c.pose.rotations[b].to_array()),
+            )
+        });
+    }
+}
+
+/// Benchmarks one frame of `update`, building (and checking) its app only when the benchmark
+/// runs (a filtered run or a profile builds one app).
+fn bench_app<S>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    build: impl FnOnce() -> S,
+    update: impl Fn(&mut S),
+) {
+    let mut build = Some(build);
+    let mut side = None;
+    g.bench_function(name, |b| {
+        let s = side.get_or_insert_with(|| (build.take().expect("built once"))());
+        b.iter(|| update(s))
+    });
 }
 
 fn benches(c: &mut Criterion) {
     let seqs = clips();
-    let mut bevy1 = bevy_side(&seqs, Some(1));
-    let mut bevy_n = bevy_side(&seqs, None);
-    let mut pose = sinew_side(&seqs, false);
-    let mut written = sinew_side(&seqs, true);
-    // Warm-up and equivalence: 40 frames (past bevy's graph threading on asset events).
-    check(&seqs, &mut bevy1, &mut pose, 40);
-    check(&seqs, &mut bevy_n, &mut written, 40);
-    check_written(&written);
-
     let mut g = c.benchmark_group("bevy_compare");
     g.throughput(Throughput::Elements((CHARACTERS * BONES) as u64));
-    g.bench_function("bevy_animation_1_thread", |b| b.iter(|| bevy1.app.update()));
-    g.bench_function("sinew_pose_1_thread", |b| b.iter(|| pose.app.update()));
-    g.bench_function("sinew_pose_to_transforms_1_thread", |b| {
-        b.iter(|| written.app.update())
-    });
-    g.bench_function("bevy_animation_default_threads", |b| {
-        b.iter(|| bevy_n.app.update())
-    });
+    let bevy = |threads| {
+        let mut s = bevy_side(&seqs, threads);
+        check_bevy(&seqs, &mut s);
+        s
+    };
+    let sinew = |written| {
+        let mut s = sinew_side(&seqs, written);
+        check_sinew(&seqs, &mut s, written);
+        s
+    };
+    let core = |shared| {
+        let mut app = core_side(&seqs, shared);
+        check_core(&seqs, &mut app);
+        app
+    };
+    bench_app(
+        &mut g,
+        "bevy_animation_1_thread",
+        || bevy(Some(1)),
+        |s| s.app.update(),
+    );
+    bench_app(
+        &mut g,
+        "sinew_pose_1_thread",
+        || sinew(false),
+        |s| s.app.update(),
+    );
+    bench_app(
+        &mut g,
+        "sinew_pose_to_transforms_1_thread",
+        || sinew(true),
+        |s| s.app.update(),
+    );
+    bench_app(
+        &mut g,
+        "core_shared_clips_1_thread",
+        || core(true),
+        App::update,
+    );
+    bench_app(
+        &mut g,
+        "core_clips_per_character_1_thread",
+        || core(false),
+        App::update,
+    );
+    bench_app(
+        &mut g,
+        "bevy_animation_default_threads",
+        || bevy(None),
+        |s| s.app.update(),
+    );
     g.finish();
 }
 
