@@ -6,8 +6,8 @@ mod common;
 
 use proptest::prelude::*;
 use sinew::animseq::{
-    self, AnimSeq, Axes, Curve, CurveValue, FieldValue, Interpolation, Notify, RootMotion, Target,
-    Track,
+    self, AnimSeq, Axes, Curve, CurveValue, FieldValue, Gating, Interpolation, Notify, RootMotion,
+    Target, Track, Window,
 };
 use sinew::diag::SourceFile;
 
@@ -88,24 +88,81 @@ fn field_value() -> impl Strategy<Value = FieldValue> {
     ]
 }
 
+/// A value in `[0, 1]`, often exactly a default or an end of the range.
+fn unit() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(0.0),
+        Just(1.0),
+        Just(0.5),
+        Just(5e-324),
+        Just(1.0f64.next_down()),
+        0.0..=1.0f64,
+    ]
+}
+
+fn gating() -> impl Strategy<Value = Gating> {
+    prop_oneof![
+        2 => Just(Gating::ALWAYS),
+        1 => (unit(), unit()).prop_map(|(weight_threshold, chance)| Gating { weight_threshold, chance }),
+    ]
+}
+
+fn target() -> impl Strategy<Value = Target> {
+    prop_oneof![Just(Target::Owner), ident().prop_map(Target::Variable)]
+}
+
+fn fields() -> impl Strategy<Value = Vec<(String, FieldValue)>> {
+    prop::collection::vec(field_value(), 0..4).prop_map(|values| {
+        values
+            .into_iter()
+            .enumerate()
+            .map(|(k, v)| (format!("f{k}"), v))
+            .collect()
+    })
+}
+
 fn notify(i: usize, d: f64) -> impl Strategy<Value = Notify> {
     (
         "[A-Za-z0-9_-]{0,10}",
         text(),
         0.0..=1.0f64,
-        prop_oneof![Just(Target::Owner), ident().prop_map(Target::Variable)],
-        prop::collection::vec(field_value(), 0..4),
+        target(),
+        fields(),
+        gating(),
     )
-        .prop_map(move |(suffix, name, f, target, values)| Notify {
+        .prop_map(move |(suffix, name, f, target, fields, gating)| Notify {
             id: format!("n{i}{suffix}"),
             name,
             time: (f * d).clamp(0.0, d),
             target,
-            fields: values
-                .into_iter()
-                .enumerate()
-                .map(|(k, v)| (format!("f{k}"), v))
-                .collect(),
+            fields,
+            gating,
+        })
+}
+
+fn window(i: usize, d: f64) -> impl Strategy<Value = Window> {
+    (
+        "[A-Za-z0-9_-]{0,10}",
+        text(),
+        (unit(), unit()),
+        target(),
+        fields(),
+        gating(),
+    )
+        .prop_map(move |(suffix, name, (a, b), target, fields, gating)| {
+            let (mut begin, mut end) = ((a.min(b) * d).clamp(0.0, d), (a.max(b) * d).clamp(0.0, d));
+            if begin >= end {
+                (begin, end) = (0.0, d);
+            }
+            Window {
+                id: format!("w{i}{suffix}"),
+                name,
+                begin,
+                end,
+                target,
+                fields,
+                gating,
+            }
         })
 }
 
@@ -186,17 +243,19 @@ fn seq() -> impl Strategy<Value = AnimSeq> {
         0usize..4,
         0usize..3,
         prop::option::of((any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>())),
+        prop_oneof![2 => Just(0usize), 1 => 1usize..4],
     )
-        .prop_flat_map(|(id, name, d, skel, nt, nn, nc, rm)| {
+        .prop_flat_map(|(id, name, d, skel, nt, nn, nc, rm, nw)| {
             (
                 Just((id, name, d, skel, rm)),
                 (0..nt).map(track).collect::<Vec<_>>(),
                 (0..nn).map(|i| notify(i, d)).collect::<Vec<_>>(),
+                (0..nw).map(|i| window(i, d)).collect::<Vec<_>>(),
                 (0..nc).map(|i| curve(i, d)).collect::<Vec<_>>(),
             )
         })
         .prop_map(
-            |((id, name, duration, mut skeleton, rm), tracks, notifies, curves)| {
+            |((id, name, duration, mut skeleton, rm), tracks, notifies, windows, curves)| {
                 let root_motion = rm.map(|(x, y, z, yaw)| {
                     let bone = match tracks.first() {
                         Some(t) => t.bone.clone(),
@@ -218,6 +277,7 @@ fn seq() -> impl Strategy<Value = AnimSeq> {
                     skeleton,
                     tracks,
                     notifies,
+                    windows,
                     curves,
                     root_motion,
                 }
