@@ -37,6 +37,7 @@ fn naive_scan(times: &[f64], from: f64, to: f64, limit: usize, out: &mut Vec<Cro
             if time > from {
                 out.push(Crossing {
                     notify: i as u32,
+                    edge: None,
                     time,
                     clip_time: t,
                     cycle: k,

@@ -148,6 +148,57 @@ fn crossings_exit_statuses() {
 }
 
 #[test]
+fn crossings_report_window_edges() {
+    let sword = "tests/fixtures/crossings/sword.animseq";
+    let args = |extra: &[&'static str]| {
+        let mut v = vec!["crossings", sword];
+        v.extend_from_slice(extra);
+        v
+    };
+    let (code, out, err) = check(
+        root(),
+        &args(&[
+            "--from",
+            "0.2",
+            "--to",
+            "1.4",
+            "--looping",
+            "--format",
+            "json",
+        ]),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json(&out),
+        serde_json::json!({"crossings": [
+            {"id": "swing", "name": "Swing", "time": 0.3, "clip_time": 0.3, "cycle": 0},
+            {"id": "hit", "name": "Hit Window", "edge": "begin", "time": 0.3, "clip_time": 0.3, "cycle": 0},
+            {"id": "hit", "name": "Hit Window", "edge": "end", "time": 0.55, "clip_time": 0.55, "cycle": 0},
+            {"id": "cancel", "name": "Can Cancel", "edge": "begin", "time": 0.7, "clip_time": 0.7, "cycle": 0},
+            {"id": "cancel", "name": "Can Cancel", "edge": "end", "time": 1.0, "clip_time": 1.0, "cycle": 0},
+            {"id": "swing", "name": "Swing", "time": 1.3, "clip_time": 0.3, "cycle": 1},
+            {"id": "hit", "name": "Hit Window", "edge": "begin", "time": 1.3, "clip_time": 0.3, "cycle": 1},
+        ], "truncated": false})
+    );
+    // A start inside the hit window opens it at the start time; edges count against --limit.
+    let (code, out, _) = check(
+        root(),
+        &args(&["--from", "0.4", "--to", "0.6", "--start", "--limit", "1"]),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "0.4      hit  \"Hit Window\"  begin  clip 0.4  cycle 0\n1 crossing (truncated at the limit)\n"
+    );
+    // Reverse playback enters at the end.
+    let (_, out, _) = check(root(), &args(&["--from", "0.6", "--to", "0.5"]));
+    assert_eq!(
+        out,
+        "0.55     hit  \"Hit Window\"  begin  clip 0.55  cycle 0\n1 crossing\n"
+    );
+}
+
+#[test]
 fn catalog_json_shape_and_quarantine_exit_status() {
     let (code, out, _) = check(
         root(),
