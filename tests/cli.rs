@@ -449,6 +449,68 @@ fn migrate_rewrites_at_the_lowest_version() {
 }
 
 #[test]
+fn migrate_keeps_comments_raises_with_to_and_leaves_what_it_cannot_read() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("a.animseq");
+    let v3 = "// hero run\nAnimSeq(\n    format: 3, // was 3\n    id: \"a\",\n    name: \"A\",\n    duration: 1.0,\n    tracks: [],\n    notifies: [\n        (id: \"n\", name: \"N\", time: 0.5, target: Owner), // step\n    ],\n)\n";
+    std::fs::write(&p, v3).unwrap();
+    let (code, out, err) = check(dir.path(), &["migrate", "a.animseq"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "a.animseq: format 3 -> 2\n"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&p).unwrap(),
+        v3.replace("format: 3", "format: 2")
+            .replace(", target: Owner", "")
+    );
+    // Unchanged: reported, and the file is not written (same inode, same bytes).
+    let ino = std::fs::metadata(&p).unwrap().ino();
+    let (code, out, _) = check(dir.path(), &["migrate", "a.animseq"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "a.animseq: unchanged (format 2)\n")
+    );
+    assert_eq!(std::fs::metadata(&p).unwrap().ino(), ino);
+    // Raised on request, so it may gain windows; a target below the data's needs is refused.
+    let (code, out, _) = check(dir.path(), &["migrate", "--to", "4", "a.animseq"]);
+    assert_eq!((code, out.as_str()), (0, "a.animseq: format 2 -> 4\n"));
+    assert!(
+        std::fs::read_to_string(&p)
+            .unwrap()
+            .contains("format: 4, // was 3")
+    );
+    let (code, _, err) = check(dir.path(), &["migrate", "--to", "1", "a.animseq"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("needs format 2 (notifies)") && err.contains("left as it was"),
+        "{err}"
+    );
+    assert_eq!(
+        check(dir.path(), &["migrate", "--to", "9", "a.animseq"]).0,
+        2
+    );
+    // Files it cannot read fully are never touched.
+    for (name, bytes) in [
+        ("broken.animseq", b"AnimSeq(format: 3, id: \"a\",".to_vec()),
+        (
+            "latin1.animseq",
+            b"AnimSeq(format: 3, id: \"caf\xE9\")".to_vec(),
+        ),
+    ] {
+        let q = dir.path().join(name);
+        std::fs::write(&q, &bytes).unwrap();
+        let ino = std::fs::metadata(&q).unwrap().ino();
+        let (code, _, err) = check(dir.path(), &["migrate", name]);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert_eq!(std::fs::read(&q).unwrap(), bytes);
+        assert_eq!(std::fs::metadata(&q).unwrap().ino(), ino);
+    }
+}
+
+#[test]
 fn textual_merge_of_two_branches_compiles() {
     // Base graph and two branches that each add nodes and links, merged with git's algorithm.
     let base = "graph merge\n\nvar n: int = 0\n\nnode start = event begin_play\nnode set = var.set n\nnode tick = event tick\n\nstart.then -> set.exec\n";

@@ -9,6 +9,7 @@ use crate::ron_span::{self, DecodeError, Field, Fields, Value, ValueKind, Varian
 mod markers;
 pub use markers::MAX_WINDOWS;
 use markers::MarkerKind;
+pub(super) use markers::notify_field_version;
 
 /// The result of loading one file.
 #[derive(Clone, Debug)]
@@ -56,7 +57,7 @@ const ROOT_MOTION_FIELDS: &[&str] = &["bone", "translation", "yaw"];
 const AXES_FIELDS: &[&str] = &["x", "y", "z"];
 
 /// The first format version that allows a root field.
-fn root_field_version(name: &str) -> u32 {
+pub(super) fn root_field_version(name: &str) -> u32 {
     match name {
         "notifies" | "curves" | "root_motion" => 2,
         "windows" => 4,

@@ -1,13 +1,16 @@
 //! The `.animseq` asset: data model, loading with validation (versions 1–4), lowest-version
-//! writing, curve/track sampling and root-motion extraction. No I/O: callers hand in text or
-//! bytes and get values and diagnostics back (see `docs/animseq.md`).
+//! writing, lossless migration of a file's own text, curve/track sampling and root-motion
+//! extraction. No I/O: callers hand in text or bytes and get values and diagnostics back (see
+//! `docs/animseq.md`).
 
 mod load;
+mod migrate;
 mod sample;
 pub(crate) use sample::{wrap_angle, yaw_of};
 mod write;
 
 pub use load::{Loaded, MAX_WINDOWS, SeqSpans, check_root_motion_bone, load, load_bytes};
+pub use migrate::{MigrateError, Migration, migrate};
 pub use sample::{RootDelta, root_motion_delta};
 pub use write::{min_format, to_ron};
 

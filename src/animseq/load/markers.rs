@@ -29,7 +29,7 @@ const WINDOW_FIELDS: &[&str] = &[
 ];
 
 /// The first format version that allows a notify field.
-fn notify_field_version(name: &str) -> u32 {
+pub(in crate::animseq) fn notify_field_version(name: &str) -> u32 {
     match name {
         "target" | "fields" => 3,
         "weight_threshold" | "chance" => 4,
