@@ -1,6 +1,7 @@
 //! Property tests of the `.animseq` loader and writer: random valid sequences round-trip
 //! exactly (and the `ron` crate agrees), and arbitrary or near-valid bytes never panic and,
-//! when they load, round-trip too (the same body as the `animseq_load` fuzz target).
+//! when they load, round-trip and migrate losslessly too (the same body as the `animseq_load`
+//! fuzz target).
 
 mod common;
 
@@ -22,6 +23,17 @@ fn check_bytes(bytes: &[u8]) {
         assert_eq!(back.seq.as_ref(), Some(seq), "{written}");
         let codes = |l: &animseq::Loaded| l.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
         assert_eq!(codes(&back), codes(&loaded), "{written}");
+        if loaded.diagnostics.is_empty()
+            && let Ok(text) = std::str::from_utf8(bytes)
+        {
+            let src = SourceFile::new("fuzz.animseq", text);
+            for to in animseq::min_format(seq)..=animseq::CURRENT_FORMAT {
+                // `migrate` reads its result back; it must never find it different.
+                if let Err(e) = animseq::migrate(&src, Some(to)) {
+                    panic!("migrate to {to}: {e}\n{text}");
+                }
+            }
+        }
     } else {
         assert!(loaded.diagnostics.iter().any(|d| d.is_error()));
     }
