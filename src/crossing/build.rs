@@ -179,7 +179,11 @@ impl NotifyIndex {
             has_end: uniq.last() == Some(&duration),
             zero_groups,
             lead: zero_groups.max(1),
-            zero_ends,
+            mode: match (windows.is_empty(), zero_ends) {
+                (true, _) => POINTS,
+                (false, false) => EDGES_ONLY,
+                (false, true) => LOOP_ENDS,
+            },
             fast_limit,
             lay,
             once,

@@ -76,7 +76,7 @@ impl NotifyIndex {
     }
 
     /// Fast forward merge of two consecutive cycles. `None`: hand over to the general path.
-    pub(super) fn fast_forward<const STRICT: bool>(
+    pub(super) fn fast_forward<const STRICT: bool, const M: u8>(
         &self,
         plan: &Plan,
         out: &mut Vec<Crossing>,
@@ -117,7 +117,9 @@ impl NotifyIndex {
         loop {
             if ga == ng {
                 k += 1;
-            } else if ga <= self.lead && last_departs(canonical_time(d, u[last], k - 1)) {
+            } else if ga <= if M == LOOP_ENDS { self.lead } else { 1 }
+                && last_departs(canonical_time(d, u[last], k - 1))
+            {
                 k -= 1;
             } else {
                 break;
@@ -135,8 +137,23 @@ impl NotifyIndex {
         // A's head, A fires first (equal times: the lower cycle first) without searching B —
         // except B's group of window ends at the loop point, which fires before A's end group
         // at an equal time (ends before points).
-        let zero_ends = self.zero_ends;
+        let zero_ends = M == LOOP_ENDS;
         let mut bb = cycle_base(d, k + 1);
+        if bb + u[0] > to {
+            // Nothing of cycle k + 1 (nor later) fires: the common short update is one walk
+            // through cycle k.
+            while ga < ng {
+                let ta = ba + u[ga];
+                if ta > to {
+                    return Some(false);
+                }
+                if !self.emit::<false, M>(&self.lay, out, &mut room, ga, k, ta) {
+                    return Some(true);
+                }
+                ga += 1;
+            }
+            return Some(false);
+        }
         let mut gb = UNRESOLVED;
         loop {
             if ga == ng {
@@ -163,7 +180,7 @@ impl NotifyIndex {
                 if tb > to {
                     return Some(false);
                 }
-                if !self.emit::<false>(&self.lay, out, &mut room, gb, k + 1, tb) {
+                if !self.emit::<false, M>(&self.lay, out, &mut room, gb, k + 1, tb) {
                     return Some(true);
                 }
                 gb += 1;
@@ -171,7 +188,7 @@ impl NotifyIndex {
                 if ta > to {
                     return Some(false);
                 }
-                if !self.emit::<false>(&self.lay, out, &mut room, ga, k, ta) {
+                if !self.emit::<false, M>(&self.lay, out, &mut room, ga, k, ta) {
                     return Some(true);
                 }
                 ga += 1;
@@ -180,7 +197,7 @@ impl NotifyIndex {
     }
 
     /// Fast reverse merge of two consecutive cycles. `None`: hand over to the general path.
-    pub(super) fn fast_reverse<const INCLUSIVE: bool>(
+    pub(super) fn fast_reverse<const INCLUSIVE: bool, const M: u8>(
         &self,
         plan: &Plan,
         out: &mut Vec<Crossing>,
@@ -236,8 +253,22 @@ impl NotifyIndex {
         // cycle) fires first, except A's group of window ends at the loop point (begins when
         // crossed in reverse), which fires after B's end group.
         let last = ng - 1;
-        let zero_ends = self.zero_ends;
+        let zero_ends = M == LOOP_ENDS;
         let mut bb = cycle_base(d, k - 1);
+        if bb + u[last] < to {
+            // Nothing of cycle k - 1 (nor earlier) fires: one walk back through cycle k.
+            while na > 0 {
+                let ta = ba + u[na - 1];
+                if ta < to {
+                    return Some(false);
+                }
+                if !self.emit::<true, M>(&self.lay, out, &mut room, na - 1, k, ta) {
+                    return Some(true);
+                }
+                na -= 1;
+            }
+            return Some(false);
+        }
         let mut nb = UNRESOLVED;
         loop {
             if na == 0 {
@@ -269,7 +300,7 @@ impl NotifyIndex {
                 if tb < to {
                     return Some(false);
                 }
-                if !self.emit::<true>(&self.lay, out, &mut room, nb - 1, k - 1, tb) {
+                if !self.emit::<true, M>(&self.lay, out, &mut room, nb - 1, k - 1, tb) {
                     return Some(true);
                 }
                 nb -= 1;
@@ -277,7 +308,7 @@ impl NotifyIndex {
                 if ta < to {
                     return Some(false);
                 }
-                if !self.emit::<true>(&self.lay, out, &mut room, na - 1, k, ta) {
+                if !self.emit::<true, M>(&self.lay, out, &mut room, na - 1, k, ta) {
                     return Some(true);
                 }
                 na -= 1;

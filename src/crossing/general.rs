@@ -33,7 +33,7 @@ impl NotifyIndex {
             let Some((mut lo, hi)) = range else { continue };
             // The loop-point window ends sit in the next cycle: an end of cycle `i64::MIN - 1`
             // does not exist.
-            let shift = i64::from(self.zero_ends && g == 0);
+            let shift = i64::from(self.mode == LOOP_ENDS && g == 0);
             if shift == 1 {
                 lo = lo.max(i64::MIN + 1);
             }

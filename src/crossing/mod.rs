@@ -53,6 +53,13 @@ const TAG_END: u32 = 2;
 /// occurrence (`E(k) = (k+1)·D`), reports that occurrence's cycle and clip time `D`.
 const TAG_LOOP_END: u32 = 3;
 
+/// Index modes, the fast path's and emission's monomorphization: point notifies only;
+/// windows, none ending at `D`; windows, some ending at `D` (group 0 of the looping layout holds
+/// those ends).
+const POINTS: u8 = 0;
+const EDGES_ONLY: u8 = 1;
+const LOOP_ENDS: u8 = 2;
+
 /// The edge a marker of each tag reports, forward (`[0]`) and in reverse (`[1]`): reverse
 /// playback enters a window at its end.
 const EDGES: [[Option<Edge>; 4]; 2] = [
@@ -259,8 +266,9 @@ pub struct NotifyIndex {
     zero_groups: usize,
     /// `max(zero_groups, 1)`: the first group at a clip time above 0 (or 1).
     lead: usize,
-    /// Group 0 of `lay` holds the looping window ends at `D`.
-    zero_ends: bool,
+    /// [`POINTS`], [`EDGES_ONLY`] or [`LOOP_ENDS`] (group 0 of `lay` holds the looping window
+    /// ends at `D`).
+    mode: u8,
 }
 
 /// Markers grouped by clip time.
@@ -403,12 +411,12 @@ impl NotifyIndex {
             return self.single_cycle(plan, out, limit);
         }
         if plan.dep.x.abs().max(plan.arr.abs()) <= self.fast_limit {
-            // Monomorphized on the strictness of the departure comparison.
-            let fast = match (plan.reverse, plan.dep.inclusive) {
-                (false, false) => self.fast_forward::<true>(plan, out, limit),
-                (false, true) => self.fast_forward::<false>(plan, out, limit),
-                (true, false) => self.fast_reverse::<false>(plan, out, limit),
-                (true, true) => self.fast_reverse::<true>(plan, out, limit),
+            // Monomorphized on the markers' mode (points only: the merge and the emission are
+            // exactly the notify-only ones) and on the strictness of the departure comparison.
+            let fast = match self.mode {
+                POINTS => self.fast::<POINTS>(plan, out, limit),
+                EDGES_ONLY => self.fast::<EDGES_ONLY>(plan, out, limit),
+                _ => self.fast::<LOOP_ENDS>(plan, out, limit),
             };
             if let Some(truncated) = fast {
                 return truncated;
@@ -418,6 +426,22 @@ impl NotifyIndex {
         self.general(plan, out, limit)
     }
 
+    #[inline(always)]
+    fn fast<const M: u8>(
+        &self,
+        plan: &Plan,
+        out: &mut Vec<Crossing>,
+        limit: usize,
+    ) -> Option<bool> {
+        match (plan.reverse, plan.dep.inclusive) {
+            (false, false) => self.fast_forward::<true, M>(plan, out, limit),
+            (false, true) => self.fast_forward::<false, M>(plan, out, limit),
+            (true, false) => self.fast_reverse::<false, M>(plan, out, limit),
+            (true, true) => self.fast_reverse::<true, M>(plan, out, limit),
+        }
+    }
+
+    #[inline(always)]
     fn clamp2(&self, a: f64, b: f64, looping: bool) -> (f64, f64) {
         if looping {
             (a, b)
@@ -442,10 +466,11 @@ impl NotifyIndex {
     }
 
     /// Appends group `g` of `lay` in cycle `k` (canonical time `t`), at most `*room` crossings,
-    /// in forward (`REV == false`) or reverse firing order.
+    /// in forward (`REV == false`) or reverse firing order, for an index of mode `M`
+    /// ([`POINTS`]: nothing to decode; [`LOOP_ENDS`]: group 0 holds the loop-point ends).
     /// Returns false when the group did not fit entirely (the query is then truncated).
     #[inline(always)]
-    fn emit<const REV: bool>(
+    fn emit<const REV: bool, const M: u8>(
         &self,
         lay: &Layout,
         out: &mut Vec<Crossing>,
@@ -456,22 +481,35 @@ impl NotifyIndex {
     ) -> bool {
         let s = lay.group_start[g] as usize;
         let e = lay.group_start[g + 1] as usize;
-        let clip_time = lay.times[g];
-        let markers = if REV { &lay.rev[s..e] } else { &lay.fwd[s..e] };
+        // Without windows both orders are the authored order: one array serves both.
+        let markers = if REV && M != POINTS {
+            &lay.rev[s..e]
+        } else {
+            &lay.fwd[s..e]
+        };
+        // The loop-point ends report their occurrence: the cycle before, at clip time D.
+        let (clip_time, cycle) = if M == LOOP_ENDS && g == 0 {
+            (self.duration, k - 1)
+        } else {
+            (lay.times[g], k)
+        };
         let edges = &EDGES[usize::from(REV)];
         for &m in markers {
             if *room == 0 {
                 return false;
             }
             *room -= 1;
-            let tag = m >> TAG_SHIFT;
-            let loop_end = tag == TAG_LOOP_END;
+            let (notify, edge) = if M == POINTS {
+                (m, None)
+            } else {
+                (m & INDEX_MASK, edges[(m >> TAG_SHIFT) as usize])
+            };
             out.push(Crossing {
-                notify: m & INDEX_MASK,
-                edge: edges[tag as usize],
+                notify,
+                edge,
                 time: t,
-                clip_time: if loop_end { self.duration } else { clip_time },
-                cycle: k - i64::from(loop_end),
+                clip_time,
+                cycle,
             });
         }
         true
@@ -494,7 +532,7 @@ impl NotifyIndex {
                 if t < plan.arr {
                     break;
                 }
-                if !self.emit::<true>(lay, out, &mut room, g, 0, t) {
+                if !self.emit::<true, EDGES_ONLY>(lay, out, &mut room, g, 0, t) {
                     return true;
                 }
             }
@@ -507,7 +545,7 @@ impl NotifyIndex {
                 if t > plan.arr {
                     break;
                 }
-                if !self.emit::<false>(lay, out, &mut room, g, 0, t) {
+                if !self.emit::<false, EDGES_ONLY>(lay, out, &mut room, g, 0, t) {
                     return true;
                 }
             }
