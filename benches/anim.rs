@@ -78,6 +78,7 @@ fn clip(duration: f64, amp: f32, forward: f32) -> AnimSeq {
         skeleton: None,
         tracks,
         notifies: vec![],
+        windows: vec![],
         curves: vec![],
         root_motion: None,
     }

@@ -1,6 +1,8 @@
 //! Criterion benches of notify crossing queries: the index against a naive linear scan of all
-//! notifies, for short (0–2 crossings) and long multi-loop advances, and the flat cost of a
-//! sequence without notifies over 1 to 1e9 cycles.
+//! notifies, for short (0–2 crossings) and long multi-loop advances, the flat cost of a
+//! sequence without notifies over 1 to 1e9 cycles, and the cost of window edges: 64 notifies
+//! against 64 notifies + 16 windows (and 96 notifies, the same number of markers), side by side
+//! on the same queries.
 
 use std::hint::black_box;
 
@@ -37,6 +39,7 @@ fn naive_scan(times: &[f64], from: f64, to: f64, limit: usize, out: &mut Vec<Cro
             if time > from {
                 out.push(Crossing {
                     notify: i as u32,
+                    edge: None,
                     time,
                     clip_time: t,
                     cycle: k,
@@ -161,5 +164,68 @@ fn no_notifies(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, short_advances, long_advances, no_notifies);
+/// `count` windows at random, each 2 % to 20 % of the clip long.
+fn window_spans(count: usize, rng: &mut Rng) -> Vec<(f64, f64)> {
+    (0..count)
+        .map(|_| {
+            let len = (0.02 + 0.18 * rng.unit()) * D;
+            let begin = rng.unit() * (D - len);
+            (begin, begin + len)
+        })
+        .collect()
+}
+
+fn windows(c: &mut Criterion) {
+    let mut rng = Rng(0x51_7cc1_b727_220a ^ 64);
+    let times = notify_times(64, &mut rng);
+    let spans = window_spans(16, &mut rng);
+    let more_times: Vec<f64> = times
+        .iter()
+        .copied()
+        .chain(notify_times(32, &mut rng))
+        .collect();
+    let indexes = [
+        ("notifies_64", NotifyIndex::new(D, &times).unwrap()),
+        (
+            "notifies_64_windows_16",
+            NotifyIndex::with_windows(D, &times, &spans).unwrap(),
+        ),
+        ("notifies_96", NotifyIndex::new(D, &more_times).unwrap()),
+    ];
+    // Same queries for every index: per-frame advances at 60 Hz, and short advances of about
+    // one notify spacing at 64 notifies (0–2 notify crossings).
+    type Span = fn(&mut Rng) -> f64;
+    let kinds: [(&str, Span); 2] = [
+        ("frame", |_| D / 60.0),
+        ("short", |r| r.unit() * 2.0 * D / 64.0),
+    ];
+    for (kind, span) in kinds {
+        let mut group = c.benchmark_group(format!("crossings_windows_{kind}"));
+        let queries = advances(1024, &mut rng, span);
+        for (name, index) in &indexes {
+            let mut out = Vec::with_capacity(DEFAULT_LIMIT);
+            group.bench_function(*name, |b| {
+                let mut i = 0;
+                b.iter(|| {
+                    let (from, to) = queries[i & 1023];
+                    i += 1;
+                    let iv = PlaybackInterval::Advance {
+                        from,
+                        to,
+                        looping: true,
+                    };
+                    black_box(
+                        index
+                            .query_into(&mut out, black_box(&iv), DEFAULT_LIMIT)
+                            .unwrap(),
+                    );
+                    black_box(out.len())
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, short_advances, long_advances, no_notifies, windows);
 criterion_main!(benches);

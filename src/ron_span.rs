@@ -777,6 +777,21 @@ impl DecodeCodes {
     }
 }
 
+/// The offset of the first byte at or after `from` that is neither whitespace nor inside a
+/// comment (`text.len()` at the end, or at an unterminated block comment's start). For tools
+/// that edit RON text at the spans [`parse`] gives (`sinew migrate`).
+pub fn trivia_end(text: &str, from: usize) -> usize {
+    let mut p = Parser {
+        src: text,
+        bytes: text.as_bytes(),
+        pos: from.min(text.len()),
+    };
+    match p.skip_trivia() {
+        Ok(()) => p.pos,
+        Err(e) => e.span.start as usize,
+    }
+}
+
 /// Quotes user text in a message, escaped and cut to 64 bytes (a 100 MB name must not become a
 /// 100 MB message).
 pub fn short(s: &str) -> String {

@@ -99,6 +99,7 @@ fn seq(duration: f64, tracks: Vec<Track>) -> AnimSeq {
         skeleton: None,
         tracks,
         notifies: vec![],
+        windows: vec![],
         curves: vec![],
         root_motion: None,
     }

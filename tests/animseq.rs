@@ -15,9 +15,15 @@ use std::collections::BTreeSet;
 /// crate to the same value; `err` fixtures must report at least one error.
 fn check(dir: &str, name: &str) {
     let (display, bytes) = load_fixture(dir, name);
-    let loaded = load_bytes(&display, &bytes);
+    check_bytes(dir, name, &display, &bytes);
+}
+
+/// [`check`] of text that is too large to keep as a file (built by the test instead).
+fn check_bytes(dir: &str, name: &str, display: &str, bytes: &[u8]) {
+    let display = display.to_string();
+    let loaded = load_bytes(&display, bytes);
     let mut sources = Sources::new();
-    sources.insert(display.clone(), String::from_utf8_lossy(&bytes).into());
+    sources.insert(display.clone(), String::from_utf8_lossy(bytes).into());
     let mut out = format!(
         "format: {}\nseq: {}\n",
         loaded.format,
@@ -35,7 +41,7 @@ fn check(dir: &str, name: &str) {
         "ok" => {
             assert!(loaded.diagnostics.is_empty(), "{out}");
             let seq = loaded.seq.as_ref().expect("ok fixture loads");
-            let text = std::str::from_utf8(&bytes).expect("utf8");
+            let text = std::str::from_utf8(bytes).expect("utf8");
             assert_eq!(
                 ron_crate_reads(text).as_ref(),
                 Ok(seq),
@@ -85,7 +91,8 @@ mod ok {
     use super::check;
     use super::*;
     fixtures!("ok": ron_syntax, root_bone_in_skeleton, v1_explicit, v1_is_v3, v1_minimal, v2_is_v3,
-        v2_notifies, v3_all_field_types, v3_spec_example);
+        v2_notifies, v3_all_field_types, v3_spec_example, v4_defaults_is_v2, v4_gating_only_is_v4,
+        v4_spec_example, v4_windows_only);
 }
 
 mod err {
@@ -94,7 +101,7 @@ mod err {
     fixtures!("err": bad_field_names, bad_ids, bad_target_variable, curve_bad_interpolation,
         curve_duplicate_key, curve_duplicate_name, curve_mixed_types, curve_non_finite,
         curve_out_of_range, curve_unsorted, deep_nesting, duplicate_field, duplicate_field_names,
-        duplicate_notify_id, duration_nan, duration_negative, duration_overflow_inf, duration_zero,
+        duplicate_notify_id, duplicate_window_id, gating_out_of_range, duration_nan, duration_negative, duration_overflow_inf, duration_zero,
         empty_names, field_non_finite, format_float, format_string, format_too_new, format_zero,
         id_too_long, missing_fields, not_a_struct, not_utf8, notify_time_out_of_range,
         root_bone_missing, root_motion_bad_axes, syntax_bad_escape, syntax_bad_number,
@@ -102,7 +109,36 @@ mod err {
         syntax_unclosed_comment, syntax_unterminated_string, track_duplicate_bone,
         track_missing_lists, track_non_finite, track_unsorted, track_zero_rotation, type_mismatch,
         unknown_field_misspelled_root_motion, unknown_notify_field, unknown_root_field,
-        v1_with_notifies, v2_with_default_target, v2_with_empty_fields, wrong_struct_name);
+        v1_with_notifies, v2_with_default_target, v2_with_empty_fields, v3_with_gating,
+        v3_with_windows, window_begin_not_before_end, window_fields, window_non_finite,
+        window_out_of_range, wrong_struct_name);
+
+    /// A million windows in one file: one error at the `windows` field, nothing decoded per
+    /// window (fast, and the diagnostics stay one line whatever the count).
+    #[test]
+    fn a_million_windows() {
+        let (name, text) = super::million_windows();
+        super::check_bytes(
+            "err",
+            &name,
+            &format!("generated/{name}.animseq"),
+            text.as_bytes(),
+        );
+    }
+}
+
+/// The generated `err` fixture: 1,000,000 windows (about 40 MB), one per line.
+fn million_windows() -> (String, String) {
+    let mut text = String::from(
+        "AnimSeq(\n    format: 4,\n    id: \"many\",\n    name: \"Many\",\n    duration: 1.0,\n    tracks: [],\n    windows: [\n",
+    );
+    for i in 0..1_000_000 {
+        text.push_str(&format!(
+            "        (id: \"w{i}\", name: \"W\", begin: 0.25, end: 0.5),\n"
+        ));
+    }
+    text.push_str("    ],\n)\n");
+    ("million_windows".to_string(), text)
 }
 
 fn load_ok(dir: &str, name: &str) -> AnimSeq {
@@ -113,8 +149,12 @@ fn load_ok(dir: &str, name: &str) -> AnimSeq {
 #[test]
 fn every_code_is_covered_by_an_err_fixture() {
     let mut seen = BTreeSet::new();
-    for name in fixture_names("err") {
-        let (display, bytes) = load_fixture("err", &name);
+    let generated = million_windows().1.into_bytes();
+    let files = fixture_names("err")
+        .into_iter()
+        .map(|name| load_fixture("err", &name))
+        .chain([("generated.animseq".to_string(), generated)]);
+    for (display, bytes) in files {
         seen.extend(
             load_bytes(&display, &bytes)
                 .diagnostics
@@ -130,6 +170,9 @@ fn every_code_is_covered_by_an_err_fixture() {
 fn older_versions_behave_as_v3() {
     assert_eq!(load_ok("ok", "v1_minimal"), load_ok("ok", "v1_is_v3"));
     assert_eq!(load_ok("ok", "v2_notifies"), load_ok("ok", "v2_is_v3"));
+    // Format 4 with every v4 field at its default is the same data as format 2.
+    let v4 = load_ok("ok", "v4_defaults_is_v2");
+    assert!(v4.windows.is_empty() && v4.notifies.iter().all(|n| n.gating.is_default()));
 }
 
 #[test]
@@ -142,6 +185,10 @@ fn writer_picks_the_lowest_version() {
     assert_eq!(fmt("v2_notifies"), 2);
     assert_eq!(fmt("v3_spec_example"), 3);
     assert_eq!(fmt("v3_all_field_types"), 3);
+    assert_eq!(fmt("v4_defaults_is_v2"), 2);
+    assert_eq!(fmt("v4_gating_only_is_v4"), 4);
+    assert_eq!(fmt("v4_spec_example"), 4);
+    assert_eq!(fmt("v4_windows_only"), 4);
 }
 
 #[test]
@@ -152,7 +199,8 @@ fn declared_format_is_reported() {
     };
     assert_eq!(f("ok", "v1_minimal"), 1);
     assert_eq!(f("ok", "v2_notifies"), 2);
-    assert_eq!(f("err", "format_too_new"), 4);
+    assert_eq!(f("ok", "v4_spec_example"), 4);
+    assert_eq!(f("err", "format_too_new"), 5);
     assert_eq!(f("err", "format_zero"), 0);
     assert_eq!(f("err", "syntax_empty"), 0);
 }
@@ -173,6 +221,44 @@ fn duplicate_notify_ids_still_load_with_spans_of_each_id() {
     assert_eq!(&text[spans.id.range()], "\"seq\"");
     let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, [animseq::E_DUPLICATE_NOTIFY_ID; 2]);
+}
+
+#[test]
+fn duplicate_window_ids_share_the_notify_namespace_and_still_load() {
+    let (display, bytes) = load_fixture("err", "duplicate_window_id");
+    let loaded = load_bytes(&display, &bytes);
+    let seq = loaded
+        .seq
+        .expect("duplicate IDs quarantine, they do not fail the file");
+    let ids: Vec<&str> = seq.windows.iter().map(|w| w.id.as_str()).collect();
+    assert_eq!(ids, ["hit", "swing", "swing"]);
+    let text = String::from_utf8(bytes).expect("utf8");
+    let spans = loaded.spans.expect("spans");
+    let at: Vec<&str> = spans.window_ids.iter().map(|s| &text[s.range()]).collect();
+    assert_eq!(at, ["\"hit\"", "\"swing\"", "\"swing\""]);
+    // The notify `hit` comes after the window `hit` in the file: it is the duplicate.
+    let dups: Vec<(&str, &str)> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, &text[d.span.range()]))
+        .collect();
+    assert_eq!(
+        dups,
+        [
+            (animseq::E_DUPLICATE_NOTIFY_ID, "\"swing\""),
+            (animseq::E_DUPLICATE_NOTIFY_ID, "\"hit\"")
+        ]
+    );
+    assert!(loaded.diagnostics[1].message.contains("notify ID `hit`"));
+    assert_eq!(
+        &text[loaded.diagnostics[1].labels[0].span.range()],
+        "\"hit\""
+    );
+    assert!(
+        loaded.diagnostics[1].labels[0]
+            .message
+            .contains("as a window")
+    );
 }
 
 #[test]

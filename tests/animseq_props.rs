@@ -1,13 +1,14 @@
 //! Property tests of the `.animseq` loader and writer: random valid sequences round-trip
 //! exactly (and the `ron` crate agrees), and arbitrary or near-valid bytes never panic and,
-//! when they load, round-trip too (the same body as the `animseq_load` fuzz target).
+//! when they load, round-trip and migrate losslessly too (the same body as the `animseq_load`
+//! fuzz target).
 
 mod common;
 
 use proptest::prelude::*;
 use sinew::animseq::{
-    self, AnimSeq, Axes, Curve, CurveValue, FieldValue, Interpolation, Notify, RootMotion, Target,
-    Track,
+    self, AnimSeq, Axes, Curve, CurveValue, FieldValue, Gating, Interpolation, Notify, RootMotion,
+    Target, Track, Window,
 };
 use sinew::diag::SourceFile;
 
@@ -22,6 +23,17 @@ fn check_bytes(bytes: &[u8]) {
         assert_eq!(back.seq.as_ref(), Some(seq), "{written}");
         let codes = |l: &animseq::Loaded| l.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
         assert_eq!(codes(&back), codes(&loaded), "{written}");
+        if loaded.diagnostics.is_empty()
+            && let Ok(text) = std::str::from_utf8(bytes)
+        {
+            let src = SourceFile::new("fuzz.animseq", text);
+            for to in animseq::min_format(seq)..=animseq::CURRENT_FORMAT {
+                // `migrate` reads its result back; it must never find it different.
+                if let Err(e) = animseq::migrate(&src, Some(to)) {
+                    panic!("migrate to {to}: {e}\n{text}");
+                }
+            }
+        }
     } else {
         assert!(loaded.diagnostics.iter().any(|d| d.is_error()));
     }
@@ -88,24 +100,81 @@ fn field_value() -> impl Strategy<Value = FieldValue> {
     ]
 }
 
+/// A value in `[0, 1]`, often exactly a default or an end of the range.
+fn unit() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(0.0),
+        Just(1.0),
+        Just(0.5),
+        Just(5e-324),
+        Just(1.0f64.next_down()),
+        0.0..=1.0f64,
+    ]
+}
+
+fn gating() -> impl Strategy<Value = Gating> {
+    prop_oneof![
+        2 => Just(Gating::ALWAYS),
+        1 => (unit(), unit()).prop_map(|(weight_threshold, chance)| Gating { weight_threshold, chance }),
+    ]
+}
+
+fn target() -> impl Strategy<Value = Target> {
+    prop_oneof![Just(Target::Owner), ident().prop_map(Target::Variable)]
+}
+
+fn fields() -> impl Strategy<Value = Vec<(String, FieldValue)>> {
+    prop::collection::vec(field_value(), 0..4).prop_map(|values| {
+        values
+            .into_iter()
+            .enumerate()
+            .map(|(k, v)| (format!("f{k}"), v))
+            .collect()
+    })
+}
+
 fn notify(i: usize, d: f64) -> impl Strategy<Value = Notify> {
     (
         "[A-Za-z0-9_-]{0,10}",
         text(),
         0.0..=1.0f64,
-        prop_oneof![Just(Target::Owner), ident().prop_map(Target::Variable)],
-        prop::collection::vec(field_value(), 0..4),
+        target(),
+        fields(),
+        gating(),
     )
-        .prop_map(move |(suffix, name, f, target, values)| Notify {
+        .prop_map(move |(suffix, name, f, target, fields, gating)| Notify {
             id: format!("n{i}{suffix}"),
             name,
             time: (f * d).clamp(0.0, d),
             target,
-            fields: values
-                .into_iter()
-                .enumerate()
-                .map(|(k, v)| (format!("f{k}"), v))
-                .collect(),
+            fields,
+            gating,
+        })
+}
+
+fn window(i: usize, d: f64) -> impl Strategy<Value = Window> {
+    (
+        "[A-Za-z0-9_-]{0,10}",
+        text(),
+        (unit(), unit()),
+        target(),
+        fields(),
+        gating(),
+    )
+        .prop_map(move |(suffix, name, (a, b), target, fields, gating)| {
+            let (mut begin, mut end) = ((a.min(b) * d).clamp(0.0, d), (a.max(b) * d).clamp(0.0, d));
+            if begin >= end {
+                (begin, end) = (0.0, d);
+            }
+            Window {
+                id: format!("w{i}{suffix}"),
+                name,
+                begin,
+                end,
+                target,
+                fields,
+                gating,
+            }
         })
 }
 
@@ -186,17 +255,19 @@ fn seq() -> impl Strategy<Value = AnimSeq> {
         0usize..4,
         0usize..3,
         prop::option::of((any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>())),
+        prop_oneof![2 => Just(0usize), 1 => 1usize..4],
     )
-        .prop_flat_map(|(id, name, d, skel, nt, nn, nc, rm)| {
+        .prop_flat_map(|(id, name, d, skel, nt, nn, nc, rm, nw)| {
             (
                 Just((id, name, d, skel, rm)),
                 (0..nt).map(track).collect::<Vec<_>>(),
                 (0..nn).map(|i| notify(i, d)).collect::<Vec<_>>(),
+                (0..nw).map(|i| window(i, d)).collect::<Vec<_>>(),
                 (0..nc).map(|i| curve(i, d)).collect::<Vec<_>>(),
             )
         })
         .prop_map(
-            |((id, name, duration, mut skeleton, rm), tracks, notifies, curves)| {
+            |((id, name, duration, mut skeleton, rm), tracks, notifies, windows, curves)| {
                 let root_motion = rm.map(|(x, y, z, yaw)| {
                     let bone = match tracks.first() {
                         Some(t) => t.bone.clone(),
@@ -218,6 +289,7 @@ fn seq() -> impl Strategy<Value = AnimSeq> {
                     skeleton,
                     tracks,
                     notifies,
+                    windows,
                     curves,
                     root_motion,
                 }
@@ -348,5 +420,175 @@ proptest! {
         let r = animseq::root_motion_delta(&s, c, a, looping).expect("reverse exists");
         prop_assert_eq!(r.translation, z.translation.map(|v| -v));
         prop_assert_eq!(r.yaw, -z.yaw);
+    }
+}
+
+// ---------------------------------------------------------------- lossless migration
+
+/// `text` with a unique comment after every `,`, `(` and `[` outside strings and at the end of
+/// every line, and the comments' markers.
+fn commented(text: &str) -> (String, Vec<String>) {
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut marks = Vec::new();
+    let (mut in_str, mut escaped) = (false, false);
+    for c in text.chars() {
+        if c == '\n' && !in_str {
+            let m = format!("<l{}>", marks.len());
+            out.push_str(&format!(" // {m}"));
+            marks.push(m);
+        }
+        out.push(c);
+        if in_str {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_str = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_str = true;
+        } else if matches!(c, ',' | '(' | '[') {
+            let m = format!("<c{}>", marks.len());
+            out.push_str(&format!("/* {m} */"));
+            marks.push(m);
+        }
+    }
+    (format!("// <head>\n{out}/* <tail> */\n"), marks)
+}
+
+/// Replaces byte ranges `start..end` with texts (applied from the back; ranges disjoint).
+fn insert_all(text: &str, mut at: Vec<(usize, usize, String)>) -> String {
+    at.sort_by_key(|&(i, _, _)| std::cmp::Reverse(i));
+    let mut s = text.to_string();
+    for (i, e, t) in at {
+        s.replace_range(i..e, &t);
+    }
+    s
+}
+
+/// `seq` written, commented everywhere, then declared at `format` with default-valued fields
+/// that format allows but the lowest does not need (chosen by `flags`).
+fn decorated(seq: &AnimSeq, format: u32, flags: &[bool]) -> (String, Vec<String>) {
+    use sinew::ron_span::{self, ValueKind};
+    let (text, marks) = commented(&animseq::to_ron(seq));
+    let root = ron_span::parse(&text).expect("parses");
+    let ValueKind::Struct { fields, .. } = &root.kind else {
+        unreachable!()
+    };
+    let flag = |i: usize| flags.get(i % flags.len().max(1)).copied().unwrap_or(false);
+    let first = fields[0].name_span.start as usize;
+    let mut ins: Vec<(usize, usize, String)> = Vec::new();
+    let has = |n: &str| fields.iter().any(|f| f.name == n);
+    let mut head = String::new();
+    match fields.iter().find(|f| f.name == "format") {
+        Some(f) => ins.push((
+            f.value.span.range().start,
+            f.value.span.range().end,
+            format!("{format}"),
+        )),
+        None if format > 1 => head.push_str(&format!("format: {format}, ")),
+        None => {}
+    }
+    for (i, (name, min, value)) in [
+        ("notifies", 2, "[]"),
+        ("curves", 2, "[\n    ]"),
+        ("root_motion", 2, "None"),
+        ("windows", 4, "[]"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if format >= min && !has(name) && flag(i) {
+            head.push_str(&format!("{name}: {value}, "));
+        }
+    }
+    ins.push((first, first, head));
+    if let Some(f) = fields.iter().find(|f| f.name == "notifies")
+        && let ValueKind::List(items) = &f.value.kind
+    {
+        for (k, item) in items.iter().enumerate() {
+            let ValueKind::Struct { fields: nf, .. } = &item.kind else {
+                continue;
+            };
+            let n = &seq.notifies[k];
+            let mut extra = Vec::new();
+            if format >= 3 && n.target == Target::Owner && flag(k + 4) {
+                extra.push("target: Owner");
+            }
+            if format >= 3 && n.fields.is_empty() && flag(k + 5) {
+                extra.push("fields: []");
+            }
+            if format >= 4 && n.gating.is_default() && flag(k + 6) {
+                extra.push("chance: 1.0");
+            }
+            if extra.is_empty() {
+                continue;
+            }
+            let joined = extra.join(", ");
+            if flag(k + 7) {
+                let at = nf[0].name_span.start as usize;
+                ins.push((at, at, format!("{joined}, ")));
+            } else {
+                let last = nf.last().expect("fields");
+                let at = last.value.span.end as usize;
+                ins.push((at, at, format!(", {joined}")));
+            }
+        }
+    }
+    let mut marks = marks;
+    marks.push("<head>".into());
+    marks.push("<tail>".into());
+    (insert_all(&text, ins), marks)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Migrating a commented file to any format that holds its data keeps the data exactly,
+    /// declares that format, keeps every comment, and is then at rest; a lower target is
+    /// refused and nothing is produced.
+    #[test]
+    fn migrate_round_trips_with_comments_everywhere(
+        s in seq(),
+        up in 0u32..4,
+        to in prop::option::of(1u32..=4),
+        flags in prop::collection::vec(any::<bool>(), 1..16),
+    ) {
+        let min = animseq::min_format(&s);
+        let declared = (min + up).min(animseq::CURRENT_FORMAT);
+        let (text, marks) = decorated(&s, declared, &flags);
+        let src = SourceFile::new("m.animseq", text.as_str());
+        let loaded = animseq::load(&src);
+        prop_assert!(loaded.diagnostics.is_empty(), "{:?}\n{}", loaded.diagnostics, text);
+        prop_assert_eq!(loaded.format, declared);
+        prop_assert_eq!(loaded.seq.as_ref(), Some(&s));
+        let target = to.unwrap_or(min);
+        let got = animseq::migrate(&src, to);
+        if target < min {
+            let refused = matches!(got, Err(animseq::MigrateError::TargetTooLow { .. }));
+            prop_assert!(refused, "{:?}", got);
+            return Ok(());
+        }
+        let out = match got {
+            Ok(animseq::Migration::Unchanged { format }) => {
+                prop_assert_eq!(format, declared);
+                prop_assert_eq!(declared, target);
+                text.clone()
+            }
+            Ok(animseq::Migration::Rewritten { from, to, text: out }) => {
+                prop_assert_eq!((from, to), (declared, target));
+                out
+            }
+            Err(e) => return Err(TestCaseError::fail(format!("{e}\n{text}"))),
+        };
+        let back = animseq::load(&SourceFile::new("m.animseq", out.as_str()));
+        prop_assert!(back.diagnostics.is_empty(), "{:?}\n{}", back.diagnostics, out);
+        prop_assert_eq!(back.format, target);
+        prop_assert_eq!(back.seq.as_ref(), Some(&s));
+        for m in &marks {
+            prop_assert_eq!(out.matches(m.as_str()).count(), 1, "comment {} in\n{}", m, out);
+        }
+        let again = animseq::migrate(&SourceFile::new("m.animseq", out.as_str()), Some(target));
+        prop_assert_eq!(again, Ok(animseq::Migration::Unchanged { format: target }));
     }
 }

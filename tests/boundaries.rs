@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 /// Modules that never do I/O: (path under `src/`, files exempt).
 const PURE: &[(&str, &[&str])] = &[
     ("animseq", &[]),
-    ("crossing.rs", &[]),
+    ("crossing", &[]),
     ("graph", &[]),
     ("compile", &[]),
     ("bytecode", &[]),
@@ -34,7 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["runtime", "project", "scene", "compile", "catalog", "cli"],
     ),
     (
-        "crossing.rs",
+        "crossing",
         &["runtime", "project", "scene", "compile", "catalog", "cli"],
     ),
     (

@@ -124,6 +124,15 @@ fn duplicate_notify_id_in_one_file_quarantines_that_identity_only() {
 }
 
 #[test]
+fn a_window_sharing_a_notify_id_quarantines_that_identity() {
+    let text = "AnimSeq(format: 4, id: \"S\", name: \"Run\", duration: 1.0, tracks: [], \
+        notifies: [(id: \"x\", name: \"X\", time: 0.1), (id: \"y\", name: \"Y\", time: 0.2)], \
+        windows: [(id: \"x\", name: \"X window\", begin: 0.2, end: 0.4)])";
+    let got = check(&[("a.animseq", text.as_bytes())]);
+    assert!(got.starts_with("event animseq::S.y \"Run / Y\" a.animseq\nquarantined animseq::S.x [\"a.animseq\"]\nerror "), "{got}");
+}
+
+#[test]
 fn non_animseq_files_are_ignored_and_nesting_is_recursive() {
     let deep = format!("{}x.animseq", "d/".repeat(60));
     let got = check(&[

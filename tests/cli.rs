@@ -148,6 +148,57 @@ fn crossings_exit_statuses() {
 }
 
 #[test]
+fn crossings_report_window_edges() {
+    let sword = "tests/fixtures/crossings/sword.animseq";
+    let args = |extra: &[&'static str]| {
+        let mut v = vec!["crossings", sword];
+        v.extend_from_slice(extra);
+        v
+    };
+    let (code, out, err) = check(
+        root(),
+        &args(&[
+            "--from",
+            "0.2",
+            "--to",
+            "1.4",
+            "--looping",
+            "--format",
+            "json",
+        ]),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        json(&out),
+        serde_json::json!({"crossings": [
+            {"id": "swing", "name": "Swing", "time": 0.3, "clip_time": 0.3, "cycle": 0},
+            {"id": "hit", "name": "Hit Window", "edge": "begin", "time": 0.3, "clip_time": 0.3, "cycle": 0},
+            {"id": "hit", "name": "Hit Window", "edge": "end", "time": 0.55, "clip_time": 0.55, "cycle": 0},
+            {"id": "cancel", "name": "Can Cancel", "edge": "begin", "time": 0.7, "clip_time": 0.7, "cycle": 0},
+            {"id": "cancel", "name": "Can Cancel", "edge": "end", "time": 1.0, "clip_time": 1.0, "cycle": 0},
+            {"id": "swing", "name": "Swing", "time": 1.3, "clip_time": 0.3, "cycle": 1},
+            {"id": "hit", "name": "Hit Window", "edge": "begin", "time": 1.3, "clip_time": 0.3, "cycle": 1},
+        ], "truncated": false})
+    );
+    // A start inside the hit window opens it at the start time; edges count against --limit.
+    let (code, out, _) = check(
+        root(),
+        &args(&["--from", "0.4", "--to", "0.6", "--start", "--limit", "1"]),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "0.4      hit  \"Hit Window\"  begin  clip 0.4  cycle 0\n1 crossing (truncated at the limit)\n"
+    );
+    // Reverse playback enters at the end.
+    let (_, out, _) = check(root(), &args(&["--from", "0.6", "--to", "0.5"]));
+    assert_eq!(
+        out,
+        "0.55     hit  \"Hit Window\"  begin  clip 0.55  cycle 0\n1 crossing\n"
+    );
+}
+
+#[test]
 fn catalog_json_shape_and_quarantine_exit_status() {
     let (code, out, _) = check(
         root(),
@@ -395,6 +446,68 @@ fn migrate_rewrites_at_the_lowest_version() {
     let (_, out, _) = check(dir.path(), &["migrate", "a.animseq"]);
     assert!(out.contains("unchanged"), "{out}");
     assert_eq!(check(dir.path(), &["migrate", "nope.animseq"]).0, 2);
+}
+
+#[test]
+fn migrate_keeps_comments_raises_with_to_and_leaves_what_it_cannot_read() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("a.animseq");
+    let v3 = "// hero run\nAnimSeq(\n    format: 3, // was 3\n    id: \"a\",\n    name: \"A\",\n    duration: 1.0,\n    tracks: [],\n    notifies: [\n        (id: \"n\", name: \"N\", time: 0.5, target: Owner), // step\n    ],\n)\n";
+    std::fs::write(&p, v3).unwrap();
+    let (code, out, err) = check(dir.path(), &["migrate", "a.animseq"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "a.animseq: format 3 -> 2\n"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&p).unwrap(),
+        v3.replace("format: 3", "format: 2")
+            .replace(", target: Owner", "")
+    );
+    // Unchanged: reported, and the file is not written (same inode, same bytes).
+    let ino = std::fs::metadata(&p).unwrap().ino();
+    let (code, out, _) = check(dir.path(), &["migrate", "a.animseq"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "a.animseq: unchanged (format 2)\n")
+    );
+    assert_eq!(std::fs::metadata(&p).unwrap().ino(), ino);
+    // Raised on request, so it may gain windows; a target below the data's needs is refused.
+    let (code, out, _) = check(dir.path(), &["migrate", "--to", "4", "a.animseq"]);
+    assert_eq!((code, out.as_str()), (0, "a.animseq: format 2 -> 4\n"));
+    assert!(
+        std::fs::read_to_string(&p)
+            .unwrap()
+            .contains("format: 4, // was 3")
+    );
+    let (code, _, err) = check(dir.path(), &["migrate", "--to", "1", "a.animseq"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("needs format 2 (notifies)") && err.contains("left as it was"),
+        "{err}"
+    );
+    assert_eq!(
+        check(dir.path(), &["migrate", "--to", "9", "a.animseq"]).0,
+        2
+    );
+    // Files it cannot read fully are never touched.
+    for (name, bytes) in [
+        ("broken.animseq", b"AnimSeq(format: 3, id: \"a\",".to_vec()),
+        (
+            "latin1.animseq",
+            b"AnimSeq(format: 3, id: \"caf\xE9\")".to_vec(),
+        ),
+    ] {
+        let q = dir.path().join(name);
+        std::fs::write(&q, &bytes).unwrap();
+        let ino = std::fs::metadata(&q).unwrap().ino();
+        let (code, _, err) = check(dir.path(), &["migrate", name]);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert_eq!(std::fs::read(&q).unwrap(), bytes);
+        assert_eq!(std::fs::metadata(&q).unwrap().ino(), ino);
+    }
 }
 
 #[test]

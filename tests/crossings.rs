@@ -6,7 +6,7 @@ mod support;
 
 use proptest::prelude::*;
 use sinew::crossing::{
-    Crossing, DEFAULT_LIMIT, IndexError, NotifyIndex, PlaybackInterval, QueryError,
+    Crossing, DEFAULT_LIMIT, Edge, IndexError, NotifyIndex, PlaybackInterval, QueryError,
 };
 use support::{check_invariants, fuzz_one, reference, same, spec_time};
 
@@ -29,6 +29,7 @@ fn check(
         .iter()
         .map(|&(notify, time, cycle)| Crossing {
             notify,
+            edge: None,
             time,
             clip_time: times[notify as usize],
             cycle,
@@ -42,6 +43,7 @@ fn check(
     let mut buf = Vec::with_capacity(4);
     buf.push(Crossing {
         notify: 99,
+        edge: None,
         time: 0.0,
         clip_time: 0.0,
         cycle: 0,
@@ -540,6 +542,401 @@ fn huge_duration_times() {
     );
 }
 
+// ---------------------------------------------------------------- window edges
+
+const P: Option<Edge> = None;
+const B: Option<Edge> = Some(Edge::Begin);
+const E: Option<Edge> = Some(Edge::End);
+
+/// As [`check`] for a sequence with windows: each expected crossing is
+/// `(edge, authored index, T, clip time, cycle)`. Also checked against the reference.
+#[track_caller]
+fn check_w(
+    d: f64,
+    times: &[f64],
+    windows: &[(f64, f64)],
+    iv: PlaybackInterval,
+    limit: usize,
+    want: &[(Option<Edge>, u32, f64, f64, i64)],
+    truncated: bool,
+) {
+    let index = NotifyIndex::with_windows(d, times, windows).expect("valid index");
+    let got = index.query(&iv, limit).expect("valid query");
+    let want: Vec<Crossing> = want
+        .iter()
+        .map(|&(edge, notify, time, clip_time, cycle)| Crossing {
+            notify,
+            edge,
+            time,
+            clip_time,
+            cycle,
+        })
+        .collect();
+    if let Err(e) = same(&got.list, &want) {
+        panic!("{iv:?}: {e}\n got: {:?}", got.list);
+    }
+    assert_eq!(got.truncated, truncated, "truncated for {iv:?}");
+    let mut buf = Vec::with_capacity(limit.min(64));
+    assert_eq!(index.query_into(&mut buf, &iv, limit), Ok(truncated));
+    assert_eq!(buf, got.list);
+    check_invariants(d, times, windows, &iv, limit);
+}
+
+const HIT: (f64, f64) = (0.3, 0.55);
+
+#[test]
+fn window_edges_forward_and_reverse() {
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        adv(0.2, 0.6),
+        L,
+        &[(B, 0, 0.3, 0.3, 0), (E, 0, 0.55, 0.55, 0)],
+        false,
+    );
+    // Reverse playback enters at the end and leaves at the begin.
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        adv(0.6, 0.2),
+        L,
+        &[(B, 0, 0.55, 0.55, 0), (E, 0, 0.3, 0.3, 0)],
+        false,
+    );
+    // Across a loop: cycle 0's end, then cycle 1's begin.
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        adv(0.5, 1.4),
+        L,
+        &[(E, 0, 0.55, 0.55, 0), (B, 0, 1.3, 0.3, 1)],
+        false,
+    );
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        adv_once(0.5, 1.4),
+        L,
+        &[(E, 0, 0.55, 0.55, 0)],
+        false,
+    );
+}
+
+#[test]
+fn at_one_time_ends_then_points_then_begins() {
+    // Back-to-back windows [0.2, 0.5) and [0.5, 0.8) with a point at 0.5, authored in an order
+    // that differs from the firing order.
+    let w = [(0.5, 0.8), (0.2, 0.5)];
+    let t = [0.5];
+    let fwd = [
+        (E, 1, 0.5, 0.5, 0),
+        (P, 0, 0.5, 0.5, 0),
+        (B, 0, 0.5, 0.5, 0),
+    ];
+    check_w(1.0, &t, &w, adv(0.4, 0.6), L, &fwd, false);
+    // In reverse the window [0.5, 0.8) is left at 0.5 (an end) and [0.2, 0.5) entered.
+    let rev = [
+        (E, 0, 0.5, 0.5, 0),
+        (P, 0, 0.5, 0.5, 0),
+        (B, 1, 0.5, 0.5, 0),
+    ];
+    check_w(1.0, &t, &w, adv(0.6, 0.4), L, &rev, false);
+    // The limit counts edges: it can stop between an end and a begin at one time.
+    check_w(1.0, &t, &w, adv(0.4, 0.6), 2, &fwd[..2], true);
+}
+
+#[test]
+fn looping_window_ending_at_the_duration_ends_at_the_next_cycle_zero() {
+    // 6·0.3 = 1.7999999999999998 but 5·0.3 + 0.3 = 1.8: the whole-clip window closes at
+    // E(5) = 6·0.3, exactly where it reopens (B(6)); the point at 0 fires between them, the
+    // point at D (cycle 5, 1.8) after.
+    let (zero6, end5) = (6.0 * 0.3, 5.0 * 0.3 + 0.3);
+    assert!(zero6 < end5);
+    let t = [0.0, 0.3];
+    let w = [(0.0, 0.3)];
+    check_w(
+        0.3,
+        &t,
+        &w,
+        adv(1.7, 1.85),
+        L,
+        &[
+            (E, 0, zero6, 0.3, 5),
+            (P, 0, zero6, 0.0, 6),
+            (B, 0, zero6, 0.0, 6),
+            (P, 1, end5, 0.3, 5),
+        ],
+        false,
+    );
+    check_w(
+        0.3,
+        &t,
+        &w,
+        adv(1.85, 1.7),
+        L,
+        &[
+            (P, 1, end5, 0.3, 5),
+            (E, 0, zero6, 0.0, 6),
+            (P, 0, zero6, 0.0, 6),
+            (B, 0, zero6, 0.3, 5),
+        ],
+        false,
+    );
+    // One second, where k·D + D == (k+1)·D: the point at D (cycle 0) fires after the end and
+    // before the point and begin of cycle 1 (ends, then points by cycle, then begins).
+    check_w(
+        1.0,
+        &[0.0, 1.0],
+        &[(0.0, 1.0)],
+        adv(0.5, 1.5),
+        L,
+        &[
+            (E, 0, 1.0, 1.0, 0),
+            (P, 1, 1.0, 1.0, 0),
+            (P, 0, 1.0, 0.0, 1),
+            (B, 0, 1.0, 0.0, 1),
+        ],
+        false,
+    );
+    check_w(
+        1.0,
+        &[0.0, 1.0],
+        &[(0.0, 1.0)],
+        adv(1.5, 0.5),
+        L,
+        &[
+            (E, 0, 1.0, 0.0, 1),
+            (P, 0, 1.0, 0.0, 1),
+            (P, 1, 1.0, 1.0, 0),
+            (B, 0, 1.0, 1.0, 0),
+        ],
+        false,
+    );
+    // Not looping, the end is at D of cycle 0.
+    check_w(
+        1.0,
+        &[],
+        &[(0.5, 1.0)],
+        adv_once(0.9, 2.0),
+        L,
+        &[(E, 0, 1.0, 1.0, 0)],
+        false,
+    );
+}
+
+#[test]
+fn start_inside_a_window_opens_it() {
+    // A begin at `at`, with `at`'s clip time, then the window's own end.
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        start(0.4, 0.6),
+        L,
+        &[(B, 0, 0.4, 0.4, 0), (E, 0, 0.55, 0.55, 0)],
+        false,
+    );
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        start(3.4, 3.5),
+        L,
+        &[(B, 0, 3.4, 3.4 - 3.0, 3)],
+        false,
+    );
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        start_once(0.4, 0.4),
+        L,
+        &[(B, 0, 0.4, 0.4, 0)],
+        false,
+    );
+    // Reverse: opened at `at`, left at its begin.
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        start(0.4, 0.2),
+        L,
+        &[(B, 0, 0.4, 0.4, 0), (E, 0, 0.3, 0.3, 0)],
+        false,
+    );
+    // On the begin edge: that edge, once.
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        start(0.3, 0.35),
+        L,
+        &[(B, 0, 0.3, 0.3, 0)],
+        false,
+    );
+    // Opened begins come after ends and points at `at`, in authored order among begins.
+    check_w(
+        1.0,
+        &[0.4],
+        &[(0.4, 0.9), (0.1, 0.4), (0.2, 0.6)],
+        start(0.4, 0.4),
+        L,
+        &[
+            (E, 1, 0.4, 0.4, 0),
+            (P, 0, 0.4, 0.4, 0),
+            (B, 0, 0.4, 0.4, 0),
+            (B, 2, 0.4, 0.4, 0),
+        ],
+        false,
+    );
+    // ... and count against the limit.
+    check_w(
+        1.0,
+        &[0.4],
+        &[(0.2, 0.6)],
+        start(0.4, 0.4),
+        1,
+        &[(P, 0, 0.4, 0.4, 0)],
+        true,
+    );
+    check_w(1.0, &[], &[(0.2, 0.6)], start(0.4, 0.4), 0, &[], true);
+}
+
+#[test]
+fn start_on_an_end_edge_opens_nothing_but_reports_the_end() {
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        start(0.55, 0.6),
+        L,
+        &[(E, 0, 0.55, 0.55, 0)],
+        false,
+    );
+    check_w(
+        1.0,
+        &[],
+        &[HIT],
+        start(0.3, 0.2),
+        L,
+        &[(E, 0, 0.3, 0.3, 0)],
+        false,
+    );
+    // Not looping, a start past the end clamps to D: the end at D fires, nothing opens.
+    check_w(
+        1.0,
+        &[],
+        &[(0.5, 1.0)],
+        start_once(4.0, 5.0),
+        L,
+        &[(E, 0, 1.0, 1.0, 0)],
+        false,
+    );
+}
+
+#[test]
+fn start_at_the_loop_point_of_a_window_ending_at_the_duration() {
+    let w = [(0.5, 1.0)];
+    // Forward from 1.0: E(0) = 1·D is a zero-time marker of cycle 1, reported like a point
+    // there; nothing is open, so nothing opens.
+    check_w(
+        1.0,
+        &[],
+        &w,
+        start(1.0, 1.2),
+        L,
+        &[(E, 0, 1.0, 1.0, 0)],
+        false,
+    );
+    // Reverse from 1.0: the zero-time marker stays behind (loop-point rule), and the start
+    // is inside occurrence 0 (B(0) < at ≤ E(0)): it opens it, then leaves at 0.5.
+    check_w(
+        1.0,
+        &[],
+        &w,
+        start(1.0, 0.4),
+        L,
+        &[(B, 0, 1.0, 1.0, 0), (E, 0, 0.5, 0.5, 0)],
+        false,
+    );
+    // A whole-clip window started at 0: the previous cycle's end, then this cycle's begin.
+    check_w(
+        1.0,
+        &[],
+        &[(0.0, 1.0)],
+        start(0.0, 0.1),
+        L,
+        &[(E, 0, 0.0, 1.0, -1), (B, 0, 0.0, 0.0, 0)],
+        false,
+    );
+    check_w(
+        1.0,
+        &[],
+        &[(0.0, 1.0)],
+        start(0.0, -0.1),
+        L,
+        &[(B, 0, 0.0, 1.0, -1)],
+        false,
+    );
+}
+
+#[test]
+fn windows_at_huge_times_take_the_general_path_with_the_same_rules() {
+    let w = [(0.0, 1.0), (0.25, 0.5)];
+    for base in [1e15, 4.5e15, -1e15, 1e18] {
+        for iv in [
+            adv(base - 2.0, base + 2.0),
+            adv(base + 2.0, base - 2.0),
+            start(base + 0.3, base + 2.0),
+            start(base + 0.3, base - 2.0),
+        ] {
+            check_invariants(1.0, &[0.0, 0.5], &w, &iv, L);
+        }
+    }
+    let k = 1_000_000_000_000_000i64;
+    let b = 1e15;
+    check_w(
+        1.0,
+        &[],
+        &w,
+        adv(b - 0.5, b + 0.5),
+        L,
+        &[
+            (E, 0, b, 1.0, k - 1),
+            (B, 0, b, 0.0, k),
+            (B, 1, b + 0.25, 0.25, k),
+            (E, 1, b + 0.5, 0.5, k),
+        ],
+        false,
+    );
+}
+
+#[test]
+fn invalid_windows_are_rejected() {
+    for (b, e) in [
+        (0.5, 0.5),
+        (0.6, 0.4),
+        (-0.1, 0.5),
+        (0.5, 1.5),
+        (f64::NAN, 0.5),
+        (0.0, f64::INFINITY),
+    ] {
+        match NotifyIndex::with_windows(1.0, &[0.5], &[(0.1, 0.2), (b, e)]) {
+            Err(IndexError::InvalidWindow { window: 1, .. }) => {}
+            other => panic!("({b}, {e}): {other:?}"),
+        }
+    }
+    let index = NotifyIndex::with_windows(1.0, &[], &[(0.0, 1.0)]).unwrap();
+    assert_eq!(
+        (index.len(), index.window_count(), index.is_empty()),
+        (0, 1, false)
+    );
+}
+
 // ---------------------------------------------------------------- properties
 
 fn duration() -> impl Strategy<Value = f64> {
@@ -588,7 +985,28 @@ fn point(d: f64, times: Vec<f64>, base: f64) -> impl Strategy<Value = f64> {
     ]
 }
 
-fn scenario() -> impl Strategy<Value = (f64, Vec<f64>, f64)> {
+/// Windows as pairs of fractions of `d` (often touching 0, `d` or each other), 0 to 5 of them.
+fn windows(d: f64) -> impl Strategy<Value = Vec<(f64, f64)>> {
+    let edge = prop_oneof![
+        2 => Just(0.0),
+        2 => Just(d),
+        2 => (0u32..=10).prop_map(move |j| (f64::from(j) * d / 10.0).min(d)),
+        3 => (0.0f64..=1.0).prop_map(move |f| (f * d).min(d)),
+    ];
+    let one = (edge.clone(), edge).prop_filter_map("begin < end", |(a, b)| {
+        let (a, b) = (a.min(b), a.max(b));
+        (a < b).then_some((a, b))
+    });
+    prop_oneof![
+        1 => Just(Vec::new()),
+        3 => prop::collection::vec(one, 1..=5),
+    ]
+}
+
+/// A sequence and a base time: duration, notify times, windows, and where queries happen.
+type Scenario = (f64, Vec<f64>, Vec<(f64, f64)>, f64);
+
+fn scenario() -> impl Strategy<Value = Scenario> {
     duration().prop_flat_map(|d| {
         let base = prop_oneof![
             3 => Just(0.0),
@@ -600,8 +1018,14 @@ fn scenario() -> impl Strategy<Value = (f64, Vec<f64>, f64)> {
             1 => Just(4.5e15),
             1 => Just(1e18),
         ];
-        (Just(d), times(d), base)
+        (Just(d), times(d), windows(d), base)
     })
+}
+
+/// The clip times queries aim at: notify times and window edges.
+fn marks(times: &[f64], windows: &[(f64, f64)]) -> Vec<f64> {
+    let edges = windows.iter().flat_map(|&(b, e)| [b, e]);
+    times.iter().copied().chain(edges).collect()
 }
 
 fn interval(kind: u8, a: f64, b: f64, looping: bool) -> PlaybackInterval {
@@ -621,7 +1045,17 @@ fn interval(kind: u8, a: f64, b: f64, looping: bool) -> PlaybackInterval {
 }
 
 fn query(d: f64, times: &[f64], iv: PlaybackInterval, limit: usize) -> sinew::crossing::Crossings {
-    NotifyIndex::new(d, times)
+    query_w(d, times, &[], iv, limit)
+}
+
+fn query_w(
+    d: f64,
+    times: &[f64],
+    windows: &[(f64, f64)],
+    iv: PlaybackInterval,
+    limit: usize,
+) -> sinew::crossing::Crossings {
+    NotifyIndex::with_windows(d, times, windows)
         .unwrap()
         .query(&iv, limit)
         .unwrap()
@@ -634,22 +1068,24 @@ proptest! {
     /// cycle window), and always satisfies ordering and canonical-time invariants.
     #[test]
     fn matches_reference(
-        (d, times, a, b) in scenario().prop_flat_map(|(d, t, base)| {
-            (Just(d), Just(t.clone()), point(d, t.clone(), base), point(d, t, base))
+        (d, times, windows, a, b) in scenario().prop_flat_map(|(d, t, w, base)| {
+            let m = marks(&t, &w);
+            (Just(d), Just(t), Just(w), point(d, m.clone(), base), point(d, m, base))
         }),
         kind in 0u8..2,
         looping in prop::bool::weighted(0.8),
     ) {
-        check_invariants(d, &times, &interval(kind, a, b, looping), DEFAULT_LIMIT);
-        check_invariants(d, &times, &interval(kind, a, a, looping), DEFAULT_LIMIT);
+        check_invariants(d, &times, &windows, &interval(kind, a, b, looping), DEFAULT_LIMIT);
+        check_invariants(d, &times, &windows, &interval(kind, a, a, looping), DEFAULT_LIMIT);
     }
 
-    /// (2) Split-query equivalence, forward and reverse, for a < b < c.
+    /// (2) Split-query equivalence, forward and reverse, for a < b < c, window edges included.
     #[test]
     fn split_queries_concatenate(
-        (d, times, mut p) in scenario().prop_flat_map(|(d, t, base)| {
-            let pts = [point(d, t.clone(), base), point(d, t.clone(), base), point(d, t.clone(), base)];
-            (Just(d), Just(t), pts)
+        (d, times, windows, mut p) in scenario().prop_flat_map(|(d, t, w, base)| {
+            let m = marks(&t, &w);
+            let pts = [point(d, m.clone(), base), point(d, m.clone(), base), point(d, m, base)];
+            (Just(d), Just(t), Just(w), pts)
         }),
         looping in prop::bool::weighted(0.8),
     ) {
@@ -658,9 +1094,8 @@ proptest! {
         prop_assume!(a < b && b < c);
         let lim = 200_000;
         for (x, y, z) in [(a, b, c), (c, b, a)] {
-            let whole = query(d, &times, Advance { from: x, to: z, looping }, lim);
-            let first = query(d, &times, Advance { from: x, to: y, looping }, lim);
-            let second = query(d, &times, Advance { from: y, to: z, looping }, lim);
+            let q = |from, to| query_w(d, &times, &windows, Advance { from, to, looping }, lim);
+            let (whole, first, second) = (q(x, z), q(x, y), q(y, z));
             if whole.truncated || first.truncated || second.truncated {
                 continue; // astronomically many cycles (tiny D at huge times)
             }
@@ -674,19 +1109,38 @@ proptest! {
     /// (3) A limited result is the prefix of the unlimited one; truncated iff more would fire.
     #[test]
     fn limit_gives_prefix(
-        (d, times, a, b) in scenario().prop_flat_map(|(d, t, base)| {
-            (Just(d), Just(t.clone()), point(d, t.clone(), base), point(d, t, base))
+        (d, times, windows, a, b) in scenario().prop_flat_map(|(d, t, w, base)| {
+            let m = marks(&t, &w);
+            (Just(d), Just(t), Just(w), point(d, m.clone(), base), point(d, m, base))
         }),
         kind in 0u8..2,
         looping in prop::bool::weighted(0.8),
         limit in 0usize..40,
     ) {
-        let full = query(d, &times, interval(kind, a, b, looping), 200_000);
+        let full = query_w(d, &times, &windows, interval(kind, a, b, looping), 200_000);
         prop_assume!(!full.truncated);
-        let part = query(d, &times, interval(kind, a, b, looping), limit);
+        let part = query_w(d, &times, &windows, interval(kind, a, b, looping), limit);
         let n = full.list.len().min(limit);
         prop_assert!(same(&part.list, &full.list[..n]).is_ok());
         prop_assert_eq!(part.truncated, full.list.len() > limit);
+    }
+
+    /// (4) Windows do not change what the point notifies do: the notify-only crossings are the
+    /// edge-free subsequence of the crossings with windows.
+    #[test]
+    fn windows_leave_notifies_alone(
+        (d, times, windows, a, b) in scenario().prop_flat_map(|(d, t, w, base)| {
+            let m = marks(&t, &w);
+            (Just(d), Just(t), Just(w), point(d, m.clone(), base), point(d, m, base))
+        }),
+        kind in 0u8..2,
+        looping in prop::bool::weighted(0.8),
+    ) {
+        let with = query_w(d, &times, &windows, interval(kind, a, b, looping), 200_000);
+        let without = query(d, &times, interval(kind, a, b, looping), 200_000);
+        prop_assume!(!with.truncated && !without.truncated);
+        let points: Vec<Crossing> = with.list.iter().filter(|c| c.edge.is_none()).copied().collect();
+        prop_assert!(same(&points, &without.list).is_ok());
     }
 
     /// The fuzz target's body over random bytes (so CI exercises it without cargo-fuzz).
@@ -699,7 +1153,7 @@ proptest! {
 #[test]
 fn reference_agrees_with_spec_example() {
     // Guards the reference itself against drifting from the spec's worked example.
-    let want = reference(1.0, &[0.2, 0.8], &adv(0.75, 1.25)).unwrap();
+    let want = reference(1.0, &[0.2, 0.8], &[], &adv(0.75, 1.25)).unwrap();
     let got: Vec<(u32, f64, i64)> = want.iter().map(|c| (c.notify, c.time, c.cycle)).collect();
     assert_eq!(got, [(1, 0.8, 0), (0, 1.2, 1)]);
 }
@@ -717,7 +1171,7 @@ fn fuzz_regressions() {
 #[test]
 fn subnormal_duration() {
     let d = 5e-324;
-    check_invariants(d, &[0.0, d], &adv(-1e-310, -1e-310 + 2.5 * d), L);
+    check_invariants(d, &[0.0, d], &[], &adv(-1e-310, -1e-310 + 2.5 * d), L);
     let got = query(d, &[0.0, d], adv(0.0, 2.0 * d), L);
     assert_eq!(
         got.list

@@ -22,6 +22,7 @@ fn seq(notifies: Vec<Notify>) -> Arc<AnimSeq> {
         skeleton: None,
         tracks: Vec::new(),
         notifies,
+        windows: Vec::new(),
         curves: Vec::new(),
         root_motion: None,
     })
@@ -34,6 +35,7 @@ fn notify(id: &str, time: f64, target: Target, fields: Vec<(String, FieldValue)>
         time,
         target,
         fields,
+        gating: Default::default(),
     }
 }
 

@@ -1,4 +1,5 @@
-//! Fuzz target: `.animseq` bytes → load; whatever loads must write and reload to itself.
+//! Fuzz target: `.animseq` bytes → load; whatever loads must write and reload to itself, and
+//! migrate losslessly (in its own text) to every format that holds it.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -15,6 +16,18 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(back.seq.as_ref(), Some(seq), "{written}");
             let codes = |l: &animseq::Loaded| l.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
             assert_eq!(codes(&back), codes(&loaded), "{written}");
+            if loaded.diagnostics.is_empty()
+                && let Ok(text) = std::str::from_utf8(data)
+            {
+                let src = SourceFile::new("fuzz.animseq", text);
+                for to in animseq::min_format(seq)..=animseq::CURRENT_FORMAT {
+                    // `migrate` reads its result back; it must never find it different.
+                    match animseq::migrate(&src, Some(to)) {
+                        Ok(_) => {}
+                        Err(e) => panic!("migrate to {to}: {e}\n{text}"),
+                    }
+                }
+            }
         }
         None => assert!(loaded.diagnostics.iter().any(|d| d.is_error())),
     }

@@ -1,14 +1,21 @@
-//! Loading `.animseq` text (formats 1–3) into an [`AnimSeq`] with every validation rule of the
-//! spec, each a diagnostic with a stable `E01xx` code at the offending token.
+//! Loading `.animseq` text (formats 1–4) into an [`AnimSeq`] with every validation rule of the
+//! spec, each a diagnostic with a stable `E01xx` code at the offending token. Notifies and
+//! windows are decoded in [`markers`].
 
 use super::*;
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::ron_span::{self, DecodeError, Fields, Value, ValueKind, Variant, expect_struct};
+use crate::ron_span::{self, DecodeError, Field, Fields, Value, ValueKind, Variant, expect_struct};
+
+mod markers;
+pub use markers::MAX_WINDOWS;
+use markers::MarkerKind;
+pub(super) use markers::notify_field_version;
 
 /// The result of loading one file.
 #[derive(Clone, Debug)]
 pub struct Loaded {
-    /// `Some` iff there is no error other than duplicate notify IDs ([`E_DUPLICATE_NOTIFY_ID`]).
+    /// `Some` iff there is no error other than duplicate notify or window IDs
+    /// ([`E_DUPLICATE_NOTIFY_ID`]).
     pub seq: Option<AnimSeq>,
     /// The declared format (1 when absent); 0 when the file did not parse far enough to say,
     /// or declared an invalid version. A too-new format is reported as declared.
@@ -26,6 +33,8 @@ pub struct SeqSpans {
     pub id: Span,
     /// Each notify's `id` value, in authored order.
     pub notify_ids: Vec<Span>,
+    /// Each window's `id` value, in authored order.
+    pub window_ids: Vec<Span>,
     /// The root-motion `bone` value, when there is root motion.
     pub root_motion_bone: Option<Span>,
 }
@@ -38,28 +47,21 @@ const ROOT_FIELDS: &[&str] = &[
     "skeleton",
     "tracks",
     "notifies",
+    "windows",
     "curves",
     "root_motion",
 ];
 const TRACK_FIELDS: &[&str] = &["bone", "translation", "rotation", "scale"];
-const NOTIFY_FIELDS: &[&str] = &["id", "name", "time", "target", "fields"];
 const CURVE_FIELDS: &[&str] = &["name", "interpolation", "keys"];
 const ROOT_MOTION_FIELDS: &[&str] = &["bone", "translation", "yaw"];
 const AXES_FIELDS: &[&str] = &["x", "y", "z"];
 
 /// The first format version that allows a root field.
-fn root_field_version(name: &str) -> u32 {
+pub(super) fn root_field_version(name: &str) -> u32 {
     match name {
         "notifies" | "curves" | "root_motion" => 2,
+        "windows" => 4,
         _ => 1,
-    }
-}
-
-/// The first format version that allows a notify field.
-fn notify_field_version(name: &str) -> u32 {
-    match name {
-        "target" | "fields" => 3,
-        _ => 2,
     }
 }
 
@@ -133,7 +135,7 @@ pub fn load(src: &SourceFile) -> Loaded {
                     E_FORMAT_INVALID,
                     f.value.span,
                     format!(
-                        "invalid format version: expected 1, 2 or 3, found {}",
+                        "invalid format version: expected 1, 2, 3 or 4, found {}",
                         describe_scalar(&f.value)
                     ),
                 );
@@ -190,7 +192,7 @@ use crate::ron_span::short;
 struct Cx<'s> {
     src: &'s SourceFile,
     diags: Vec<Diagnostic>,
-    /// Any error other than duplicate notify IDs.
+    /// Any error other than duplicate notify or window IDs.
     fatal: bool,
 }
 
@@ -361,9 +363,29 @@ impl Cx<'_> {
         };
         let tracks = tracks_v.and_then(|v| self.tracks(v));
         let notifies = match root.get("notifies") {
-            None => Some((Vec::new(), Vec::new())),
+            None => Some(markers::Decoded::default()),
             Some(f) => self.notifies(&f.value, format, duration),
         };
+        let windows = match root.get("windows") {
+            None => Some(markers::Decoded::default()),
+            Some(f) => self.windows(f, duration),
+        };
+        // Notify and window IDs share one namespace; checked over everything that decoded, so
+        // a duplicate is reported even when another marker is broken.
+        let ids = notifies.iter().flat_map(|d| {
+            d.items
+                .iter()
+                .map(|(n, s)| (n.id.as_str(), *s, MarkerKind::Notify))
+        });
+        let wids = windows.iter().flat_map(|d| {
+            d.items
+                .iter()
+                .map(|(w, s)| (w.id.as_str(), *s, MarkerKind::Window))
+        });
+        let all_ids = ids.chain(wids).collect();
+        self.duplicate_ids(all_ids);
+        let notifies = notifies.filter(|d| d.ok).map(markers::Decoded::split);
+        let windows = windows.filter(|d| d.ok).map(markers::Decoded::split);
         let curves = match root.get("curves") {
             None => Some(Vec::new()),
             Some(f) => self.curves(&f.value, duration),
@@ -381,8 +403,12 @@ impl Cx<'_> {
         else {
             return (None, None);
         };
-        let (Some((notifies, notify_ids)), Some(curves), Some(root_motion)) =
-            (notifies, curves, root_motion)
+        let (
+            Some((notifies, notify_ids)),
+            Some((windows, window_ids)),
+            Some(curves),
+            Some(root_motion),
+        ) = (notifies, windows, curves, root_motion)
         else {
             return (None, None);
         };
@@ -409,12 +435,14 @@ impl Cx<'_> {
             skeleton,
             tracks,
             notifies,
+            windows,
             curves,
             root_motion,
         };
         let spans = SeqSpans {
             id: id_span,
             notify_ids,
+            window_ids,
             root_motion_bone,
         };
         (Some(seq), Some(spans))
@@ -528,203 +556,6 @@ impl Cx<'_> {
             out.push((t, val));
         }
         ok.then_some(out)
-    }
-
-    #[allow(clippy::type_complexity)]
-    fn notifies(
-        &mut self,
-        v: &Value,
-        format: u32,
-        duration: Option<f64>,
-    ) -> Option<(Vec<Notify>, Vec<Span>)> {
-        let items = self.ok(v.as_list())?;
-        let mut out = Vec::with_capacity(items.len());
-        let mut spans = Vec::with_capacity(items.len());
-        let mut ok = true;
-        let mut seen: std::collections::BTreeMap<String, Span> = Default::default();
-        for item in items {
-            match self.notify(item, format, duration) {
-                Some((n, span)) => {
-                    if let Some(first) = seen.get(&n.id) {
-                        let d = Diagnostic::error(
-                            E_DUPLICATE_NOTIFY_ID,
-                            format!("duplicate notify ID `{}` in this sequence", short(&n.id)),
-                        )
-                        .at(self.src, span)
-                        .with_label(self.src, *first, "first declared here")
-                        .with_note(
-                            "this identity is quarantined; the file's other notifies still load",
-                        );
-                        self.push(d);
-                    } else {
-                        seen.insert(n.id.clone(), span);
-                    }
-                    out.push(n);
-                    spans.push(span);
-                }
-                None => ok = false,
-            }
-        }
-        ok.then_some((out, spans))
-    }
-
-    fn notify(&mut self, v: &Value, format: u32, duration: Option<f64>) -> Option<(Notify, Span)> {
-        let f = self.strukt(v, "Notify", NOTIFY_FIELDS)?;
-        let f = self.versioned(f, format, notify_field_version, "notify");
-        let mut errs = Vec::new();
-        let id_v = f.required("id", &mut errs);
-        let name_v = f.required("name", &mut errs);
-        let time_v = f.required("time", &mut errs);
-        self.decode_all(errs);
-        let id = self.id(id_v, "notify");
-        let name = self.name(name_v, "notify name");
-        let time = time_v.and_then(|v| {
-            let t = self.ok(v.as_f64())?;
-            let in_range = duration.is_none_or(|d| (0.0..=d).contains(&t));
-            if !t.is_finite() || !in_range {
-                let range = match duration {
-                    Some(d) => format!("[0, {d:?}]"),
-                    None => "[0, duration]".to_string(),
-                };
-                self.error(
-                    E_BAD_NOTIFY_TIME,
-                    v.span,
-                    format!("notify time must be finite and within {range}, found {t:?}"),
-                );
-                return None;
-            }
-            Some(t)
-        });
-        let target = match f.get("target") {
-            None => Some(Target::Owner),
-            Some(t) => self.target(&t.value),
-        };
-        let fields = match f.get("fields") {
-            None => Some(Vec::new()),
-            Some(fv) => self.fields(&fv.value),
-        };
-        let (id, id_span) = id?;
-        Some((
-            Notify {
-                id,
-                name: name?,
-                time: time?,
-                target: target?,
-                fields: fields?,
-            },
-            id_span,
-        ))
-    }
-
-    fn target(&mut self, v: &Value) -> Option<Target> {
-        const EXPECTED: &str = "`Owner` or `Variable(\"name\")`";
-        let var = self.variant(v, EXPECTED)?;
-        match (var.name, var.args) {
-            ("Owner", None) => Some(Target::Owner),
-            ("Variable", Some([arg])) => {
-                let name = self.ok(arg.as_str())?;
-                if !is_identifier(name) {
-                    self.error(
-                        E_BAD_TARGET,
-                        arg.span,
-                        format!("target variable \"{}\" is not an identifier", short(name)),
-                    );
-                    return None;
-                }
-                Some(Target::Variable(name.to_string()))
-            }
-            ("Variable", _) => {
-                self.decode(DecodeError::mismatch("`Variable(\"name\")`", v));
-                None
-            }
-            _ => {
-                self.decode(DecodeError::mismatch(EXPECTED, v));
-                None
-            }
-        }
-    }
-
-    fn fields(&mut self, v: &Value) -> Option<Vec<(String, FieldValue)>> {
-        let items = self.ok(v.as_list())?;
-        let mut out = Vec::with_capacity(items.len());
-        let mut ok = true;
-        let mut seen: std::collections::BTreeMap<&str, Span> = Default::default();
-        for item in items {
-            let Some(pair) = self.ok(item.as_tuple(2)) else {
-                ok = false;
-                continue;
-            };
-            let name = self.ok(pair[0].as_str());
-            let value = self.field_value(&pair[1]);
-            let (Some(name), Some(value)) = (name, value) else {
-                ok = false;
-                continue;
-            };
-            if !is_identifier(name) {
-                self.error(
-                    E_BAD_FIELD_NAME,
-                    pair[0].span,
-                    format!("field name \"{}\" is not an identifier", short(name)),
-                );
-                ok = false;
-            } else if let Some(first) = seen.get(name) {
-                let d = Diagnostic::error(
-                    E_DUPLICATE_FIELD_NAME,
-                    format!("duplicate field name `{name}` in this notify"),
-                )
-                .at(self.src, pair[0].span)
-                .with_label(self.src, *first, "first declared here");
-                self.push(d);
-                ok = false;
-            } else {
-                seen.insert(name, pair[0].span);
-            }
-            out.push((name.to_string(), value));
-        }
-        ok.then_some(out)
-    }
-
-    fn field_value(&mut self, v: &Value) -> Option<FieldValue> {
-        const EXPECTED: &str =
-            "a field value `Bool(..)`, `Int(..)`, `Float(..)`, `String(..)` or `Vec3((x, y, z))`";
-        let var = self.variant(v, EXPECTED)?;
-        let Some([arg]) = var.args else {
-            let expected = match var.name {
-                "Bool" => "`Bool(true)` or `Bool(false)`",
-                "Int" => "`Int(integer)`",
-                "Float" => "`Float(number)`",
-                "String" => "`String(\"text\")`",
-                "Vec3" => "`Vec3((x, y, z))` (one tuple inside the parentheses)",
-                _ => EXPECTED,
-            };
-            self.decode(DecodeError::mismatch(expected, v));
-            return None;
-        };
-        let value = match var.name {
-            "Bool" => FieldValue::Bool(self.ok(arg.as_bool())?),
-            "Int" => FieldValue::Int(self.ok(arg.as_i64())?),
-            "Float" => FieldValue::Float(self.ok(arg.as_f64())?),
-            "String" => FieldValue::String(self.ok(arg.as_str())?.to_string()),
-            "Vec3" => FieldValue::Vec3(self.f32s::<3>(arg)?),
-            _ => {
-                self.decode(DecodeError::mismatch(EXPECTED, v));
-                return None;
-            }
-        };
-        let finite = match &value {
-            FieldValue::Float(x) => x.is_finite(),
-            FieldValue::Vec3(a) => a.iter().all(|x| x.is_finite()),
-            _ => true,
-        };
-        if !finite {
-            self.error(
-                E_FIELD_NON_FINITE,
-                arg.span,
-                "field value must be finite (as f64, or f32 for Vec3)",
-            );
-            return None;
-        }
-        Some(value)
     }
 
     fn curves(&mut self, v: &Value, duration: Option<f64>) -> Option<Vec<Curve>> {

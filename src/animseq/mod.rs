@@ -1,18 +1,21 @@
-//! The `.animseq` asset: data model, loading with validation (versions 1–3), lowest-version
-//! writing, curve/track sampling and root-motion extraction. No I/O: callers hand in text or
-//! bytes and get values and diagnostics back (see `docs/animseq.md`).
+//! The `.animseq` asset: data model, loading with validation (versions 1–4), lowest-version
+//! writing, lossless migration of a file's own text, curve/track sampling and root-motion
+//! extraction. No I/O: callers hand in text or bytes and get values and diagnostics back (see
+//! `docs/animseq.md`).
 
 mod load;
+mod migrate;
 mod sample;
 pub(crate) use sample::{wrap_angle, yaw_of};
 mod write;
 
-pub use load::{Loaded, SeqSpans, check_root_motion_bone, load, load_bytes};
+pub use load::{Loaded, MAX_WINDOWS, SeqSpans, check_root_motion_bone, load, load_bytes};
+pub use migrate::{MigrateError, Migration, migrate};
 pub use sample::{RootDelta, root_motion_delta};
 pub use write::{min_format, to_ron};
 
 /// The newest format version this reader knows.
-pub const CURRENT_FORMAT: u32 = 3;
+pub const CURRENT_FORMAT: u32 = 4;
 
 /// The file is not valid UTF-8.
 pub const E_NOT_UTF8: &str = "E0100";
@@ -34,7 +37,8 @@ pub const E_MISSING_FIELD: &str = "E0107";
 pub const E_TYPE: &str = "E0108";
 /// A sequence or notify ID that does not match `[A-Za-z0-9][A-Za-z0-9_-]{0,63}`.
 pub const E_BAD_ID: &str = "E0109";
-/// Two notifies with one ID in one sequence (an identity conflict; the file still loads).
+/// Two notifies or windows with one ID in one sequence (an identity conflict; the file still
+/// loads).
 pub const E_DUPLICATE_NOTIFY_ID: &str = "E0110";
 /// Duration not finite or not positive.
 pub const E_BAD_DURATION: &str = "E0111";
@@ -72,6 +76,14 @@ pub const E_FIELD_NON_FINITE: &str = "E0126";
 pub const E_DUPLICATE_CURVE: &str = "E0127";
 /// A `Variable(...)` target whose name is not an identifier.
 pub const E_BAD_TARGET: &str = "E0128";
+/// A window whose `begin` is not before its `end`.
+pub const E_WINDOW_EMPTY: &str = "E0129";
+/// A window edge (`begin` or `end`) not finite or outside `[0, duration]`.
+pub const E_BAD_WINDOW_EDGE: &str = "E0130";
+/// A `weight_threshold` or `chance` not finite or outside `[0, 1]`.
+pub const E_BAD_GATING: &str = "E0131";
+/// More windows in one sequence than [`MAX_WINDOWS`].
+pub const E_TOO_MANY_WINDOWS: &str = "E0132";
 
 /// Every code this module emits, for documentation and tests.
 pub const CODES: &[&str] = &[
@@ -104,6 +116,10 @@ pub const CODES: &[&str] = &[
     E_FIELD_NON_FINITE,
     E_DUPLICATE_CURVE,
     E_BAD_TARGET,
+    E_WINDOW_EMPTY,
+    E_BAD_WINDOW_EDGE,
+    E_BAD_GATING,
+    E_TOO_MANY_WINDOWS,
 ];
 
 /// One animation sequence: a clip plus the channels gameplay binds to.
@@ -121,6 +137,8 @@ pub struct AnimSeq {
     pub tracks: Vec<Track>,
     /// Notifies in authored order.
     pub notifies: Vec<Notify>,
+    /// Windows in authored order (format 4); their IDs share one namespace with notify IDs.
+    pub windows: Vec<Window>,
     /// Sampled curves.
     pub curves: Vec<Curve>,
     /// Root-motion settings.
@@ -153,6 +171,59 @@ pub struct Notify {
     pub target: Target,
     /// Typed payload fields in authored order.
     pub fields: Vec<(String, FieldValue)>,
+    /// When the runtime lets it fire (format 4; default: always).
+    pub gating: Gating,
+}
+
+/// A notify with a duration: it begins at `begin` and ends at `end` (clip times,
+/// `0 ≤ begin < end ≤ duration`); the event `animseq::<seq>.<id>` has begin and end edges
+/// (see `docs/windows.md`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Window {
+    /// Stable window ID, unique among the sequence's notifies and windows.
+    pub id: String,
+    /// Display name (free to change).
+    pub name: String,
+    /// Clip time of the begin edge, `0 ≤ begin < end`.
+    pub begin: f64,
+    /// Clip time of the end edge, `begin < end ≤ duration`.
+    pub end: f64,
+    /// Who receives the edges.
+    pub target: Target,
+    /// Typed payload fields in authored order (carried by both edges).
+    pub fields: Vec<(String, FieldValue)>,
+    /// When the runtime lets an occurrence begin (format 4; default: always).
+    pub gating: Gating,
+}
+
+/// A marker's gating: the runtime fires a point notify or opens a window only when the clip's
+/// effective weight is `> 0` and `≥ weight_threshold`, and then with probability `chance`
+/// (both in `[0, 1]`). [`Gating::ALWAYS`] (`0.0`, `1.0`) is the default and needs no format 4.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gating {
+    /// Smallest effective clip weight that fires, in `[0, 1]`.
+    pub weight_threshold: f64,
+    /// Probability of firing per occurrence, in `[0, 1]`.
+    pub chance: f64,
+}
+
+impl Gating {
+    /// The default: any weight above zero, every occurrence.
+    pub const ALWAYS: Gating = Gating {
+        weight_threshold: 0.0,
+        chance: 1.0,
+    };
+
+    /// True when both values are at their defaults (nothing to write, no format 4 needed).
+    pub fn is_default(&self) -> bool {
+        self.weight_threshold == 0.0 && self.chance == 1.0
+    }
+}
+
+impl Default for Gating {
+    fn default() -> Gating {
+        Gating::ALWAYS
+    }
 }
 
 /// Who receives a notify.
@@ -244,7 +315,7 @@ pub struct Axes {
     pub z: bool,
 }
 
-/// Whether `s` is a valid sequence or notify ID: `[A-Za-z0-9][A-Za-z0-9_-]{0,63}`.
+/// Whether `s` is a valid sequence, notify or window ID: `[A-Za-z0-9][A-Za-z0-9_-]{0,63}`.
 pub fn is_valid_id(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()

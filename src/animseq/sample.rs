@@ -398,6 +398,7 @@ mod tests {
             skeleton: None,
             tracks: vec![track()],
             notifies: vec![],
+            windows: vec![],
             curves: vec![],
             root_motion: Some(RootMotion {
                 bone: "hips".into(),

@@ -4,10 +4,13 @@
 use super::*;
 use std::fmt::Write as _;
 
-/// The lowest format version that holds `seq`: no notifies, curves or root motion → 1;
-/// notifies only with `Owner` targets and no fields → 2; else 3.
+/// The lowest format version that holds `seq`: windows or non-default gating → 4; else no
+/// notifies, curves or root motion → 1; notifies only with `Owner` targets and no fields → 2;
+/// else 3.
 pub fn min_format(seq: &AnimSeq) -> u32 {
-    if seq.notifies.is_empty() && seq.curves.is_empty() && seq.root_motion.is_none() {
+    if !seq.windows.is_empty() || seq.notifies.iter().any(|n| !n.gating.is_default()) {
+        4
+    } else if seq.notifies.is_empty() && seq.curves.is_empty() && seq.root_motion.is_none() {
         1
     } else if seq
         .notifies
@@ -25,7 +28,7 @@ const INLINE_KEYS: usize = 4;
 
 /// Writes `seq` as RON at [`min_format`]. Format 1 omits the `format` field (the oldest
 /// readers predate it); defaults (`skeleton: None`, empty lists, `target: Owner`, no fields,
-/// `root_motion: None`) are omitted.
+/// `weight_threshold: 0.0`, `chance: 1.0`, `root_motion: None`) are omitted.
 pub fn to_ron(seq: &AnimSeq) -> String {
     let format = min_format(seq);
     let mut o = String::new();
@@ -75,17 +78,23 @@ pub fn to_ron(seq: &AnimSeq) -> String {
                 quote(&n.name),
                 n.time
             );
-            if let Target::Variable(v) = &n.target {
-                let _ = write!(o, ", target: Variable({})", quote(v));
-            }
-            if !n.fields.is_empty() {
-                let fields: Vec<String> = n
-                    .fields
-                    .iter()
-                    .map(|(k, v)| format!("({}, {})", quote(k), field_value(v)))
-                    .collect();
-                let _ = write!(o, ", fields: [{}]", fields.join(", "));
-            }
+            payload(&mut o, &n.target, &n.fields, &n.gating);
+            o.push_str("),\n");
+        }
+        o.push_str("    ],\n");
+    }
+    if !seq.windows.is_empty() {
+        o.push_str("    windows: [\n");
+        for w in &seq.windows {
+            let _ = write!(
+                o,
+                "        (id: {}, name: {}, begin: {:?}, end: {:?}",
+                quote(&w.id),
+                quote(&w.name),
+                w.begin,
+                w.end
+            );
+            payload(&mut o, &w.target, &w.fields, &w.gating);
             o.push_str("),\n");
         }
         o.push_str("    ],\n");
@@ -129,6 +138,26 @@ pub fn to_ron(seq: &AnimSeq) -> String {
     }
     o.push_str(")\n");
     o
+}
+
+/// The optional marker fields that differ from their defaults, each as `, name: value`.
+fn payload(o: &mut String, target: &Target, fields: &[(String, FieldValue)], gating: &Gating) {
+    if let Target::Variable(v) = target {
+        let _ = write!(o, ", target: Variable({})", quote(v));
+    }
+    if !fields.is_empty() {
+        let fields: Vec<String> = fields
+            .iter()
+            .map(|(k, v)| format!("({}, {})", quote(k), field_value(v)))
+            .collect();
+        let _ = write!(o, ", fields: [{}]", fields.join(", "));
+    }
+    if gating.weight_threshold != Gating::ALWAYS.weight_threshold {
+        let _ = write!(o, ", weight_threshold: {:?}", gating.weight_threshold);
+    }
+    if gating.chance != Gating::ALWAYS.chance {
+        let _ = write!(o, ", chance: {:?}", gating.chance);
+    }
 }
 
 fn key(t: f64, v: &str) -> String {

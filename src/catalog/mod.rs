@@ -122,6 +122,13 @@ impl FileEntry {
             };
             self.events.insert(n.id.clone(), d);
         }
+        // Window IDs share the notify namespace (E0110): a notify whose ID a window also uses
+        // is quarantined, never published. (Windows themselves are not catalog events yet.)
+        for w in &seq.windows {
+            if self.events.contains_key(&w.id) {
+                self.duplicate_notifies.insert(w.id.clone());
+            }
+        }
     }
 
     fn identities(&self) -> impl Iterator<Item = &Arc<str>> + '_ {

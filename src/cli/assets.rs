@@ -168,7 +168,23 @@ pub fn palette(
     Ok(status(&diags))
 }
 
-pub fn migrate(ctx: &Ctx, files: &[PathBuf], out: &mut dyn Write) -> Result<u8, String> {
+/// `sinew migrate`: each file at the lowest format that holds its data (or `to`), edited in
+/// place of what changes only, re-read before it is written, written atomically.
+pub fn migrate(
+    ctx: &Ctx,
+    files: &[PathBuf],
+    to: Option<u32>,
+    out: &mut dyn Write,
+) -> Result<u8, String> {
+    if let Some(n) = to
+        && !(1..=animseq::CURRENT_FORMAT).contains(&n)
+    {
+        eprintln!(
+            "error: --to {n}: Sinew writes formats 1 to {}",
+            animseq::CURRENT_FORMAT
+        );
+        return Ok(FAILURE);
+    }
     let mut code = OK;
     let mut all = Vec::new();
     for f in files {
@@ -181,35 +197,40 @@ pub fn migrate(ctx: &Ctx, files: &[PathBuf], out: &mut dyn Write) -> Result<u8, 
                 continue;
             }
         };
-        let loaded = animseq::load_bytes(&name, &bytes);
-        let errors = loaded.diagnostics.iter().any(|d| d.is_error());
-        all.extend(loaded.diagnostics);
-        let Some(seq) = loaded.seq.filter(|_| !errors) else {
-            code = code.max(super::INPUT_ERRORS);
-            continue;
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                // Reported as the loader reports it (E0100 at the first bad byte).
+                all.extend(animseq::load_bytes(&name, e.as_bytes()).diagnostics);
+                code = code.max(super::INPUT_ERRORS);
+                continue;
+            }
         };
-        let text = animseq::to_ron(&seq);
-        if text.as_bytes() == bytes.as_slice() {
-            writeln!(
-                out,
-                "{name}: unchanged (format {})",
-                animseq::min_format(&seq)
-            )
-            .map_err(|e| e.to_string())?;
-            continue;
-        }
-        if let Err(e) = crate::fsutil::write_atomic(f, text.as_bytes()) {
-            eprintln!("error: cannot write {name}: {e}");
-            code = FAILURE;
-            continue;
-        }
-        writeln!(
-            out,
-            "{name}: format {} -> {}",
-            loaded.format,
-            animseq::min_format(&seq)
-        )
-        .map_err(|e| e.to_string())?;
+        let src = crate::diag::SourceFile::new(name.clone(), text);
+        let report = match animseq::migrate(&src, to) {
+            Ok(animseq::Migration::Unchanged { format }) => {
+                format!("{name}: unchanged (format {format})")
+            }
+            Ok(animseq::Migration::Rewritten { from, to, text }) => {
+                if let Err(e) = crate::fsutil::write_atomic(f, text.as_bytes()) {
+                    eprintln!("error: cannot write {name}: {e}");
+                    code = FAILURE;
+                    continue;
+                }
+                format!("{name}: format {from} -> {to}")
+            }
+            Err(animseq::MigrateError::Invalid(diags)) => {
+                all.extend(diags);
+                code = code.max(super::INPUT_ERRORS);
+                continue;
+            }
+            Err(e) => {
+                eprintln!("error: {name}: {e}; the file is left as it was");
+                code = code.max(super::INPUT_ERRORS);
+                continue;
+            }
+        };
+        writeln!(out, "{report}").map_err(|e| e.to_string())?;
     }
     if !all.is_empty() {
         eprint!("{}", human_diagnostics(ctx, &all));

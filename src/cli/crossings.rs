@@ -1,8 +1,9 @@
-//! `sinew crossings`: notify crossings of one `.animseq` over one playback interval.
+//! `sinew crossings`: notify crossings and window edges of one `.animseq` over one playback
+//! interval.
 
-use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
-use crate::animseq;
-use crate::crossing::{DEFAULT_LIMIT, NotifyIndex, PlaybackInterval};
+use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics};
+use crate::animseq::{self, AnimSeq};
+use crate::crossing::{Crossing, DEFAULT_LIMIT, Edge, NotifyIndex, PlaybackInterval};
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -85,7 +86,9 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         return Ok(INPUT_ERRORS);
     };
     let times: Vec<f64> = seq.notifies.iter().map(|n| n.time).collect();
-    let index = NotifyIndex::new(seq.duration, &times).map_err(|e| format!("{name}: {e}"))?;
+    let windows: Vec<(f64, f64)> = seq.windows.iter().map(|w| (w.begin, w.end)).collect();
+    let index = NotifyIndex::with_windows(seq.duration, &times, &windows)
+        .map_err(|e| format!("{name}: {e}"))?;
     let result = match index.query(&interval, a.limit) {
         Ok(r) => r,
         Err(e) => {
@@ -96,28 +99,29 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
     let io = |e: std::io::Error| e.to_string();
     match a.format {
         Format::Json => {
-            let list: Vec<_> = result
-                .list
-                .iter()
-                .map(|c| {
-                    let n = &seq.notifies[c.notify as usize];
-                    json!({"id": n.id, "name": n.name, "time": c.time, "clip_time": c.clip_time, "cycle": c.cycle})
-                })
-                .collect();
-            write_json(
-                out,
-                &json!({"crossings": list, "truncated": result.truncated}),
-            )?;
+            // One crossing at a time: the output is never built whole in memory.
+            out.write_all(b"{\"crossings\":[").map_err(io)?;
+            for (i, c) in result.list.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",").map_err(io)?;
+                }
+                serde_json::to_writer(&mut *out, &crossing_json(&seq, c))
+                    .map_err(|e| e.to_string())?;
+            }
+            writeln!(out, "],\"truncated\":{}}}", result.truncated).map_err(io)?;
         }
         Format::Human => {
             for c in &result.list {
-                let n = &seq.notifies[c.notify as usize];
+                let (id, name) = marker(&seq, c);
+                let edge = match c.edge {
+                    None => "",
+                    Some(Edge::Begin) => "  begin",
+                    Some(Edge::End) => "  end",
+                };
                 writeln!(
                     out,
-                    "{:<8} {}  \"{}\"  clip {}  cycle {}",
+                    "{:<8} {id}  \"{name}\"{edge}  clip {}  cycle {}",
                     super::num(c.time),
-                    n.id,
-                    n.name,
                     super::num(c.clip_time),
                     c.cycle
                 )
@@ -138,4 +142,29 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         }
     }
     Ok(OK)
+}
+
+/// The stable ID and the own name of the notify or window a crossing belongs to.
+fn marker<'s>(seq: &'s AnimSeq, c: &Crossing) -> (&'s str, &'s str) {
+    let i = c.notify as usize;
+    match c.edge {
+        None => (&seq.notifies[i].id, &seq.notifies[i].name),
+        Some(_) => (&seq.windows[i].id, &seq.windows[i].name),
+    }
+}
+
+/// The JSON form of one crossing (`cli.md`; `windows.md` adds `"edge"` to window edges).
+fn crossing_json(seq: &AnimSeq, c: &Crossing) -> serde_json::Value {
+    let (id, name) = marker(seq, c);
+    let mut v = json!({"id": id, "name": name});
+    if let Some(edge) = c.edge {
+        v["edge"] = json!(match edge {
+            Edge::Begin => "begin",
+            Edge::End => "end",
+        });
+    }
+    v["time"] = json!(c.time);
+    v["clip_time"] = json!(c.clip_time);
+    v["cycle"] = json!(c.cycle);
+    v
 }

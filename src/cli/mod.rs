@@ -92,10 +92,14 @@ pub enum Command {
     Run(run::Args),
     /// Evaluates the notify crossings of one `.animseq` over a playback interval.
     Crossings(crossings::Args),
-    /// Rewrites `.animseq` files at the lowest format version that holds their data.
+    /// Rewrites `.animseq` files at the lowest format version that holds their data (or the
+    /// format `--to` names), editing only what changes: comments and layout are kept.
     Migrate {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// The format to write (at least what the data needs); default: the lowest that holds it.
+        #[arg(long, value_name = "N")]
+        to: Option<u32>,
     },
     /// Draws a graph or state machine as SVG (`--svg OUT`), or prints a sorted listing.
     Graph(picture::GraphArgs),
@@ -179,7 +183,7 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
         Command::Palette { assets, format } => assets::palette(ctx, &assets, format, out),
         Command::Crossings(args) => crossings::run(ctx, &args, out),
         Command::Run(args) => run::run(ctx, &args, out),
-        Command::Migrate { files } => assets::migrate(ctx, &files, out),
+        Command::Migrate { files, to } => assets::migrate(ctx, &files, to, out),
         Command::Graph(args) => picture::graph(ctx, &args, out),
         Command::Diff(args) => review::run(ctx, &args, out),
         Command::Watch {

@@ -27,7 +27,10 @@ pub static CODES: &[(&str, &str)] = &[
     ("E0107", "a required field is missing"),
     ("E0108", "a value has the wrong type"),
     ("E0109", "a sequence or notify ID is malformed"),
-    ("E0110", "two notifies share one ID in one sequence"),
+    (
+        "E0110",
+        "two notifies or windows share one ID in one sequence",
+    ),
     ("E0111", "the duration is not finite and positive"),
     (
         "E0112",
@@ -52,6 +55,16 @@ pub static CODES: &[(&str, &str)] = &[
     ("E0126", "a notify field value is not finite"),
     ("E0127", "two curves share one name"),
     ("E0128", "a notify target is malformed"),
+    ("E0129", "a window does not end after it begins"),
+    (
+        "E0130",
+        "a window edge is not finite or outside [0, duration]",
+    ),
+    (
+        "E0131",
+        "a weight threshold or chance is not finite or outside [0, 1]",
+    ),
+    ("E0132", "a sequence has more windows than Sinew loads"),
     (
         "E0201",
         "two or more files declare one sequence ID (identities quarantined)",

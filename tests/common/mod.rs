@@ -3,7 +3,8 @@
 
 use serde::Deserialize;
 use sinew::animseq::{
-    AnimSeq, Axes, Curve, CurveValue, FieldValue, Interpolation, Notify, RootMotion, Target, Track,
+    AnimSeq, Axes, Curve, CurveValue, FieldValue, Gating, Interpolation, Notify, RootMotion,
+    Target, Track, Window,
 };
 use std::collections::BTreeSet;
 
@@ -46,6 +47,8 @@ struct SSeq {
     #[serde(default)]
     notifies: Vec<SNotify>,
     #[serde(default)]
+    windows: Vec<SWindow>,
+    #[serde(default)]
     curves: Vec<SCurve>,
     #[serde(default)]
     root_motion: Option<SRootMotion>,
@@ -70,6 +73,53 @@ struct SNotify {
     target: STarget,
     #[serde(default)]
     fields: Vec<(String, SField)>,
+    #[serde(default)]
+    weight_threshold: f64,
+    #[serde(default = "one")]
+    chance: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Window", deny_unknown_fields)]
+struct SWindow {
+    id: String,
+    name: String,
+    begin: f64,
+    end: f64,
+    #[serde(default)]
+    target: STarget,
+    #[serde(default)]
+    fields: Vec<(String, SField)>,
+    #[serde(default)]
+    weight_threshold: f64,
+    #[serde(default = "one")]
+    chance: f64,
+}
+
+fn target(t: STarget) -> Target {
+    match t {
+        STarget::Owner => Target::Owner,
+        STarget::Variable(v) => Target::Variable(v),
+    }
+}
+
+fn fields(f: Vec<(String, SField)>) -> Vec<(String, FieldValue)> {
+    f.into_iter()
+        .map(|(k, v)| {
+            let v = match v {
+                SField::Bool(b) => FieldValue::Bool(b),
+                SField::Int(i) => FieldValue::Int(i),
+                SField::Float(x) => FieldValue::Float(x),
+                SField::String(s) => FieldValue::String(s),
+                SField::Vec3(a) => FieldValue::Vec3(a),
+            };
+            (k, v)
+        })
+        .collect()
 }
 
 #[derive(Deserialize, Default)]
@@ -154,24 +204,28 @@ fn from_serde(s: SSeq) -> AnimSeq {
                 id: n.id,
                 name: n.name,
                 time: n.time,
-                target: match n.target {
-                    STarget::Owner => Target::Owner,
-                    STarget::Variable(v) => Target::Variable(v),
+                target: target(n.target),
+                fields: fields(n.fields),
+                gating: Gating {
+                    weight_threshold: n.weight_threshold,
+                    chance: n.chance,
                 },
-                fields: n
-                    .fields
-                    .into_iter()
-                    .map(|(k, v)| {
-                        let v = match v {
-                            SField::Bool(b) => FieldValue::Bool(b),
-                            SField::Int(i) => FieldValue::Int(i),
-                            SField::Float(x) => FieldValue::Float(x),
-                            SField::String(s) => FieldValue::String(s),
-                            SField::Vec3(a) => FieldValue::Vec3(a),
-                        };
-                        (k, v)
-                    })
-                    .collect(),
+            })
+            .collect(),
+        windows: s
+            .windows
+            .into_iter()
+            .map(|w| Window {
+                id: w.id,
+                name: w.name,
+                begin: w.begin,
+                end: w.end,
+                target: target(w.target),
+                fields: fields(w.fields),
+                gating: Gating {
+                    weight_threshold: w.weight_threshold,
+                    chance: w.chance,
+                },
             })
             .collect(),
         curves: s

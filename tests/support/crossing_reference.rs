@@ -1,8 +1,11 @@
-//! Brute-force reference evaluator of notify crossings, written from the spec independently of
-//! `sinew::crossing`: enumerate every cycle in a window, filter each occurrence by the rules,
-//! sort by the firing order. Shared by `tests/crossings.rs` and the `crossings` fuzz target.
+//! Brute-force reference evaluator of notify crossings and window edges, written from the specs
+//! (`crossings.md`, `windows.md`) independently of `sinew::crossing`: enumerate every cycle in a
+//! window, list every occurrence of every point notify and every window edge, filter each by the
+//! rules, add the begins a `Start` inside a window opens, sort by the firing order. Shared by
+//! `tests/crossings.rs` and the `crossings` fuzz target.
 
-use sinew::crossing::{Crossing, PlaybackInterval};
+use sinew::crossing::{Crossing, Edge, PlaybackInterval};
+use std::cmp::Ordering;
 
 /// Widest cycle window the reference enumerates.
 pub const MAX_WINDOW: i128 = 20_000;
@@ -13,10 +16,46 @@ pub fn spec_time(d: f64, t: f64, k: i64) -> f64 {
     base + t
 }
 
-/// All crossings (no limit) of `interval` over a sequence of duration `d` with notifies at
-/// `times` (authored order), or `None` when the cycle window needed is too wide or cannot be
-/// bounded (rounding makes cycles overlap beyond the window).
-pub fn reference(d: f64, times: &[f64], interval: &PlaybackInterval) -> Option<Vec<Crossing>> {
+/// A candidate firing: one occurrence of a marker, before the interval's filter.
+struct Candidate {
+    crossing: Crossing,
+    /// A marker at clip time `D` of its cycle (the forward loop-point rule skips it at `at`).
+    end_marker: bool,
+    /// A marker at clip time 0 of its cycle (the reverse loop-point rule skips it at `at`).
+    zero_marker: bool,
+    /// The window occurrence this edge enters in playback order (`Some(true)`) or leaves.
+    enters: Option<bool>,
+}
+
+/// The spec's firing order: time (ascending forward, descending reverse), then ends, points,
+/// begins, then cycle in the time's direction, then authored index.
+pub fn firing_order(x: &Crossing, y: &Crossing, reverse: bool) -> Ordering {
+    let rank = |c: &Crossing| match c.edge {
+        Some(Edge::End) => 0,
+        None => 1,
+        Some(Edge::Begin) => 2,
+    };
+    let t = x.time.partial_cmp(&y.time).expect("finite");
+    let k = x.cycle.cmp(&y.cycle);
+    let (t, k) = if reverse {
+        (t.reverse(), k.reverse())
+    } else {
+        (t, k)
+    };
+    t.then(rank(x).cmp(&rank(y)))
+        .then(k)
+        .then(x.notify.cmp(&y.notify))
+}
+
+/// All crossings (no limit) of `interval` over a sequence of duration `d` with point notifies
+/// at `times` and windows `(begin, end)` (authored order), or `None` when the cycle window
+/// needed is too wide or cannot be bounded (rounding makes cycles overlap beyond the window).
+pub fn reference(
+    d: f64,
+    times: &[f64],
+    windows: &[(f64, f64)],
+    interval: &PlaybackInterval,
+) -> Option<Vec<Crossing>> {
     let (dep, arr, looping, start) = match *interval {
         PlaybackInterval::Seek | PlaybackInterval::Paused => return Some(Vec::new()),
         PlaybackInterval::Advance { from, to, looping } => (from, to, looping, false),
@@ -28,15 +67,12 @@ pub fn reference(d: f64, times: &[f64], interval: &PlaybackInterval) -> Option<V
         (dep.max(0.0).min(d), arr.max(0.0).min(d))
     };
     let reverse = arr < dep;
-    let fires = |t: f64, big_t: f64| -> bool {
-        if !reverse {
-            let lower = if start { dep <= big_t } else { dep < big_t };
-            let loop_point = start && looping && t == d && big_t == dep;
-            lower && big_t <= arr && !loop_point
+    // A window's end, per windows.md: on a looping clip an end at D is the next cycle's zero.
+    let end_time = |e: f64, k: i64| -> Option<f64> {
+        if looping && e == d {
+            k.checked_add(1).map(|n| spec_time(d, 0.0, n))
         } else {
-            let upper = if start { big_t <= dep } else { big_t < dep };
-            let loop_point = start && looping && t == 0.0 && big_t == dep;
-            upper && arr <= big_t && !loop_point
+            Some(spec_time(d, e, k))
         }
     };
     let (k0, k1) = if looping {
@@ -44,14 +80,26 @@ pub fn reference(d: f64, times: &[f64], interval: &PlaybackInterval) -> Option<V
         let hi = dep.max(arr);
         let a = (lo / d).floor() - 4.0;
         let b = (hi / d).floor() + 4.0;
-        if !(a >= i64::MIN as f64 && b <= i64::MAX as f64) || b - a > MAX_WINDOW as f64 {
+        if !(a >= i64::MIN as f64 && b < i64::MAX as f64) || b - a > MAX_WINDOW as f64 {
             return None;
         }
         let (a, b) = (a as i64, b as i64);
-        // Monotonicity of T in k: nothing outside [a, b] can fire if the window's edges are
-        // strictly outside the interval for every notify.
-        for &t in times {
-            if !(spec_time(d, t, a) < lo && spec_time(d, t, b) > hi) {
+        // Monotonicity of T in k: nothing outside [a, b] can fire (nor contain `at`) if the
+        // window's edges are strictly outside the interval for every marker time.
+        let mut marks: Vec<(f64, bool)> = times.iter().map(|&t| (t, false)).collect();
+        for &(b, e) in windows {
+            marks.push((b, false));
+            marks.push((e, looping && e == d));
+        }
+        for (t, next_zero) in marks {
+            let at_k = |k: i64| {
+                if next_zero {
+                    spec_time(d, 0.0, k + 1)
+                } else {
+                    spec_time(d, t, k)
+                }
+            };
+            if !(at_k(a) < lo && at_k(b) > hi) {
                 return None;
             }
         }
@@ -59,29 +107,106 @@ pub fn reference(d: f64, times: &[f64], interval: &PlaybackInterval) -> Option<V
     } else {
         (0, 0)
     };
-    let mut all = Vec::new();
+    let mut cands = Vec::new();
     for k in k0..=k1 {
         for (i, &t) in times.iter().enumerate() {
-            let big_t = spec_time(d, t, k);
-            if fires(t, big_t) {
-                all.push(Crossing {
+            cands.push(Candidate {
+                crossing: Crossing {
                     notify: i as u32,
-                    time: big_t,
+                    edge: None,
+                    time: spec_time(d, t, k),
                     clip_time: t + 0.0,
                     cycle: k,
+                },
+                end_marker: t == d,
+                zero_marker: t == 0.0,
+                enters: None,
+            });
+        }
+        for (i, &(b, e)) in windows.iter().enumerate() {
+            let (enter_b, enter_e) = if reverse {
+                (false, true)
+            } else {
+                (true, false)
+            };
+            let kind = |enters: bool| Some(if enters { Edge::Begin } else { Edge::End });
+            cands.push(Candidate {
+                crossing: Crossing {
+                    notify: i as u32,
+                    edge: kind(enter_b),
+                    time: spec_time(d, b, k),
+                    clip_time: b + 0.0,
+                    cycle: k,
+                },
+                end_marker: false,
+                zero_marker: b == 0.0,
+                enters: Some(enter_b),
+            });
+            if let Some(time) = end_time(e, k) {
+                let next_zero = looping && e == d;
+                cands.push(Candidate {
+                    crossing: Crossing {
+                        notify: i as u32,
+                        edge: kind(enter_e),
+                        time,
+                        clip_time: e,
+                        cycle: k,
+                    },
+                    end_marker: e == d && !next_zero,
+                    zero_marker: next_zero,
+                    enters: Some(enter_e),
                 });
             }
         }
     }
-    all.sort_by(|x, y| {
-        let tk = x
-            .time
-            .partial_cmp(&y.time)
-            .expect("finite")
-            .then(x.cycle.cmp(&y.cycle));
-        let tk = if reverse { tk.reverse() } else { tk };
-        tk.then(x.notify.cmp(&y.notify))
-    });
+    let fires = |c: &Candidate| -> bool {
+        let big_t = c.crossing.time;
+        if !reverse {
+            let lower = if start { dep <= big_t } else { dep < big_t };
+            let loop_point = start && looping && c.end_marker && big_t == dep;
+            lower && big_t <= arr && !loop_point
+        } else {
+            let upper = if start { big_t <= dep } else { big_t < dep };
+            let loop_point = start && looping && c.zero_marker && big_t == dep;
+            upper && arr <= big_t && !loop_point
+        }
+    };
+    let mut all: Vec<Crossing> = Vec::new();
+    let mut entered_at_start: Vec<(u32, i64)> = Vec::new();
+    for c in &cands {
+        if fires(c) {
+            if start && c.enters == Some(true) && c.crossing.time == dep {
+                entered_at_start.push((c.crossing.notify, c.crossing.cycle));
+            }
+            all.push(c.crossing);
+        }
+    }
+    if start {
+        // windows.md: a start inside an occurrence (B ≤ at < E forward, B < at ≤ E reverse)
+        // opens it with a begin at `at` — the entering edge itself when that fired at `at`.
+        for k in k0..=k1 {
+            for (i, &(b, e)) in windows.iter().enumerate() {
+                let begin = spec_time(d, b, k);
+                let end = end_time(e, k);
+                let inside = if reverse {
+                    begin < dep && end.is_none_or(|end| dep <= end)
+                } else {
+                    begin <= dep && end.is_none_or(|end| dep < end)
+                };
+                if inside && !entered_at_start.contains(&(i as u32, k)) {
+                    let clip = (dep - (k as f64) * d).max(b).min(e);
+                    all.push(Crossing {
+                        notify: i as u32,
+                        edge: Some(Edge::Begin),
+                        time: dep + 0.0,
+                        clip_time: clip,
+                        cycle: k,
+                    });
+                }
+            }
+        }
+    }
+    all.sort_by(|x, y| firing_order(x, y, reverse));
     Some(all)
 }
 
@@ -89,6 +214,7 @@ pub fn reference(d: f64, times: &[f64], interval: &PlaybackInterval) -> Option<V
 pub fn same(got: &[Crossing], want: &[Crossing]) -> Result<(), String> {
     for (n, (g, w)) in got.iter().zip(want).enumerate() {
         if g.notify != w.notify
+            || g.edge != w.edge
             || g.cycle != w.cycle
             || g.time.to_bits() != w.time.to_bits()
             || g.clip_time.to_bits() != w.clip_time.to_bits()
@@ -103,9 +229,16 @@ pub fn same(got: &[Crossing], want: &[Crossing]) -> Result<(), String> {
 }
 
 /// Checks one query against the invariants that hold for every input: ordering, count ≤ limit,
-/// times canonical, and (when the reference can evaluate it) exact agreement.
-pub fn check_invariants(d: f64, times: &[f64], interval: &PlaybackInterval, limit: usize) {
-    let Ok(index) = sinew::crossing::NotifyIndex::new(d, times) else {
+/// point times canonical, edges within their windows, and (when the reference can evaluate it)
+/// exact agreement.
+pub fn check_invariants(
+    d: f64,
+    times: &[f64],
+    windows: &[(f64, f64)],
+    interval: &PlaybackInterval,
+    limit: usize,
+) {
+    let Ok(index) = sinew::crossing::NotifyIndex::with_windows(d, times, windows) else {
         return;
     };
     let got = match index.query(interval, limit) {
@@ -127,46 +260,52 @@ pub fn check_invariants(d: f64, times: &[f64], interval: &PlaybackInterval, limi
         _ => false,
     };
     for c in &got.list {
-        assert_eq!(
-            c.time.to_bits(),
-            spec_time(d, c.clip_time, c.cycle).to_bits(),
-            "{c:?}"
-        );
-        assert_eq!(
-            c.clip_time.to_bits(),
-            (times[c.notify as usize] + 0.0).to_bits()
-        );
+        match c.edge {
+            None => {
+                assert_eq!(
+                    c.time.to_bits(),
+                    spec_time(d, c.clip_time, c.cycle).to_bits(),
+                    "{c:?}"
+                );
+                assert_eq!(
+                    c.clip_time.to_bits(),
+                    (times[c.notify as usize] + 0.0).to_bits()
+                );
+            }
+            Some(_) => {
+                let (b, e) = windows[c.notify as usize];
+                assert!(
+                    b <= c.clip_time && c.clip_time <= e,
+                    "{c:?} outside [{b}, {e}]"
+                );
+            }
+        }
     }
     for w in got.list.windows(2) {
-        let tk = w[0]
-            .time
-            .partial_cmp(&w[1].time)
-            .unwrap()
-            .then(w[0].cycle.cmp(&w[1].cycle));
-        let tk = if reverse { tk.reverse() } else { tk };
-        let ord = tk.then(w[0].notify.cmp(&w[1].notify));
         assert_eq!(
-            ord,
-            std::cmp::Ordering::Less,
+            firing_order(&w[0], &w[1], reverse),
+            Ordering::Less,
             "order {:?} then {:?}",
             w[0],
             w[1]
         );
     }
-    if let Some(want) = reference(d, times, interval) {
+    if let Some(want) = reference(d, times, windows, interval) {
         let n = want.len().min(limit);
         if let Err(e) = same(&got.list, &want[..n]) {
-            panic!("{interval:?} d={d} times={times:?} limit={limit}: {e}");
+            panic!("{interval:?} d={d} times={times:?} windows={windows:?} limit={limit}: {e}");
         }
         assert_eq!(got.truncated, want.len() > limit, "truncated flag");
     }
 }
 
-/// Reads bytes as a little script: a sequence (duration, notify times) then queries, each
-/// checked with [`check_invariants`]. Used by the fuzz target and by a test over random bytes.
+/// Reads bytes as a little script: a sequence (duration, notify times, windows) then queries,
+/// each checked with [`check_invariants`]. Used by the fuzz target and by a test over random
+/// bytes. The first byte picks the duration (low 3 bits) and the window count (next 3 bits).
 pub fn fuzz_one(data: &[u8]) {
     let mut r = Reader { data, pos: 0 };
-    let d = match r.byte() % 8 {
+    let head = r.byte();
+    let d = match head % 8 {
         0 => f64::from_bits(r.u64()),
         1 => 0.3,
         2 => 0.7,
@@ -188,18 +327,35 @@ pub fn fuzz_one(data: &[u8]) {
         };
         times.push(t);
     }
+    let mut windows = Vec::new();
+    for _ in 0..(head >> 3) % 8 {
+        let edge = |r: &mut Reader| match r.byte() % 6 {
+            0 => f64::from_bits(r.u64()),
+            1 => 0.0,
+            2 => d,
+            3 => times.first().copied().unwrap_or(0.0),
+            _ => d * f64::from(r.byte()) / 255.0,
+        };
+        let (a, b) = (edge(&mut r), edge(&mut r));
+        windows.push((a.min(b), a.max(b)));
+    }
     let mut queries = 0;
     while r.pos < r.data.len() && queries < 16 {
         queries += 1;
         let kind = r.byte();
         let looping = kind & 1 == 1;
+        let marks: Vec<f64> = times
+            .iter()
+            .copied()
+            .chain(windows.iter().flat_map(|&(b, e)| [b, e]))
+            .collect();
         let point = |r: &mut Reader| -> f64 {
             match r.byte() % 4 {
                 0 => f64::from_bits(r.u64()),
-                1 if !times.is_empty() => {
-                    let i = r.byte() as usize % times.len();
+                1 if !marks.is_empty() => {
+                    let i = r.byte() as usize % marks.len();
                     let k = i64::from(r.u32() as i32) << (r.byte() % 40);
-                    spec_time(d, times[i], k)
+                    spec_time(d, marks[i], k)
                 }
                 2 => f64::from(r.u32() as i32) * d / 16.0,
                 _ => f64::from(r.u32() as i32) / 256.0,
@@ -226,7 +382,7 @@ pub fn fuzz_one(data: &[u8]) {
             2 => PlaybackInterval::Seek,
             _ => PlaybackInterval::Paused,
         };
-        check_invariants(d, &times, &interval, limit);
+        check_invariants(d, &times, &windows, &interval, limit);
     }
 }
 
