@@ -14,8 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 
-/// Two or more files declare one sequence ID (an error on every claimant).
-pub const E_SEQUENCE_CONFLICT: &str = "E0201";
+pub use crate::diag::codes::catalog::*;
 
 /// One published notify event.
 #[derive(Clone, Debug, PartialEq)]

@@ -93,8 +93,7 @@ impl EventCatalog for crate::catalog::Catalog {
     }
 }
 
-/// A compiler defect: lowering or verification rejected a graph that passed every check.
-pub const E_INTERNAL: &str = "E0399";
+pub use crate::diag::codes::compile::E_INTERNAL;
 
 /// The result of compiling one graph to a verified module.
 #[derive(Debug)]
