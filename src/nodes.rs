@@ -7,46 +7,32 @@
 
 use std::fmt;
 
-/// A data or exec type of a pin. `Var` stands for "the type of the node's variable".
+pub use crate::types::Type;
+
+/// What a pin carries: control flow (exec), or a value of one [`Type`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PinType {
     Exec,
-    Bool,
-    Int,
-    Float,
-    Vec3,
-    String,
-    Entity,
-    /// The type of the variable named by the node's subject (`var.get`, `var.set`).
-    Var,
+    Data(Type),
 }
 
 impl PinType {
-    /// The graph type name (`cli.md`: `bool`, `int`, `float`, `string`, `vec3`, `entity`, plus
-    /// `exec` for exec pins and `var` for a variable-typed pin in the palette).
+    /// `exec`, or the value type's name.
     pub fn name(self) -> &'static str {
         match self {
             PinType::Exec => "exec",
-            PinType::Bool => "bool",
-            PinType::Int => "int",
-            PinType::Float => "float",
-            PinType::Vec3 => "vec3",
-            PinType::String => "string",
-            PinType::Entity => "entity",
-            PinType::Var => "var",
+            PinType::Data(t) => t.name(),
         }
     }
-    /// Parses a data type name as written in `var` declarations.
-    pub fn from_type_name(s: &str) -> Option<PinType> {
-        Some(match s {
-            "bool" => PinType::Bool,
-            "int" => PinType::Int,
-            "float" => PinType::Float,
-            "vec3" => PinType::Vec3,
-            "string" => PinType::String,
-            "entity" => PinType::Entity,
-            _ => return None,
-        })
+    /// The value type of a data pin (`None` for exec pins).
+    pub fn data(self) -> Option<Type> {
+        match self {
+            PinType::Exec => None,
+            PinType::Data(t) => Some(t),
+        }
+    }
+    pub fn is_exec(self) -> bool {
+        self == PinType::Exec
     }
 }
 
@@ -56,11 +42,49 @@ impl fmt::Display for PinType {
     }
 }
 
+/// A pin's type as the node table declares it: fixed, or the type of the variable the node's
+/// subject names (`var.get`, `var.set`; the palette shows it as `var`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PinSpec {
+    Fixed(PinType),
+    Var,
+}
+
+impl PinSpec {
+    /// The pin type for a node whose variable (if any) has type `var`; `None` for a
+    /// variable-typed pin without a variable.
+    pub fn resolve(self, var: Option<Type>) -> Option<PinType> {
+        match self {
+            PinSpec::Fixed(t) => Some(t),
+            PinSpec::Var => var.map(PinType::Data),
+        }
+    }
+    /// The palette name: `exec`, a value type's name, or `var`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PinSpec::Fixed(t) => t.name(),
+            PinSpec::Var => "var",
+        }
+    }
+}
+
+impl fmt::Display for PinSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for PinSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 /// One pin of a node kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pin {
     pub name: &'static str,
-    pub ty: PinType,
+    pub ty: PinSpec,
 }
 
 /// What a node's SUBJECT (the token after the kind) must be.
@@ -82,7 +106,7 @@ pub enum SubjectRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Property {
     pub name: &'static str,
-    pub ty: PinType,
+    pub ty: Type,
     /// Inclusive integer range for `int` properties.
     pub range: Option<(i64, i64)>,
     /// The default, as it would be written in a graph.
@@ -130,11 +154,20 @@ impl NodeKind {
     }
 }
 
-const fn p(name: &'static str, ty: PinType) -> Pin {
+const fn p(name: &'static str, ty: PinSpec) -> Pin {
     Pin { name, ty }
 }
 
-use PinType::{Bool as B, Entity as E, Exec as X, Float as F, Int as I, String as S, Vec3 as V};
+const fn data(t: Type) -> PinSpec {
+    PinSpec::Fixed(PinType::Data(t))
+}
+const X: PinSpec = PinSpec::Fixed(PinType::Exec);
+const B: PinSpec = data(Type::Bool);
+const I: PinSpec = data(Type::Int);
+const F: PinSpec = data(Type::Float);
+const V: PinSpec = data(Type::Vec3);
+const S: PinSpec = data(Type::Str);
+const E: PinSpec = data(Type::Entity);
 
 const EXEC_IN: Pin = p("exec", X);
 const THEN: Pin = p("then", X);
@@ -161,7 +194,7 @@ macro_rules! kinds {
 const fn prop_int(name: &'static str, lo: i64, hi: i64, default: &'static str) -> Property {
     Property {
         name,
-        ty: I,
+        ty: Type::Int,
         range: Some((lo, hi)),
         default,
     }
@@ -170,7 +203,7 @@ const fn prop_int(name: &'static str, lo: i64, hi: i64, default: &'static str) -
 const fn prop_bool(name: &'static str, default: &'static str) -> Property {
     Property {
         name,
-        ty: B,
+        ty: Type::Bool,
         range: None,
         default,
     }
@@ -195,8 +228,8 @@ kinds! {
     "flow.gate", "Gate", "Flow", None, Exec, [p("enter", X), p("open", X), p("close", X), p("toggle", X)] => [p("exit", X)],
         props [prop_bool("start_open", "true")];
     "flow.delay", "Delay", "Flow", None, Latent, [EXEC_IN, p("seconds", F)] => [THEN];
-    "var.get", "Get Variable", "Variables", Variable, Pure, [] => [p("value", PinType::Var)];
-    "var.set", "Set Variable", "Variables", Variable, Exec, [EXEC_IN, p("value", PinType::Var)] => [THEN, p("value", PinType::Var)];
+    "var.get", "Get Variable", "Variables", Variable, Pure, [] => [p("value", PinSpec::Var)];
+    "var.set", "Set Variable", "Variables", Variable, Exec, [EXEC_IN, p("value", PinSpec::Var)] => [THEN, p("value", PinSpec::Var)];
     "int.add", "Add", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
     "int.sub", "Subtract", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
     "int.mul", "Multiply", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
@@ -325,11 +358,7 @@ mod tests {
     #[test]
     fn pure_nodes_have_no_exec_pins_and_exec_nodes_do() {
         for k in BUILTINS {
-            let has_exec = k
-                .inputs
-                .iter()
-                .chain(k.outputs)
-                .any(|p| p.ty == PinType::Exec);
+            let has_exec = k.inputs.iter().chain(k.outputs).any(|p| p.ty == X);
             match k.flow {
                 Flow::Pure => assert!(!has_exec, "{}", k.kind),
                 _ => assert!(has_exec, "{}", k.kind),

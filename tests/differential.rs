@@ -11,7 +11,7 @@ use sinew::bytecode::{DEFAULT_BUDGET, Value, VerifiedModule};
 use sinew::catalog::scan::LiveCatalog;
 use sinew::compile::{self, ir};
 use sinew::diag::SourceFile;
-use sinew::nodes::PinType;
+use sinew::types::Type;
 use sinew::vm::{self, Host, InstanceState, Vm};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -161,17 +161,14 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// A payload value of type `t`, varied by `k`.
-fn sample(t: PinType, k: usize) -> Value {
+fn sample(t: Type, k: usize) -> Value {
     match t {
-        PinType::Bool => Value::Bool(k.is_multiple_of(2)),
-        PinType::Int => Value::Int([3, 0, -1, i64::MAX, 12, i64::MIN][k % 6]),
-        PinType::Float => Value::Float([0.25, -1.5, 0.0, 1e300, 0.016, 3.0][k % 6]),
-        PinType::Vec3 => {
-            Value::Vec3([[0.0, 1.0, 0.0], [1.5, -2.0, 3.25], [1e30, 0.0, -0.0]][k % 3])
-        }
-        PinType::String => Value::Str(Arc::from(["grass", "", "stone"][k % 3])),
-        PinType::Entity => Value::Entity([Some(OWNER), Some(OTHER), None][k % 3]),
-        PinType::Exec | PinType::Var => Value::Int(0),
+        Type::Bool => Value::Bool(k.is_multiple_of(2)),
+        Type::Int => Value::Int([3, 0, -1, i64::MAX, 12, i64::MIN][k % 6]),
+        Type::Float => Value::Float([0.25, -1.5, 0.0, 1e300, 0.016, 3.0][k % 6]),
+        Type::Vec3 => Value::Vec3([[0.0, 1.0, 0.0], [1.5, -2.0, 3.25], [1e30, 0.0, -0.0]][k % 3]),
+        Type::Str => Value::Str(Arc::from(["grass", "", "stone"][k % 3])),
+        Type::Entity => Value::Entity([Some(OWNER), Some(OTHER), None][k % 3]),
     }
 }
 
@@ -529,11 +526,7 @@ fn check(name: &str, text: &str, script: &[Step], budget: u64) -> Result<Stats, 
         let ev = r
             .event_node(&h.event)
             .ok_or_else(|| format!("handler `{}` has no event node", h.event))?;
-        let want: Vec<_> = r
-            .payload_types(ev)
-            .into_iter()
-            .filter_map(compile::lower::bc_type)
-            .collect();
+        let want: Vec<_> = r.payload_types(ev).into_iter().collect();
         if want != h.params {
             return Err(format!(
                 "handler `{}` params {:?} vs {want:?}",

@@ -149,14 +149,15 @@ pub enum FieldValue {
 }
 
 impl FieldValue {
-    /// The graph type name: `bool`, `int`, `float`, `string` or `vec3`.
-    pub fn type_name(&self) -> &'static str {
+    /// The graph type: `bool`, `int`, `float`, `string` or `vec3`.
+    pub fn ty(&self) -> crate::types::Type {
+        use crate::types::Type;
         match self {
-            FieldValue::Bool(_) => "bool",
-            FieldValue::Int(_) => "int",
-            FieldValue::Float(_) => "float",
-            FieldValue::String(_) => "string",
-            FieldValue::Vec3(_) => "vec3",
+            FieldValue::Bool(_) => Type::Bool,
+            FieldValue::Int(_) => Type::Int,
+            FieldValue::Float(_) => Type::Float,
+            FieldValue::String(_) => Type::Str,
+            FieldValue::Vec3(_) => Type::Vec3,
         }
     }
 }

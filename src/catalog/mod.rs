@@ -31,8 +31,8 @@ pub struct EventDescriptor {
     pub file: Arc<str>,
     pub time: f64,
     pub target: Target,
-    /// Typed field schema in authored order: (name, graph type name).
-    pub fields: Vec<(String, &'static str)>,
+    /// Typed field schema in authored order: (name, type).
+    pub fields: Vec<(String, crate::types::Type)>,
 }
 
 /// The identity string of notify `notify` of sequence `sequence`.
@@ -116,7 +116,7 @@ impl FileEntry {
                 fields: n
                     .fields
                     .iter()
-                    .map(|(name, v)| (name.clone(), v.type_name()))
+                    .map(|(name, v)| (name.clone(), v.ty()))
                     .collect(),
             };
             self.events.insert(n.id.clone(), d);

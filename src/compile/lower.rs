@@ -17,19 +17,6 @@ use crate::bytecode::{
 use crate::graph::expr::{BinOp, Expr, ExprKind, Func};
 use crate::nodes::PinType;
 
-/// The bytecode type of a data pin type (`None` for exec pins).
-pub fn bc_type(t: PinType) -> Option<Type> {
-    Some(match t {
-        PinType::Bool => Type::Bool,
-        PinType::Int => Type::Int,
-        PinType::Float => Type::Float,
-        PinType::Vec3 => Type::Vec3,
-        PinType::String => Type::Str,
-        PinType::Entity => Type::Entity,
-        PinType::Exec | PinType::Var => return None,
-    })
-}
-
 fn bc_const(c: &Const, ty: Type) -> bc::Const {
     match c {
         Const::Bool(b) => bc::Const::Bool(*b),
@@ -159,7 +146,7 @@ impl Layout {
             for (pin, p) in n.outputs.iter().enumerate() {
                 let o = self.outp(i as NodeId, pin);
                 let elided = elide[i] && p.name == "index";
-                self.out_slots[o] = match bc_type(p.ty) {
+                self.out_slots[o] = match p.ty.data() {
                     Some(t) if !pure && self.read[o] && !elided => Some(mb.slot_raw(
                         &format!("{}.{}", n.name, p.name),
                         t,
@@ -457,8 +444,7 @@ fn elided_index_slots(g: &Graph, lay: &Layout, cx: &mut Contexts) -> Vec<bool> {
 pub fn lower(g: &Graph) -> Result<Module, BuildError> {
     let mut mb = ModuleBuilder::new(&g.name);
     for v in &g.vars {
-        let ty = bc_type(v.ty).unwrap_or(Type::Int);
-        mb.var_raw(&v.name, ty, bc_const(&v.init, ty));
+        mb.var_raw(&v.name, v.ty, bc_const(&v.init, v.ty));
     }
     let mut lay = layout(g);
     lay.for_fwd = forwardable_loops(g, &lay);
@@ -479,7 +465,7 @@ pub fn lower(g: &Graph) -> Result<Module, BuildError> {
     };
     for (i, n) in g.nodes.iter().enumerate() {
         let Op::Event(key) = &n.op else { continue };
-        let params: Vec<Type> = n.outputs.iter().filter_map(|p| bc_type(p.ty)).collect();
+        let params: Vec<Type> = n.outputs.iter().filter_map(|p| p.ty.data()).collect();
         let identity = key.identity();
         let hb = mb.handler(&identity, &params);
         scratch.handler_stamp += 1;
@@ -586,13 +572,28 @@ impl<'a> Emitter<'a, '_> {
         self.hb.reg_raw(ty)
     }
 
+    /// The value type of a pin the lowering reads or writes as data. Resolve and check admit
+    /// only data links into data pins, so an exec pin here is a compiler bug: reported as an
+    /// internal error (the placeholder type never reaches a module).
+    fn data_type(&mut self, ty: PinType) -> Type {
+        match ty {
+            PinType::Data(t) => t,
+            PinType::Exec => {
+                self.internal.get_or_insert_with(|| BuildError {
+                    message: "an exec pin was lowered as data".into(),
+                });
+                Type::Int
+            }
+        }
+    }
+
     fn handler(&mut self, ev: NodeId) -> Result<(), BuildError> {
         self.at_exec(ev);
         self.reserve_loop_registers(ev);
         let outputs = &self.node(ev).outputs;
         let mut param = 0u16;
         for (pin, p) in outputs.iter().enumerate() {
-            let Some(ty) = bc_type(p.ty) else { continue };
+            let Some(ty) = p.ty.data() else { continue };
             // A payload value nothing reads is not loaded.
             if let Some(slot) = self.lay.slot(ev, pin) {
                 let r = self.reg(ty);
@@ -761,11 +762,11 @@ impl<'a> Emitter<'a, '_> {
     /// may free after use (a constant, slot read or conversion — not a pure node's result).
     fn input_temp(&mut self, n: NodeId, pin: usize) -> (u16, bool) {
         let node = self.node(n);
-        let want = bc_type(node.inputs[pin].ty).unwrap_or(Type::Int);
+        let want = self.data_type(node.inputs[pin].ty);
         match self.lay.src(n, pin) {
             Some((src, out)) => {
                 let src_node = self.node(src);
-                let have = bc_type(src_node.outputs[out as usize].ty).unwrap_or(want);
+                let have = self.data_type(src_node.outputs[out as usize].ty);
                 let (r, temp) = if src_node.is_pure() {
                     self.pure(src);
                     let at = self.s.memo[src as usize].1 as usize + out as usize;
@@ -910,7 +911,7 @@ impl<'a> Emitter<'a, '_> {
     fn release_pure(&mut self, n: NodeId) {
         let start = self.s.memo[n as usize].1 as usize;
         for (i, p) in self.node(n).outputs.iter().enumerate() {
-            if let Some(ty) = bc_type(p.ty) {
+            if let Some(ty) = p.ty.data() {
                 let r = self.s.memo_regs[start + i];
                 self.hb.free_reg(ty, r);
             }
@@ -928,7 +929,7 @@ impl<'a> Emitter<'a, '_> {
         let node = self.node(n);
         match &node.op {
             Op::VarGet(v) => {
-                let ty = bc_type(node.outputs[0].ty).unwrap_or(Type::Int);
+                let ty = self.data_type(node.outputs[0].ty);
                 let r = self.reg(ty);
                 let v = *v as u16;
                 self.hb.emit(typed!(ty, [VarGetB, VarGetI, VarGetF, VarGetV, VarGetS, VarGetE] { dst: Reg(r), var: Var(v) }));
@@ -957,8 +958,10 @@ impl<'a> Emitter<'a, '_> {
         let args: Vec<u16> = inputs.iter().map(|i| i.0).collect();
         let result = self.pure_op(n, kind, &args);
         for (pin, &(r, temp)) in inputs.iter().enumerate() {
-            if temp && !result.contains(&r) {
-                let ty = bc_type(self.node(n).inputs[pin].ty).unwrap_or(Type::Int);
+            if temp
+                && !result.contains(&r)
+                && let Some(ty) = self.node(n).inputs[pin].ty.data()
+            {
                 self.hb.free_reg(ty, r);
             }
         }
@@ -983,7 +986,7 @@ impl<'a> Emitter<'a, '_> {
             .node(n)
             .outputs
             .iter()
-            .filter_map(|p| bc_type(p.ty))
+            .filter_map(|p| p.ty.data())
             .map(|t| self.reg(t))
             .collect();
         let ops: Vec<u32> = outs.iter().chain(args).map(|&r| u32::from(r)).collect();
@@ -1092,7 +1095,7 @@ impl<'a> Emitter<'a, '_> {
         match (&node.op, kind, in_pin) {
             (Op::VarSet(v), _, _) => {
                 let v = *v as u16;
-                let ty = bc_type(node.inputs[1].ty).unwrap_or(Type::Int);
+                let ty = self.data_type(node.inputs[1].ty);
                 let r = self.input(n, "value");
                 self.hb.emit(typed!(ty, [VarSetB, VarSetI, VarSetF, VarSetV, VarSetS, VarSetE] { var: Var(v), src: Reg(r) }));
                 if let Some(s) = out_slot(self, "value") {
