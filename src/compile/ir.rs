@@ -6,7 +6,7 @@
 
 use crate::diag::Span;
 use crate::graph::expr::ParsedExpr;
-use crate::nodes::{NodeKind, PinType};
+use crate::nodes::{KindId, NodeKind, PinType};
 use crate::types::Type;
 
 /// Index of a node in [`Graph::nodes`].
@@ -146,7 +146,7 @@ impl Node {
                 .inputs
                 .iter()
                 .chain(&self.outputs)
-                .any(|p| p.ty == PinType::Exec)
+                .any(|p| p.ty.is_exec())
     }
     pub fn is_event(&self) -> bool {
         matches!(self.op, Op::Event(_))
@@ -164,11 +164,11 @@ impl Node {
         let Op::Builtin(k) = &self.op else {
             return false;
         };
-        match k.kind {
-            "flow.for" => self.outputs.get(pin).is_some_and(|p| p.name == "body"),
-            "flow.sequence" => {
-                let last = self.outputs.iter().rposition(|p| p.ty == PinType::Exec);
-                self.outputs.get(pin).is_some_and(|p| p.ty == PinType::Exec) && Some(pin) != last
+        match k.id {
+            KindId::FlowFor => self.outputs.get(pin).is_some_and(|p| p.name == "body"),
+            KindId::FlowSequence => {
+                let last = self.outputs.iter().rposition(|p| p.ty.is_exec());
+                self.outputs.get(pin).is_some_and(|p| p.ty.is_exec()) && Some(pin) != last
             }
             _ => false,
         }
@@ -197,7 +197,9 @@ pub struct Graph {
 impl Graph {
     /// Is the link an exec link?
     pub fn is_exec(&self, l: &Link) -> bool {
-        self.nodes[l.from as usize].outputs[l.from_pin as usize].ty == PinType::Exec
+        self.nodes[l.from as usize].outputs[l.from_pin as usize]
+            .ty
+            .is_exec()
     }
 }
 

@@ -218,7 +218,7 @@ impl Resolver<'_> {
                     let ty = self.graph.vars[i as usize].ty;
                     node.inputs = pins(kind.inputs, Some(ty));
                     node.outputs = pins(kind.outputs, Some(ty));
-                    node.op = if kind.kind == "var.get" {
+                    node.op = if kind.id == nodes::KindId::VarGet {
                         Op::VarGet(i)
                     } else {
                         Op::VarSet(i)
@@ -351,7 +351,7 @@ impl Resolver<'_> {
                 }
             }
         }
-        if kind.kind == "flow.sequence" {
+        if kind.id == nodes::KindId::FlowSequence {
             node.outputs.truncate(node.props.count as usize);
         }
     }
