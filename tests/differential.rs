@@ -7,6 +7,7 @@
 mod support;
 
 use proptest::prelude::*;
+use sinew::anim::AnimCommand;
 use sinew::bytecode::{DEFAULT_BUDGET, Value, VerifiedModule};
 use sinew::catalog::scan::LiveCatalog;
 use sinew::compile::{self, ir};
@@ -80,18 +81,39 @@ impl Host for RecHost {
     fn log(&mut self, message: &str) {
         self.calls.push(Call::Log(message.into()));
     }
-    fn set_state(&mut self, state: &str) -> bool {
-        let ok = STATES.contains(&state);
-        if ok {
-            self.state = state.into();
+    fn command(&mut self, c: AnimCommand) -> bool {
+        match c {
+            AnimCommand::SetState(state) => {
+                let ok = STATES.contains(&&*state);
+                if ok {
+                    self.state = state.to_string();
+                }
+                self.calls.push(Call::SetState(state.to_string(), ok));
+                ok
+            }
+            AnimCommand::SetParam(name, value) => {
+                self.calls
+                    .push(Call::SetParam(name.to_string(), bits(value)));
+                self.params.retain(|(n, _)| **n != *name);
+                self.params.push((name.to_string(), value));
+                true
+            }
+            AnimCommand::PlayOnLayer(layer, clip) => {
+                self.calls
+                    .push(Call::PlayOnLayer(layer.to_string(), clip.to_string()));
+                true
+            }
+            AnimCommand::StopLayer(layer) => {
+                self.calls.push(Call::StopLayer(layer.to_string()));
+                true
+            }
+            AnimCommand::SetLayerWeight(layer, weight) => {
+                self.calls
+                    .push(Call::SetLayerWeight(layer.to_string(), bits(weight)));
+                true
+            }
+            other => panic!("graphs cannot issue {other:?}"),
         }
-        self.calls.push(Call::SetState(state.into(), ok));
-        ok
-    }
-    fn set_param(&mut self, name: &str, value: f64) {
-        self.calls.push(Call::SetParam(name.into(), bits(value)));
-        self.params.retain(|(n, _)| n != name);
-        self.params.push((name.into(), value));
     }
     fn get_param(&mut self, name: &str) -> f64 {
         self.calls.push(Call::GetParam(name.into()));
@@ -99,17 +121,6 @@ impl Host for RecHost {
             .iter()
             .find(|(n, _)| n == name)
             .map_or(0.0, |p| p.1)
-    }
-    fn play_on_layer(&mut self, layer: &str, clip: &str) {
-        self.calls
-            .push(Call::PlayOnLayer(layer.into(), clip.into()));
-    }
-    fn stop_layer(&mut self, layer: &str) {
-        self.calls.push(Call::StopLayer(layer.into()));
-    }
-    fn set_layer_weight(&mut self, layer: &str, weight: f64) {
-        self.calls
-            .push(Call::SetLayerWeight(layer.into(), bits(weight)));
     }
     fn current_state(&mut self) -> Arc<str> {
         self.calls.push(Call::CurrentState);

@@ -3,6 +3,7 @@
 //! values out (see `docs/animation.md`). The runtime drives these per animator per update.
 
 pub mod blend;
+pub mod command;
 pub mod mask;
 pub mod pose;
 pub mod retarget;
@@ -15,6 +16,7 @@ pub use blend::{
     Blend1D, BlendError, BlendSpace2D, BlendTree, BoundClip, Leaf, SyncedPlayer, TreeError,
     TreeEvaluator, add_difference, heaviest_leaf, lerp_pose,
 };
+pub use command::{AnimCommand, CommandKind, CommandSpec};
 pub use mask::{BoneMask, LayerBlend, apply_additive, apply_override, apply_override_clip};
 pub use pose::{Pose, Transform};
 pub use retarget::{hips_scale, leg_length, retarget_clip};

@@ -20,6 +20,7 @@ use super::hub::{EventHub, EventId, Notify, Value};
 use super::instance::Graphs;
 use super::schedule::GameTime;
 use super::trace::{self, TraceKind};
+pub use crate::anim::AnimCommand;
 use crate::anim::state_machine::Machine;
 use crate::anim::{
     BoneMask, BoundClip, Leaf, Pose, RootClip, RootDelta, RootMotionMode, Skeleton, TreeEvaluator,
@@ -96,32 +97,6 @@ impl Clip {
     pub fn seq(&self) -> &Arc<AnimSeq> {
         &self.seq
     }
-}
-
-/// A request to an animator. Handlers' requests (`anim.*`) and scene actions are queued and
-/// applied at the start of the next animation update.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AnimCommand {
-    /// Plays clip slot `slot` from time 0.
-    Play(Arc<str>),
-    /// `SetParam` / `anim.set_param`: recorded (read back by `anim.get_param`).
-    SetParam(Arc<str>, f64),
-    /// `SetState` / `anim.set_state`: needs a state machine; the minimal animator has none.
-    SetState(Arc<str>),
-    /// `PlayOnLayer`: recorded only.
-    PlayOnLayer(Arc<str>, Arc<str>),
-    /// `StopLayer`: recorded only.
-    StopLayer(Arc<str>),
-    /// `SetLayerWeight`: recorded only.
-    SetLayerWeight(Arc<str>, f64),
-    /// Moves the playhead to clip time `t` (unwrapped); fires nothing.
-    Seek(f64),
-    /// Stops advancing.
-    Pause,
-    /// Advances again.
-    Resume,
-    /// Sets the playback speed (negative plays in reverse).
-    SetSpeed(f64),
 }
 
 /// What the animator recorded for one layer (no effect on playback).

@@ -10,6 +10,7 @@
 //! with [`ErrorKind::Budget`].
 #![allow(dead_code)]
 
+use sinew::anim::AnimCommand;
 use sinew::bytecode::Value;
 use sinew::compile::ir::{Const, EventKey, Graph, Node, NodeId, Op};
 use sinew::graph::expr;
@@ -523,31 +524,31 @@ impl<'g> Run<'_, 'g> {
                 }
                 (_, "anim.set_state", _) => {
                     let s = as_str(&self.input(n, "state")?);
-                    let ok = self.host.set_state(&s);
+                    let ok = self.host.command(AnimCommand::SetState(s));
                     self.set_out(n, "ok", Value::Bool(ok));
                     self.r.follow(n, "then")
                 }
                 (_, "anim.set_param", _) => {
                     let name = as_str(&self.input(n, "name")?);
                     let v = as_float(&self.input(n, "value")?);
-                    self.host.set_param(&name, v);
+                    self.host.command(AnimCommand::SetParam(name, v));
                     self.r.follow(n, "then")
                 }
                 (_, "anim.play_on_layer", _) => {
                     let layer = as_str(&self.input(n, "layer")?);
                     let clip = as_str(&self.input(n, "clip")?);
-                    self.host.play_on_layer(&layer, &clip);
+                    self.host.command(AnimCommand::PlayOnLayer(layer, clip));
                     self.r.follow(n, "then")
                 }
                 (_, "anim.stop_layer", _) => {
                     let layer = as_str(&self.input(n, "layer")?);
-                    self.host.stop_layer(&layer);
+                    self.host.command(AnimCommand::StopLayer(layer));
                     self.r.follow(n, "then")
                 }
                 (_, "anim.set_layer_weight", _) => {
                     let layer = as_str(&self.input(n, "layer")?);
                     let w = as_float(&self.input(n, "weight")?);
-                    self.host.set_layer_weight(&layer, w);
+                    self.host.command(AnimCommand::SetLayerWeight(layer, w));
                     self.r.follow(n, "then")
                 }
                 (_, "debug.log", _) => {
