@@ -510,7 +510,9 @@ mod tests {
              notifies: [(id: \"n\", name: \"N\", time: {at:?})])"
         );
         let loaded = crate::animseq::load(&crate::diag::SourceFile::new("c.animseq", text));
-        let seq = loaded.seq.unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
+        let seq = loaded
+            .seq
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
         Arc::new(Clip::new(Arc::new(seq), &mut EventHub::new()).expect("clip"))
     }
 
