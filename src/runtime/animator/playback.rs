@@ -314,7 +314,16 @@ pub(super) fn step_motion(
     let Some(state) = m.states.get(motion.state) else {
         return;
     };
-    state.tree.leaves(read, &mut motion.leaves);
+    match state.tree {
+        // One clip: its single full-weight leaf (kept from the last update).
+        BlendTree::Clip(clip) => {
+            if !matches!(motion.leaves[..], [Leaf { clip: c, weight: 1.0, additive: false }] if c == clip)
+            {
+                state.tree.leaves(read, &mut motion.leaves);
+            }
+        }
+        _ => state.tree.leaves(read, &mut motion.leaves),
+    }
     let seconds = step * state.speed;
     let before = motion.clock;
     motion.clock = match before {
@@ -406,12 +415,14 @@ impl Animator {
     /// a crossfade's outgoing side.
     fn advance_base(&mut self, dt: f64, step: f64, delta: &mut RootDelta) {
         let Some(base) = &mut self.base else { return };
-        let m = base.machine.clone();
-        if base.current.started {
+        if base.current.started && !base.machine.transitions.is_empty() {
             let params = &self.params;
             let read = |p: &str| params.get(p).copied().unwrap_or(0.0);
-            if let Some(t) = m.select(base.current.state, &read, base.current.finished) {
-                let (to, blend) = (t.to, t.blend);
+            let next = base
+                .machine
+                .select(base.current.state, &read, base.current.finished)
+                .map(|t| (t.to, t.blend));
+            if let Some((to, blend)) = next {
                 base.enter(to, blend, &mut self.changes);
             }
         }
@@ -425,8 +436,9 @@ impl Animator {
             v as f32
         };
         let incoming_w = fade_w.map_or(1.0, |(_, a)| a);
+        let m = &*base.machine;
         step_motion(
-            &m,
+            m,
             &mut base.current,
             step,
             &read,
@@ -440,7 +452,7 @@ impl Animator {
         if let Some(f) = &mut base.fade {
             let (fires, _) = fade_w.unwrap_or((false, 1.0));
             step_motion(
-                &m,
+                m,
                 &mut f.from,
                 step,
                 &read,

@@ -72,12 +72,16 @@ pub fn animate(world: &mut World) {
         let a = &mut *a;
         a.advance(dt);
         let records = &mut out.records;
-        records.extend(a.changes.drain(..).map(|c| AnimatorRecord::State(owner, c)));
-        records.extend(
-            a.rejected
-                .drain(..)
-                .map(|e| AnimatorRecord::Error(owner, e)),
-        );
+        if !a.changes.is_empty() {
+            records.extend(a.changes.drain(..).map(|c| AnimatorRecord::State(owner, c)));
+        }
+        if !a.rejected.is_empty() {
+            records.extend(
+                a.rejected
+                    .drain(..)
+                    .map(|e| AnimatorRecord::Error(owner, e)),
+            );
+        }
         for f in &a.fires {
             let Some((slot, clip)) = a.slots.get(f.slot) else {
                 continue;
