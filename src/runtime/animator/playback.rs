@@ -299,6 +299,7 @@ fn advance_clock(from: f64, delta: f64, cycle: f64, looping: bool) -> f64 {
 /// crossings (when `fires`), and every clip's root motion weighted by `side_w` × its leaf
 /// weight.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 pub(super) fn step_motion(
     m: &Machine,
     motion: &mut Motion,
@@ -314,17 +315,42 @@ pub(super) fn step_motion(
     let Some(state) = m.states.get(motion.state) else {
         return;
     };
-    match state.tree {
-        // One clip: its single full-weight leaf (kept from the last update).
-        BlendTree::Clip(clip) => {
-            if !matches!(motion.leaves[..], [Leaf { clip: c, weight: 1.0, additive: false }] if c == clip)
-            {
-                state.tree.leaves(read, &mut motion.leaves);
-            }
-        }
-        _ => state.tree.leaves(read, &mut motion.leaves),
-    }
     let seconds = step * state.speed;
+    let moves = root
+        .as_ref()
+        .is_some_and(|r| r.mode != crate::anim::RootMotionMode::Off);
+    // One clip in its own seconds: its single full-weight leaf (kept between updates), one
+    // interval, no cycle length.
+    if let (BlendTree::Clip(clip), Clock::Seconds(from)) = (&state.tree, motion.clock) {
+        let clip = *clip;
+        if !matches!(motion.leaves[..], [Leaf { clip: c, .. }] if c == clip) {
+            state.tree.leaves(read, &mut motion.leaves);
+        }
+        let Some((_, c)) = slots.get(clip) else {
+            return;
+        };
+        let len = c.seq.duration;
+        let to = if seconds.is_finite() && (state.looping || len > 0.0) {
+            advance_clock(from, seconds, len, state.looping)
+        } else {
+            from
+        };
+        let interval = interval(motion.started, from, to, state.looping);
+        motion.started = true;
+        motion.clock = Clock::Seconds(to);
+        motion.finished = !state.looping && to >= len;
+        if moves {
+            add_root(root, clip, &interval, side_w as f32, delta);
+        }
+        if fires {
+            out.push(Fire {
+                slot: clip,
+                interval,
+            });
+        }
+        return;
+    }
+    state.tree.leaves(read, &mut motion.leaves);
     let before = motion.clock;
     motion.clock = match before {
         Clock::Seconds(t) => {
@@ -364,7 +390,7 @@ pub(super) fn step_motion(
         };
         finished &= b >= len;
         let interval = interval(!start, a, b, state.looping);
-        if !lf.additive {
+        if moves && !lf.additive {
             add_root(
                 root,
                 lf.clip,

@@ -19,6 +19,7 @@ pub struct RootMotion {
 }
 
 /// Adds slot `slot`'s root delta over `i`, weighted by `w`, to `out`.
+#[inline]
 pub(super) fn add_root(
     root: &Option<RootMotion>,
     slot: usize,
