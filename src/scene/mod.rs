@@ -14,7 +14,7 @@ pub use parse::{parse, parse_bytes};
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use crate::anim::{LayerBlend, RootMotionMode};
+pub use crate::anim::{AnimCommand, LayerBlend, RootMotionMode};
 use crate::diag::{Diagnostic, Span};
 
 pub use crate::diag::codes::scene::*;
@@ -96,24 +96,11 @@ pub struct EntityDef {
 /// A timed action.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// `SetParam(name, value)`.
-    SetParam(String, f64),
-    /// `SetState(name)`.
-    SetState(String),
-    /// `PlayOnLayer(layer, clip)`.
-    PlayOnLayer(String, String),
-    /// `StopLayer(layer)`.
-    StopLayer(String),
-    /// `SetLayerWeight(layer, w)`.
-    SetLayerWeight(String, f64),
-    /// `Seek(time)`.
-    Seek(f64),
-    /// `Pause`.
-    Pause,
-    /// `Resume`.
-    Resume,
-    /// `SetSpeed(s)`.
-    SetSpeed(f64),
+    /// An animation command, written as its scene action (`SetParam(name, value)`,
+    /// `SetState(name)`, `PlayOnLayer(layer, clip)`, `StopLayer(layer)`,
+    /// `SetLayerWeight(layer, w)`, `Seek(time)`, `Pause`, `Resume`, `SetSpeed(s)`: the rows of
+    /// `anim::command`'s table with a scene name).
+    Anim(AnimCommand),
     /// `Send(target entity, "custom::NAME")`, sent by the action's entity.
     Send(usize, String),
     /// `Despawn`.
@@ -124,22 +111,14 @@ impl Action {
     /// The variant name as written.
     pub fn name(&self) -> &'static str {
         match self {
-            Action::SetParam(..) => "SetParam",
-            Action::SetState(_) => "SetState",
-            Action::PlayOnLayer(..) => "PlayOnLayer",
-            Action::StopLayer(_) => "StopLayer",
-            Action::SetLayerWeight(..) => "SetLayerWeight",
-            Action::Seek(_) => "Seek",
-            Action::Pause => "Pause",
-            Action::Resume => "Resume",
-            Action::SetSpeed(_) => "SetSpeed",
+            Action::Anim(c) => c.spec().scene.unwrap_or(c.spec().name),
             Action::Send(..) => "Send",
             Action::Despawn => "Despawn",
         }
     }
 
     fn needs_animator(&self) -> bool {
-        !matches!(self, Action::Send(..) | Action::Despawn)
+        matches!(self, Action::Anim(_))
     }
 }
 
