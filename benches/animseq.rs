@@ -49,9 +49,6 @@ fn bench(c: &mut Criterion) {
     c.bench_function("animseq/to_ron 1000 keys + 1000 notifies", |b| {
         b.iter(|| animseq::to_ron(black_box(&seq)))
     });
-    c.bench_function("animseq/root_motion_delta over 1e9 s", |b| {
-        b.iter(|| animseq::root_motion_delta(black_box(&seq), 0.3, black_box(1e9), true))
-    });
 }
 
 criterion_group!(benches, bench);

@@ -8,8 +8,7 @@ pub mod codes;
 pub mod render;
 pub mod sarif;
 
-/// A text file (graph, scene) is not UTF-8.
-pub const E_NOT_UTF8: &str = "E0002";
+pub use codes::files::E_NOT_UTF8;
 
 use serde::Serialize;
 use std::fmt;

@@ -21,4 +21,5 @@ pub mod ron_span;
 pub mod runtime;
 pub mod scene;
 pub mod suggest;
+pub mod types;
 pub mod vm;

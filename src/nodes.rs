@@ -7,46 +7,32 @@
 
 use std::fmt;
 
-/// A data or exec type of a pin. `Var` stands for "the type of the node's variable".
+pub use crate::types::Type;
+
+/// What a pin carries: control flow (exec), or a value of one [`Type`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PinType {
     Exec,
-    Bool,
-    Int,
-    Float,
-    Vec3,
-    String,
-    Entity,
-    /// The type of the variable named by the node's subject (`var.get`, `var.set`).
-    Var,
+    Data(Type),
 }
 
 impl PinType {
-    /// The graph type name (`cli.md`: `bool`, `int`, `float`, `string`, `vec3`, `entity`, plus
-    /// `exec` for exec pins and `var` for a variable-typed pin in the palette).
+    /// `exec`, or the value type's name.
     pub fn name(self) -> &'static str {
         match self {
             PinType::Exec => "exec",
-            PinType::Bool => "bool",
-            PinType::Int => "int",
-            PinType::Float => "float",
-            PinType::Vec3 => "vec3",
-            PinType::String => "string",
-            PinType::Entity => "entity",
-            PinType::Var => "var",
+            PinType::Data(t) => t.name(),
         }
     }
-    /// Parses a data type name as written in `var` declarations.
-    pub fn from_type_name(s: &str) -> Option<PinType> {
-        Some(match s {
-            "bool" => PinType::Bool,
-            "int" => PinType::Int,
-            "float" => PinType::Float,
-            "vec3" => PinType::Vec3,
-            "string" => PinType::String,
-            "entity" => PinType::Entity,
-            _ => return None,
-        })
+    /// The value type of a data pin (`None` for exec pins).
+    pub fn data(self) -> Option<Type> {
+        match self {
+            PinType::Exec => None,
+            PinType::Data(t) => Some(t),
+        }
+    }
+    pub fn is_exec(self) -> bool {
+        self == PinType::Exec
     }
 }
 
@@ -56,11 +42,49 @@ impl fmt::Display for PinType {
     }
 }
 
+/// A pin's type as the node table declares it: fixed, or the type of the variable the node's
+/// subject names (`var.get`, `var.set`; the palette shows it as `var`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PinSpec {
+    Fixed(PinType),
+    Var,
+}
+
+impl PinSpec {
+    /// The pin type for a node whose variable (if any) has type `var`; `None` for a
+    /// variable-typed pin without a variable.
+    pub fn resolve(self, var: Option<Type>) -> Option<PinType> {
+        match self {
+            PinSpec::Fixed(t) => Some(t),
+            PinSpec::Var => var.map(PinType::Data),
+        }
+    }
+    /// The palette name: `exec`, a value type's name, or `var`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PinSpec::Fixed(t) => t.name(),
+            PinSpec::Var => "var",
+        }
+    }
+}
+
+impl fmt::Display for PinSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for PinSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 /// One pin of a node kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pin {
     pub name: &'static str,
-    pub ty: PinType,
+    pub ty: PinSpec,
 }
 
 /// What a node's SUBJECT (the token after the kind) must be.
@@ -82,7 +106,7 @@ pub enum SubjectRule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Property {
     pub name: &'static str,
-    pub ty: PinType,
+    pub ty: Type,
     /// Inclusive integer range for `int` properties.
     pub range: Option<(i64, i64)>,
     /// The default, as it would be written in a graph.
@@ -105,6 +129,8 @@ pub enum Flow {
 /// One built-in node kind.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeKind {
+    /// The row's identity (`KindId::FlowFor`).
+    pub id: KindId,
     /// The kind as written in a graph (`int.add`); events are `event` with a subject.
     pub kind: &'static str,
     /// The display name an editor shows.
@@ -130,21 +156,38 @@ impl NodeKind {
     }
 }
 
-const fn p(name: &'static str, ty: PinType) -> Pin {
+const fn p(name: &'static str, ty: PinSpec) -> Pin {
     Pin { name, ty }
 }
 
-use PinType::{Bool as B, Entity as E, Exec as X, Float as F, Int as I, String as S, Vec3 as V};
+const fn data(t: Type) -> PinSpec {
+    PinSpec::Fixed(PinType::Data(t))
+}
+const X: PinSpec = PinSpec::Fixed(PinType::Exec);
+const B: PinSpec = data(Type::Bool);
+const I: PinSpec = data(Type::Int);
+const F: PinSpec = data(Type::Float);
+const V: PinSpec = data(Type::Vec3);
+const S: PinSpec = data(Type::Str);
+const E: PinSpec = data(Type::Entity);
 
 const EXEC_IN: Pin = p("exec", X);
 const THEN: Pin = p("then", X);
 
 macro_rules! kinds {
-    ($( $kind:literal, $name:literal, $cat:literal, $subject:ident, $flow:ident,
+    ($( $id:ident $kind:literal, $name:literal, $cat:literal, $subject:ident, $flow:ident,
         [$($i:expr),* $(,)?] => [$($o:expr),* $(,)?] $(, props [$($prop:expr),*])? ; )*) => {
+        /// Every built-in node kind, one variant per row of the table (what the compiler
+        /// matches on; never the kind's text).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum KindId {
+            $( #[doc = concat!("`", $kind, "`")] $id, )*
+        }
+
         /// Every built-in node kind, in palette order.
         pub static BUILTINS: &[NodeKind] = &[$(
             NodeKind {
+                id: KindId::$id,
                 kind: $kind,
                 name: $name,
                 category: $cat,
@@ -161,7 +204,7 @@ macro_rules! kinds {
 const fn prop_int(name: &'static str, lo: i64, hi: i64, default: &'static str) -> Property {
     Property {
         name,
-        ty: I,
+        ty: Type::Int,
         range: Some((lo, hi)),
         default,
     }
@@ -170,7 +213,7 @@ const fn prop_int(name: &'static str, lo: i64, hi: i64, default: &'static str) -
 const fn prop_bool(name: &'static str, default: &'static str) -> Property {
     Property {
         name,
-        ty: B,
+        ty: Type::Bool,
         range: None,
         default,
     }
@@ -180,86 +223,86 @@ const fn prop_bool(name: &'static str, default: &'static str) -> Property {
 pub const SEQUENCE_MAX: i64 = 16;
 
 kinds! {
-    "event begin_play", "Begin Play", "Events", Event, Event, [] => [THEN];
-    "event tick", "Tick", "Events", Event, Event, [] => [THEN, p("dt", F)];
-    "event custom", "Custom Event", "Events", Event, Event, [] => [THEN, p("sender", E)];
-    "flow.branch", "Branch", "Flow", None, Exec, [EXEC_IN, p("condition", B)] => [p("true", X), p("false", X)];
-    "flow.sequence", "Sequence", "Flow", None, Exec, [EXEC_IN] => [
+    EventBeginPlay "event begin_play", "Begin Play", "Events", Event, Event, [] => [THEN];
+    EventTick "event tick", "Tick", "Events", Event, Event, [] => [THEN, p("dt", F)];
+    EventCustom "event custom", "Custom Event", "Events", Event, Event, [] => [THEN, p("sender", E)];
+    FlowBranch "flow.branch", "Branch", "Flow", None, Exec, [EXEC_IN, p("condition", B)] => [p("true", X), p("false", X)];
+    FlowSequence "flow.sequence", "Sequence", "Flow", None, Exec, [EXEC_IN] => [
         p("then_0", X), p("then_1", X), p("then_2", X), p("then_3", X), p("then_4", X), p("then_5", X),
         p("then_6", X), p("then_7", X), p("then_8", X), p("then_9", X), p("then_10", X), p("then_11", X),
         p("then_12", X), p("then_13", X), p("then_14", X), p("then_15", X)],
         props [prop_int("count", 1, SEQUENCE_MAX, "2")];
-    "flow.for", "For Loop", "Flow", None, Exec, [EXEC_IN, p("first", I), p("last", I)] => [p("body", X), p("index", I), p("completed", X)];
-    "flow.do_once", "Do Once", "Flow", None, Exec, [EXEC_IN, p("reset", X)] => [THEN];
-    "flow.flip_flop", "Flip Flop", "Flow", None, Exec, [EXEC_IN] => [p("a", X), p("b", X), p("is_a", B)];
-    "flow.gate", "Gate", "Flow", None, Exec, [p("enter", X), p("open", X), p("close", X), p("toggle", X)] => [p("exit", X)],
+    FlowFor "flow.for", "For Loop", "Flow", None, Exec, [EXEC_IN, p("first", I), p("last", I)] => [p("body", X), p("index", I), p("completed", X)];
+    FlowDoOnce "flow.do_once", "Do Once", "Flow", None, Exec, [EXEC_IN, p("reset", X)] => [THEN];
+    FlowFlipFlop "flow.flip_flop", "Flip Flop", "Flow", None, Exec, [EXEC_IN] => [p("a", X), p("b", X), p("is_a", B)];
+    FlowGate "flow.gate", "Gate", "Flow", None, Exec, [p("enter", X), p("open", X), p("close", X), p("toggle", X)] => [p("exit", X)],
         props [prop_bool("start_open", "true")];
-    "flow.delay", "Delay", "Flow", None, Latent, [EXEC_IN, p("seconds", F)] => [THEN];
-    "var.get", "Get Variable", "Variables", Variable, Pure, [] => [p("value", PinType::Var)];
-    "var.set", "Set Variable", "Variables", Variable, Exec, [EXEC_IN, p("value", PinType::Var)] => [THEN, p("value", PinType::Var)];
-    "int.add", "Add", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
-    "int.sub", "Subtract", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
-    "int.mul", "Multiply", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
-    "int.div", "Divide", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
-    "int.rem", "Remainder", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
-    "int.min", "Min", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
-    "int.max", "Max", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
-    "int.neg", "Negate", "Math/Int", None, Pure, [p("a", I)] => [p("out", I)];
-    "int.abs", "Absolute", "Math/Int", None, Pure, [p("a", I)] => [p("out", I)];
-    "int.eq", "Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
-    "int.ne", "Not Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
-    "int.lt", "Less", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
-    "int.le", "Less or Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
-    "int.gt", "Greater", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
-    "int.ge", "Greater or Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
-    "int.clamp", "Clamp", "Math/Int", None, Pure, [p("value", I), p("min", I), p("max", I)] => [p("out", I)];
-    "int.to_float", "To Float", "Math/Int", None, Pure, [p("a", I)] => [p("out", F)];
-    "float.add", "Add", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
-    "float.sub", "Subtract", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
-    "float.mul", "Multiply", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
-    "float.div", "Divide", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
-    "float.min", "Min", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
-    "float.max", "Max", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
-    "float.neg", "Negate", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
-    "float.abs", "Absolute", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
-    "float.sqrt", "Square Root", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
-    "float.sin", "Sine", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
-    "float.cos", "Cosine", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
-    "float.floor", "Floor", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
-    "float.lt", "Less", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
-    "float.le", "Less or Equal", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
-    "float.gt", "Greater", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
-    "float.ge", "Greater or Equal", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
-    "float.clamp", "Clamp", "Math/Float", None, Pure, [p("value", F), p("min", F), p("max", F)] => [p("out", F)];
-    "float.lerp", "Lerp", "Math/Float", None, Pure, [p("a", F), p("b", F), p("t", F)] => [p("out", F)];
-    "float.to_int", "To Int", "Math/Float", None, Pure, [p("a", F)] => [p("out", I)];
-    "bool.and", "And", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
-    "bool.or", "Or", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
-    "bool.xor", "Xor", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
-    "bool.not", "Not", "Math/Bool", None, Pure, [p("a", B)] => [p("out", B)];
-    "vec3.make", "Make Vector", "Math/Vector", None, Pure, [p("x", F), p("y", F), p("z", F)] => [p("out", V)];
-    "vec3.break", "Break Vector", "Math/Vector", None, Pure, [p("v", V)] => [p("x", F), p("y", F), p("z", F)];
-    "vec3.add", "Add", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", V)];
-    "vec3.sub", "Subtract", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", V)];
-    "vec3.scale", "Scale", "Math/Vector", None, Pure, [p("v", V), p("s", F)] => [p("out", V)];
-    "vec3.length", "Length", "Math/Vector", None, Pure, [p("v", V)] => [p("out", F)];
-    "vec3.dot", "Dot", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", F)];
-    "string.concat", "Concatenate", "String", None, Pure, [p("a", S), p("b", S)] => [p("out", S)];
-    "string.eq", "Equal", "String", None, Pure, [p("a", S), p("b", S)] => [p("out", B)];
-    "string.from_int", "From Int", "String", None, Pure, [p("a", I)] => [p("out", S)];
-    "string.from_float", "From Float", "String", None, Pure, [p("a", F)] => [p("out", S)];
-    "expr", "Expression", "Math/Float", Expr, Pure, [] => [p("out", F)];
-    "entity.self", "Self", "Entity", None, Pure, [] => [p("out", E)];
-    "event.send", "Send Event", "Events", CustomEvent, Exec, [EXEC_IN, p("target", E)] => [THEN];
-    "anim.set_state", "Set State", "Animation", None, Exec, [EXEC_IN, p("state", S)] => [THEN, p("ok", B)];
-    "anim.set_param", "Set Parameter", "Animation", None, Exec, [EXEC_IN, p("name", S), p("value", F)] => [THEN];
-    "anim.get_param", "Get Parameter", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
-    "anim.play_on_layer", "Play On Layer", "Animation", None, Exec, [EXEC_IN, p("layer", S), p("clip", S)] => [THEN];
-    "anim.stop_layer", "Stop Layer", "Animation", None, Exec, [EXEC_IN, p("layer", S)] => [THEN];
-    "anim.set_layer_weight", "Set Layer Weight", "Animation", None, Exec, [EXEC_IN, p("layer", S), p("weight", F)] => [THEN];
-    "anim.current_state", "Current State", "Animation", None, Pure, [] => [p("state", S)];
-    "anim.curve", "Curve Value", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
-    "debug.log", "Log", "Debug", None, Exec, [EXEC_IN, p("message", S)] => [THEN];
+    FlowDelay "flow.delay", "Delay", "Flow", None, Latent, [EXEC_IN, p("seconds", F)] => [THEN];
+    VarGet "var.get", "Get Variable", "Variables", Variable, Pure, [] => [p("value", PinSpec::Var)];
+    VarSet "var.set", "Set Variable", "Variables", Variable, Exec, [EXEC_IN, p("value", PinSpec::Var)] => [THEN, p("value", PinSpec::Var)];
+    IntAdd "int.add", "Add", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    IntSub "int.sub", "Subtract", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    IntMul "int.mul", "Multiply", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    IntDiv "int.div", "Divide", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    IntRem "int.rem", "Remainder", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    IntMin "int.min", "Min", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    IntMax "int.max", "Max", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    IntNeg "int.neg", "Negate", "Math/Int", None, Pure, [p("a", I)] => [p("out", I)];
+    IntAbs "int.abs", "Absolute", "Math/Int", None, Pure, [p("a", I)] => [p("out", I)];
+    IntEq "int.eq", "Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    IntNe "int.ne", "Not Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    IntLt "int.lt", "Less", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    IntLe "int.le", "Less or Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    IntGt "int.gt", "Greater", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    IntGe "int.ge", "Greater or Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    IntClamp "int.clamp", "Clamp", "Math/Int", None, Pure, [p("value", I), p("min", I), p("max", I)] => [p("out", I)];
+    IntToFloat "int.to_float", "To Float", "Math/Int", None, Pure, [p("a", I)] => [p("out", F)];
+    FloatAdd "float.add", "Add", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    FloatSub "float.sub", "Subtract", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    FloatMul "float.mul", "Multiply", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    FloatDiv "float.div", "Divide", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    FloatMin "float.min", "Min", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    FloatMax "float.max", "Max", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    FloatNeg "float.neg", "Negate", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    FloatAbs "float.abs", "Absolute", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    FloatSqrt "float.sqrt", "Square Root", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    FloatSin "float.sin", "Sine", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    FloatCos "float.cos", "Cosine", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    FloatFloor "float.floor", "Floor", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    FloatLt "float.lt", "Less", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    FloatLe "float.le", "Less or Equal", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    FloatGt "float.gt", "Greater", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    FloatGe "float.ge", "Greater or Equal", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    FloatClamp "float.clamp", "Clamp", "Math/Float", None, Pure, [p("value", F), p("min", F), p("max", F)] => [p("out", F)];
+    FloatLerp "float.lerp", "Lerp", "Math/Float", None, Pure, [p("a", F), p("b", F), p("t", F)] => [p("out", F)];
+    FloatToInt "float.to_int", "To Int", "Math/Float", None, Pure, [p("a", F)] => [p("out", I)];
+    BoolAnd "bool.and", "And", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
+    BoolOr "bool.or", "Or", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
+    BoolXor "bool.xor", "Xor", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
+    BoolNot "bool.not", "Not", "Math/Bool", None, Pure, [p("a", B)] => [p("out", B)];
+    Vec3Make "vec3.make", "Make Vector", "Math/Vector", None, Pure, [p("x", F), p("y", F), p("z", F)] => [p("out", V)];
+    Vec3Break "vec3.break", "Break Vector", "Math/Vector", None, Pure, [p("v", V)] => [p("x", F), p("y", F), p("z", F)];
+    Vec3Add "vec3.add", "Add", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", V)];
+    Vec3Sub "vec3.sub", "Subtract", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", V)];
+    Vec3Scale "vec3.scale", "Scale", "Math/Vector", None, Pure, [p("v", V), p("s", F)] => [p("out", V)];
+    Vec3Length "vec3.length", "Length", "Math/Vector", None, Pure, [p("v", V)] => [p("out", F)];
+    Vec3Dot "vec3.dot", "Dot", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", F)];
+    StringConcat "string.concat", "Concatenate", "String", None, Pure, [p("a", S), p("b", S)] => [p("out", S)];
+    StringEq "string.eq", "Equal", "String", None, Pure, [p("a", S), p("b", S)] => [p("out", B)];
+    StringFromInt "string.from_int", "From Int", "String", None, Pure, [p("a", I)] => [p("out", S)];
+    StringFromFloat "string.from_float", "From Float", "String", None, Pure, [p("a", F)] => [p("out", S)];
+    Expr "expr", "Expression", "Math/Float", Expr, Pure, [] => [p("out", F)];
+    EntitySelf "entity.self", "Self", "Entity", None, Pure, [] => [p("out", E)];
+    EventSend "event.send", "Send Event", "Events", CustomEvent, Exec, [EXEC_IN, p("target", E)] => [THEN];
+    AnimSetState "anim.set_state", "Set State", "Animation", None, Exec, [EXEC_IN, p("state", S)] => [THEN, p("ok", B)];
+    AnimSetParam "anim.set_param", "Set Parameter", "Animation", None, Exec, [EXEC_IN, p("name", S), p("value", F)] => [THEN];
+    AnimGetParam "anim.get_param", "Get Parameter", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
+    AnimPlayOnLayer "anim.play_on_layer", "Play On Layer", "Animation", None, Exec, [EXEC_IN, p("layer", S), p("clip", S)] => [THEN];
+    AnimStopLayer "anim.stop_layer", "Stop Layer", "Animation", None, Exec, [EXEC_IN, p("layer", S)] => [THEN];
+    AnimSetLayerWeight "anim.set_layer_weight", "Set Layer Weight", "Animation", None, Exec, [EXEC_IN, p("layer", S), p("weight", F)] => [THEN];
+    AnimCurrentState "anim.current_state", "Current State", "Animation", None, Pure, [] => [p("state", S)];
+    AnimCurve "anim.curve", "Curve Value", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
+    DebugLog "debug.log", "Log", "Debug", None, Exec, [EXEC_IN, p("message", S)] => [THEN];
 }
 
 /// Looks up a built-in kind as written after `node x =` (events: `event`, resolved by subject).
@@ -313,7 +356,8 @@ mod tests {
     #[test]
     fn kinds_are_unique_and_pins_unique_per_node() {
         let mut seen = BTreeSet::new();
-        for k in BUILTINS {
+        for (i, k) in BUILTINS.iter().enumerate() {
+            assert_eq!(k.id as usize, i, "{}", k.kind);
             assert!(seen.insert(k.kind), "duplicate kind {}", k.kind);
             let ins: BTreeSet<_> = k.inputs.iter().map(|p| p.name).collect();
             assert_eq!(ins.len(), k.inputs.len(), "{}", k.kind);
@@ -325,11 +369,7 @@ mod tests {
     #[test]
     fn pure_nodes_have_no_exec_pins_and_exec_nodes_do() {
         for k in BUILTINS {
-            let has_exec = k
-                .inputs
-                .iter()
-                .chain(k.outputs)
-                .any(|p| p.ty == PinType::Exec);
+            let has_exec = k.inputs.iter().chain(k.outputs).any(|p| p.ty == X);
             match k.flow {
                 Flow::Pure => assert!(!has_exec, "{}", k.kind),
                 _ => assert!(has_exec, "{}", k.kind),

@@ -4,7 +4,7 @@
 //! Quarantined identities never appear: the palette reads only `Catalog::events()`.
 
 use crate::catalog::{Catalog, Delta, EventDescriptor};
-use crate::nodes::{BUILTINS, NOTIFY_CONTEXT_PINS, NodeKind, Pin};
+use crate::nodes::{BUILTINS, NOTIFY_CONTEXT_PINS, NodeKind, Pin, PinSpec, PinType};
 use serde::Serialize;
 
 /// One typed pin as an editor shows it.
@@ -12,7 +12,7 @@ use serde::Serialize;
 pub struct PalettePin {
     pub name: String,
     #[serde(rename = "type")]
-    pub ty: &'static str,
+    pub ty: PinSpec,
 }
 
 /// One node an editor can offer.
@@ -29,7 +29,7 @@ fn pins(pins: &[Pin]) -> Vec<PalettePin> {
     pins.iter()
         .map(|p| PalettePin {
             name: p.name.to_string(),
-            ty: p.ty.name(),
+            ty: p.ty,
         })
         .collect()
 }
@@ -57,7 +57,7 @@ pub fn event_entry(d: &EventDescriptor) -> PaletteEntry {
     let mut outputs = pins(NOTIFY_CONTEXT_PINS);
     outputs.extend(d.fields.iter().map(|(name, ty)| PalettePin {
         name: name.clone(),
-        ty,
+        ty: PinSpec::Fixed(PinType::Data(*ty)),
     }));
     PaletteEntry {
         kind: format!("event {}", d.id),

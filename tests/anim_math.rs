@@ -2,10 +2,13 @@
 //! additive layers, root motion across wraps, retargeting, `.skel` diagnostics, plus properties
 //! (2D weights finite and summing to 1, unit rotations, no NaN in poses).
 
+#[path = "support/root_oracle.rs"]
+mod root_oracle;
+
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
 use sinew::anim::*;
-use sinew::animseq::{AnimSeq, Track};
+use sinew::animseq::{AnimSeq, Axes, RootMotion, Track};
 use sinew::diag::SourceFile;
 use std::collections::BTreeMap;
 
@@ -910,5 +913,114 @@ proptest! {
         let rc = RootClip::new(&clips[0].clip, &clips[0].binding, 0, true);
         let d = rc.delta(0.0, t, true);
         prop_assert!(d.translation.is_finite() && d.yaw.is_finite());
+    }
+}
+
+// ---- root motion against the oracle ---------------------------------------------------------
+
+/// A clip whose hips move along X/Z and turn about +Y, with the oracle's root-motion block.
+fn oracle_clip(duration: f64, keys: &[(f64, [f32; 3], f32)]) -> AnimSeq {
+    let tr: Vec<(f64, [f32; 3])> = keys.iter().map(|k| (k.0, k.1)).collect();
+    let rot: Vec<(f64, Quat)> = keys
+        .iter()
+        .map(|k| (k.0, Quat::from_rotation_y(k.2)))
+        .collect();
+    let mut s = seq(duration, vec![track("hips", &tr, &rot)]);
+    s.root_motion = Some(RootMotion {
+        bone: "hips".into(),
+        translation: Axes {
+            x: true,
+            y: false,
+            z: true,
+        },
+        yaw: true,
+    });
+    s
+}
+
+#[test]
+fn root_oracle_hand_computed() {
+    use root_oracle::root_motion_delta as delta;
+    use std::f64::consts::{FRAC_PI_2, PI};
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    let s = oracle_clip(
+        1.0,
+        &[
+            (0.0, [0.0, 1.0, 0.0], 0.0),
+            (1.0, [2.0, 1.0, 4.0], FRAC_PI_2 as f32),
+        ],
+    );
+    let d = delta(&s, 0.25, 0.75, true).expect("delta");
+    assert!(
+        close(d.translation[0], 1.0) && close(d.translation[2], 2.0),
+        "{d:?}"
+    );
+    assert!(close(d.yaw, PI / 4.0), "{d:?}");
+    // 0.5 → 3.25: three cycles of (2, 4) + F(0.25) − F(0.5).
+    let d = delta(&s, 0.5, 3.25, true).expect("delta");
+    assert!(
+        close(d.translation[0], 5.5) && close(d.translation[2], 11.0),
+        "{d:?}"
+    );
+    assert!(close(d.yaw, 3.0 * FRAC_PI_2 - PI / 8.0), "{d:?}");
+    let r = delta(&s, 3.25, 0.5, true).expect("reverse");
+    assert_eq!(r.translation, d.translation.map(|x| -x));
+    let d = delta(&s, -5.0, 7.0, false).expect("clamped");
+    assert_eq!(d.translation, [2.0, 0.0, 4.0]);
+    let turn: Vec<(f64, [f32; 3], f32)> = (0..=4)
+        .map(|i| (f64::from(i) * 0.25, [0.0; 3], i as f32 * FRAC_PI_2 as f32))
+        .collect();
+    let d = delta(&oracle_clip(1.0, &turn), 0.0, 2.0, true).expect("turns");
+    assert!((d.yaw - 4.0 * PI).abs() < 1e-5, "{d:?}");
+    assert!(delta(&s, f64::NAN, 1.0, true).is_none());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// `RootClip::delta` (the runtime's) equals the oracle over any interval, across wraps, in
+    /// both directions: translations at any times, the unwrapped yaw between key times (where
+    /// the runtime's nlerp and the oracle's slerp agree).
+    #[test]
+    fn root_clip_matches_the_oracle(
+        d in 0.2f64..3.0,
+        raw in prop::collection::vec((0.0f64..1.0, [-10.0f32..10.0, -1.0f32..1.0, -10.0f32..10.0], -0.7f32..0.7), 1..6),
+        from in -10.0f64..10.0,
+        len in -10.0f64..10.0,
+        k0 in 0usize..6,
+        k1 in 0usize..6,
+        c0 in -3i32..3,
+        c1 in 0i32..4,
+        looping in any::<bool>(),
+    ) {
+        // Sorted, distinct key times in [0, d]; yaw steps below 0.7 rad.
+        let mut keys: Vec<(f64, [f32; 3], f32)> = Vec::new();
+        let mut times: Vec<f64> = raw.iter().map(|k| (k.0 * d * 1e6).round() / 1e6).collect();
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        let mut yaw = 0.0f32;
+        for (t, k) in times.iter().zip(&raw) {
+            yaw += k.2;
+            keys.push((*t, k.1, yaw));
+        }
+        let s = oracle_clip(d, &keys);
+        let skel = two_bone();
+        let c = bound(&s, &skel);
+        let rc = RootClip::new(&c.clip, &c.binding, 0, true);
+        let near = |a: f64, b: f64, scale: f64| (a - b).abs() <= 1e-4 * (scale.abs() + 1.0);
+        // Translation over an arbitrary interval.
+        let (a, b) = (from, from + len);
+        let got = rc.delta(a, b, looping);
+        let want = root_oracle::root_motion_delta(&s, a, b, looping).expect("oracle");
+        let scale = 20.0 * (1.0 + (b - a).abs() / d);
+        prop_assert!(near(got.translation.x, want.translation[0], scale), "{got:?} vs {want:?}");
+        prop_assert_eq!(got.translation.y, 0.0);
+        prop_assert!(near(got.translation.z, want.translation[2], scale), "{got:?} vs {want:?}");
+        // Yaw between key times (plus whole cycles).
+        let at = |k: usize, c: i32| keys[k % keys.len()].0 + f64::from(c) * d;
+        let (a, b) = (at(k0, c0), at(k1, c0 + c1));
+        let got = rc.delta(a, b, looping);
+        let want = root_oracle::root_motion_delta(&s, a, b, looping).expect("oracle");
+        prop_assert!(near(got.yaw, want.yaw, 4.0 * (1.0 + (b - a).abs() / d)), "{a}..{b}: {got:?} vs {want:?}");
     }
 }

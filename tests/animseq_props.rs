@@ -385,44 +385,6 @@ proptest! {
     }
 }
 
-/// `|x - y|` small relative to the magnitudes involved.
-fn near(x: f64, y: f64, scale: f64) -> bool {
-    (x - y).abs() <= 1e-9 * (scale + 1.0)
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
-
-    /// Root motion composes over split intervals and reverses exactly, across loop wraps.
-    #[test]
-    fn root_motion_composes_and_reverses(
-        s in seq(),
-        a in -1e4..1e4f64,
-        ab in 0.0..1e3f64,
-        bc in 0.0..1e3f64,
-        looping in any::<bool>(),
-    ) {
-        let (b, c) = (a + ab, a + ab + bc);
-        let (Some(x), Some(y), Some(z)) = (
-            animseq::root_motion_delta(&s, a, b, looping),
-            animseq::root_motion_delta(&s, b, c, looping),
-            animseq::root_motion_delta(&s, a, c, looping),
-        ) else {
-            prop_assume!(s.root_motion.is_some());
-            return Ok(());
-        };
-        for i in 0..3 {
-            let scale = x.translation[i].abs() + y.translation[i].abs() + z.translation[i].abs();
-            prop_assert!(near(x.translation[i] + y.translation[i], z.translation[i], scale),
-                "{:?} + {:?} != {:?}", x, y, z);
-        }
-        prop_assert!(near(x.yaw + y.yaw, z.yaw, x.yaw.abs() + y.yaw.abs() + z.yaw.abs()));
-        let r = animseq::root_motion_delta(&s, c, a, looping).expect("reverse exists");
-        prop_assert_eq!(r.translation, z.translation.map(|v| -v));
-        prop_assert_eq!(r.yaw, -z.yaw);
-    }
-}
-
 // ---------------------------------------------------------------- lossless migration
 
 /// `text` with a unique comment after every `,`, `(` and `[` outside strings and at the end of

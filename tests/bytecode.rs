@@ -1,6 +1,7 @@
 //! Bytecode and VM tests: builder, encode/decode, verifier rejections, every op's semantics,
 //! budget, delays, errors keeping state, disassembly snapshot and mutation properties.
 
+use sinew::anim::AnimCommand;
 use std::sync::Arc;
 
 use proptest::prelude::*;
@@ -36,26 +37,25 @@ impl Host for TestHost {
     fn log(&mut self, message: &str) {
         self.calls.push(format!("log {message}"));
     }
-    fn set_state(&mut self, state: &str) -> bool {
-        self.calls.push(format!("set_state {state}"));
-        state == "run" || state == "idle"
-    }
-    fn set_param(&mut self, name: &str, value: f64) {
-        self.calls.push(format!("set_param {name} {value}"));
+    fn command(&mut self, c: AnimCommand) -> bool {
+        self.calls.push(match &c {
+            AnimCommand::SetState(state) => format!("set_state {state}"),
+            AnimCommand::SetParam(name, value) => format!("set_param {name} {value}"),
+            AnimCommand::PlayOnLayer(layer, clip) => format!("play_on_layer {layer} {clip}"),
+            AnimCommand::StopLayer(layer) => format!("stop_layer {layer}"),
+            AnimCommand::SetLayerWeight(layer, weight) => {
+                format!("set_layer_weight {layer} {weight}")
+            }
+            other => format!("{other:?}"),
+        });
+        match &c {
+            AnimCommand::SetState(state) => &**state == "run" || &**state == "idle",
+            _ => true,
+        }
     }
     fn get_param(&mut self, name: &str) -> f64 {
         self.calls.push(format!("get_param {name}"));
         if name == "speed" { 2.5 } else { 0.0 }
-    }
-    fn play_on_layer(&mut self, layer: &str, clip: &str) {
-        self.calls.push(format!("play_on_layer {layer} {clip}"));
-    }
-    fn stop_layer(&mut self, layer: &str) {
-        self.calls.push(format!("stop_layer {layer}"));
-    }
-    fn set_layer_weight(&mut self, layer: &str, weight: f64) {
-        self.calls
-            .push(format!("set_layer_weight {layer} {weight}"));
     }
     fn current_state(&mut self) -> Arc<str> {
         self.calls.push("current_state".into());

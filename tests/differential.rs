@@ -7,11 +7,12 @@
 mod support;
 
 use proptest::prelude::*;
+use sinew::anim::AnimCommand;
 use sinew::bytecode::{DEFAULT_BUDGET, Value, VerifiedModule};
 use sinew::catalog::scan::LiveCatalog;
 use sinew::compile::{self, ir};
 use sinew::diag::SourceFile;
-use sinew::nodes::PinType;
+use sinew::types::Type;
 use sinew::vm::{self, Host, InstanceState, Vm};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -80,18 +81,39 @@ impl Host for RecHost {
     fn log(&mut self, message: &str) {
         self.calls.push(Call::Log(message.into()));
     }
-    fn set_state(&mut self, state: &str) -> bool {
-        let ok = STATES.contains(&state);
-        if ok {
-            self.state = state.into();
+    fn command(&mut self, c: AnimCommand) -> bool {
+        match c {
+            AnimCommand::SetState(state) => {
+                let ok = STATES.contains(&&*state);
+                if ok {
+                    self.state = state.to_string();
+                }
+                self.calls.push(Call::SetState(state.to_string(), ok));
+                ok
+            }
+            AnimCommand::SetParam(name, value) => {
+                self.calls
+                    .push(Call::SetParam(name.to_string(), bits(value)));
+                self.params.retain(|(n, _)| **n != *name);
+                self.params.push((name.to_string(), value));
+                true
+            }
+            AnimCommand::PlayOnLayer(layer, clip) => {
+                self.calls
+                    .push(Call::PlayOnLayer(layer.to_string(), clip.to_string()));
+                true
+            }
+            AnimCommand::StopLayer(layer) => {
+                self.calls.push(Call::StopLayer(layer.to_string()));
+                true
+            }
+            AnimCommand::SetLayerWeight(layer, weight) => {
+                self.calls
+                    .push(Call::SetLayerWeight(layer.to_string(), bits(weight)));
+                true
+            }
+            other => panic!("graphs cannot issue {other:?}"),
         }
-        self.calls.push(Call::SetState(state.into(), ok));
-        ok
-    }
-    fn set_param(&mut self, name: &str, value: f64) {
-        self.calls.push(Call::SetParam(name.into(), bits(value)));
-        self.params.retain(|(n, _)| n != name);
-        self.params.push((name.into(), value));
     }
     fn get_param(&mut self, name: &str) -> f64 {
         self.calls.push(Call::GetParam(name.into()));
@@ -99,17 +121,6 @@ impl Host for RecHost {
             .iter()
             .find(|(n, _)| n == name)
             .map_or(0.0, |p| p.1)
-    }
-    fn play_on_layer(&mut self, layer: &str, clip: &str) {
-        self.calls
-            .push(Call::PlayOnLayer(layer.into(), clip.into()));
-    }
-    fn stop_layer(&mut self, layer: &str) {
-        self.calls.push(Call::StopLayer(layer.into()));
-    }
-    fn set_layer_weight(&mut self, layer: &str, weight: f64) {
-        self.calls
-            .push(Call::SetLayerWeight(layer.into(), bits(weight)));
     }
     fn current_state(&mut self) -> Arc<str> {
         self.calls.push(Call::CurrentState);
@@ -161,17 +172,14 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// A payload value of type `t`, varied by `k`.
-fn sample(t: PinType, k: usize) -> Value {
+fn sample(t: Type, k: usize) -> Value {
     match t {
-        PinType::Bool => Value::Bool(k.is_multiple_of(2)),
-        PinType::Int => Value::Int([3, 0, -1, i64::MAX, 12, i64::MIN][k % 6]),
-        PinType::Float => Value::Float([0.25, -1.5, 0.0, 1e300, 0.016, 3.0][k % 6]),
-        PinType::Vec3 => {
-            Value::Vec3([[0.0, 1.0, 0.0], [1.5, -2.0, 3.25], [1e30, 0.0, -0.0]][k % 3])
-        }
-        PinType::String => Value::Str(Arc::from(["grass", "", "stone"][k % 3])),
-        PinType::Entity => Value::Entity([Some(OWNER), Some(OTHER), None][k % 3]),
-        PinType::Exec | PinType::Var => Value::Int(0),
+        Type::Bool => Value::Bool(k.is_multiple_of(2)),
+        Type::Int => Value::Int([3, 0, -1, i64::MAX, 12, i64::MIN][k % 6]),
+        Type::Float => Value::Float([0.25, -1.5, 0.0, 1e300, 0.016, 3.0][k % 6]),
+        Type::Vec3 => Value::Vec3([[0.0, 1.0, 0.0], [1.5, -2.0, 3.25], [1e30, 0.0, -0.0]][k % 3]),
+        Type::Str => Value::Str(Arc::from(["grass", "", "stone"][k % 3])),
+        Type::Entity => Value::Entity([Some(OWNER), Some(OTHER), None][k % 3]),
     }
 }
 
@@ -529,11 +537,7 @@ fn check(name: &str, text: &str, script: &[Step], budget: u64) -> Result<Stats, 
         let ev = r
             .event_node(&h.event)
             .ok_or_else(|| format!("handler `{}` has no event node", h.event))?;
-        let want: Vec<_> = r
-            .payload_types(ev)
-            .into_iter()
-            .filter_map(compile::lower::bc_type)
-            .collect();
+        let want: Vec<_> = r.payload_types(ev).into_iter().collect();
         if want != h.params {
             return Err(format!(
                 "handler `{}` params {:?} vs {want:?}",

@@ -89,3 +89,61 @@ proptest! {
         check(&text);
     }
 }
+
+#[test]
+fn every_scene_command_of_the_table_reads_as_that_command() {
+    // The reader is driven by `anim::command`'s table: each row with a scene name parses, with
+    // its arguments in order, into that command; the wrong arity is refused.
+    use sinew::anim::command::COMMANDS;
+    use sinew::types::Type;
+    let mut seen = 0;
+    for c in COMMANDS.iter().filter(|c| c.scene.is_some()) {
+        let name = c.scene.expect("scene name");
+        let args: Vec<String> = c
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| match a.ty {
+                Type::Str => format!("\"{}{i}\"", a.name),
+                _ => format!("{}.5", i + 1),
+            })
+            .collect();
+        let call = if args.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}({})", args.join(", "))
+        };
+        let text = format!(
+            r#"Scene(entities: [(name: "a", animator: Some(()))], actions: [(entity: "a", action: {call})])"#
+        );
+        let s = check(text.as_bytes())
+            .scene
+            .unwrap_or_else(|| panic!("{text}"));
+        let Action::Anim(cmd) = &s.actions[0].action else {
+            panic!("{call} is not an animation command")
+        };
+        assert_eq!(cmd.kind(), c.kind, "{call}");
+        assert_eq!(s.actions[0].action.name(), name);
+        let debug = format!("{cmd:?}");
+        for a in &args {
+            assert!(debug.contains(a.as_str()), "{a} in {debug}");
+        }
+        // One argument too many is an E0552 naming the action.
+        let extra = if args.is_empty() {
+            format!("{name}(1.0)")
+        } else {
+            format!("{name}({}, 1.0)", args.join(", "))
+        };
+        let bad = check(text.replace(&call, &extra).as_bytes());
+        assert!(bad.scene.is_none(), "{extra}");
+        assert!(
+            bad.diagnostics
+                .iter()
+                .any(|d| d.code == "E0552" && d.message.contains(name)),
+            "{extra}: {:?}",
+            bad.diagnostics
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, 9, "the scene actions that are animation commands");
+}

@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use sinew::bytecode::Const;
 use sinew::compile::{self, EventCatalog, EventInfo};
 use sinew::diag::SourceFile;
-use sinew::nodes::PinType;
+use sinew::types::Type;
 use sinew::vm::{InstanceState, NullHost, Outcome, Vm};
 
 /// Two published notifies (one with typed fields) and one quarantined identity.
@@ -19,11 +19,11 @@ impl EventCatalog for Catalog {
         match identity {
             "animseq::run.footstep_l" => EventInfo::Published {
                 fields: vec![
-                    ("surface".into(), PinType::String),
-                    ("volume".into(), PinType::Float),
-                    ("count".into(), PinType::Int),
-                    ("hard".into(), PinType::Bool),
-                    ("push".into(), PinType::Vec3),
+                    ("surface".into(), Type::Str),
+                    ("volume".into(), Type::Float),
+                    ("count".into(), Type::Int),
+                    ("hard".into(), Type::Bool),
+                    ("push".into(), Type::Vec3),
                 ],
             },
             "animseq::run.land" => EventInfo::Published { fields: Vec::new() },

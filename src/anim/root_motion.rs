@@ -1,8 +1,8 @@
 //! Root motion: the root bone's horizontal (X, Z) translation and optional yaw over a playback
 //! interval, taken off the bone and handed to the entity.
 //!
-//! Conventions (as `animseq::root_motion_delta`, which this mirrors on compiled clips with the
-//! per-key yaw precomputed so each query is O(log keys)): playback times are unwrapped `f64`; a
+//! Conventions (checked against the test oracle `tests/support/root_oracle.rs`; compiled clips
+//! with the per-key yaw precomputed so each query is O(log keys)): playback times are unwrapped `f64`; a
 //! looping clip adds the full-cycle delta once per whole cycle crossed (O(1) for any number of
 //! wraps); a non-looping clip clamps to `[0, D]`; reverse playback gives the exact negative of
 //! the forward delta; deltas are in the root bone's parent space, summed in clip space (a cycle's

@@ -7,7 +7,7 @@
 
 use super::*;
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::ron_span::{self, DecodeError, Value, expect_struct};
+use crate::ron_span::{self, DecodeCodes, Decoder, Value};
 use glam::{Quat, Vec3};
 use std::collections::BTreeMap;
 
@@ -353,77 +353,58 @@ struct BoneSpans {
 /// Parses and validates one `.skel` text: `Skeleton(bones: [(name, parent, translation,
 /// rotation, scale?)], clips: [..]?)` (the struct name may be omitted).
 pub fn load_skeleton(src: &SourceFile) -> LoadedSkeleton {
-    let mut diags = Vec::new();
-    let fail = |mut diags: Vec<Diagnostic>| {
-        crate::diag::sort(&mut diags);
-        LoadedSkeleton {
-            skeleton: None,
-            diagnostics: diags,
-        }
+    let fail = |diagnostics: Vec<Diagnostic>| LoadedSkeleton {
+        skeleton: None,
+        diagnostics,
     };
+    let mut d = Decoder::new(src, DecodeCodes::all(E_SKEL_SHAPE));
     let value = match ron_span::parse(src.text()) {
         Ok(v) => v,
         Err(e) => {
-            diags.push(Diagnostic::error(E_SKEL_SYNTAX, e.message).at(src, e.span));
-            return fail(diags);
+            d.error(E_SKEL_SYNTAX, e.span, e.message);
+            return fail(d.finish());
         }
     };
-    let mut errs = Vec::new();
-    let Some(root) = expect_struct(&value, "Skeleton", ROOT_FIELDS, &mut errs) else {
-        push_decode(src, &mut diags, errs);
-        return fail(diags);
+    let Some(root) = d.strukt(&value, "Skeleton", ROOT_FIELDS) else {
+        return fail(d.finish());
     };
-    let bones_v = root.required("bones", &mut errs);
+    let bones_v = d.required(&root, "bones");
     let mut clips = Vec::new();
-    if let Some(f) = root.get("clips") {
-        match f.value.as_list() {
-            Ok(items) => {
-                for it in items {
-                    match it.as_str() {
-                        Ok(s) => clips.push(s.to_string()),
-                        Err(e) => errs.push(e),
-                    }
-                }
+    if let Some(f) = root.get("clips")
+        && let Some(items) = d.ok(f.value.as_list())
+    {
+        for it in items {
+            if let Some(s) = d.string(it) {
+                clips.push(s);
             }
-            Err(e) => errs.push(e),
         }
     }
     let mut defs = Vec::new();
     let mut spans = Vec::new();
-    if let Some(bv) = bones_v {
-        match bv.as_list() {
-            Ok(items) => {
-                for it in items {
-                    if let Some((d, s)) = bone(it, &mut errs) {
-                        defs.push(d);
-                        spans.push(s);
-                    }
-                }
+    if let Some(bv) = bones_v
+        && let Some(items) = d.ok(bv.as_list())
+    {
+        for it in items {
+            if let Some((def, s)) = bone(it, &mut d) {
+                defs.push(def);
+                spans.push(s);
             }
-            Err(e) => errs.push(e),
         }
     }
-    let shape_errors = !errs.is_empty();
-    push_decode(src, &mut diags, errs);
-    if shape_errors {
-        return fail(diags);
+    if d.has_errors() {
+        return fail(d.finish());
     }
-    let errors = validate(&defs);
-    for e in &errors {
-        diags.push(located(src, e, &defs, &spans, root.head));
+    for e in &validate(&defs) {
+        let diag = located(src, e, &defs, &spans, root.head);
+        d.push(diag);
     }
-    if !diags.is_empty() {
-        return fail(diags);
+    if !d.diags.is_empty() {
+        return fail(d.finish());
     }
     LoadedSkeleton {
         skeleton: Some(build(defs, clips)),
-        diagnostics: diags,
+        diagnostics: d.finish(),
     }
-}
-
-fn push_decode(src: &SourceFile, diags: &mut Vec<Diagnostic>, errs: Vec<DecodeError>) {
-    let codes = ron_span::DecodeCodes::all(E_SKEL_SHAPE);
-    diags.extend(errs.iter().map(|e| e.to_diagnostic(src, codes)));
 }
 
 fn located(
@@ -500,31 +481,23 @@ fn located(
     }
 }
 
-fn bone(v: &Value, errs: &mut Vec<DecodeError>) -> Option<(BoneDef, BoneSpans)> {
-    let f = expect_struct(v, "Bone", BONE_FIELDS, errs)?;
-    let name_v = f.required("name", errs);
-    let parent_v = f.required("parent", errs);
-    let t_v = f.required("translation", errs);
-    let r_v = f.required("rotation", errs);
+fn bone(v: &Value, d: &mut Decoder) -> Option<(BoneDef, BoneSpans)> {
+    let f = d.strukt(v, "Bone", BONE_FIELDS)?;
+    let name_v = d.required(&f, "name");
+    let parent_v = d.required(&f, "parent");
+    let t_v = d.required(&f, "translation");
+    let r_v = d.required(&f, "rotation");
     let s_v = f.get("scale").map(|x| &x.value);
-    let name = name_v.and_then(|v| v.as_str().map_err(|e| errs.push(e)).ok());
-    let parent = parent_v.and_then(|v| match v.as_option() {
-        Ok(None) => Some(None),
-        Ok(Some(p)) => p
-            .as_str()
-            .map(|s| Some(s.to_string()))
-            .map_err(|e| errs.push(e))
-            .ok(),
-        Err(e) => {
-            errs.push(e);
-            None
-        }
+    let name = name_v.and_then(|v| d.string(v));
+    let parent = parent_v.and_then(|v| match d.ok(v.as_option())? {
+        None => Some(None),
+        Some(p) => d.string(p).map(Some),
     });
-    let t = t_v.and_then(|v| floats::<3>(v, errs));
-    let r = r_v.and_then(|v| floats::<4>(v, errs));
+    let t = t_v.and_then(|v| floats::<3>(v, d));
+    let r = r_v.and_then(|v| floats::<4>(v, d));
     let s = match s_v {
         None => Some([1.0; 3]),
-        Some(v) => floats::<3>(v, errs),
+        Some(v) => floats::<3>(v, d),
     };
     let (
         Some(name),
@@ -542,7 +515,7 @@ fn bone(v: &Value, errs: &mut Vec<DecodeError>) -> Option<(BoneDef, BoneSpans)> 
     };
     Some((
         BoneDef {
-            name: name.to_string(),
+            name,
             parent,
             rest: Transform {
                 translation: Vec3::from_array(t),
@@ -558,17 +531,14 @@ fn bone(v: &Value, errs: &mut Vec<DecodeError>) -> Option<(BoneDef, BoneSpans)> 
     ))
 }
 
-fn floats<const N: usize>(v: &Value, errs: &mut Vec<DecodeError>) -> Option<[f32; N]> {
-    let items = v.as_tuple(N).map_err(|e| errs.push(e)).ok()?;
+fn floats<const N: usize>(v: &Value, d: &mut Decoder) -> Option<[f32; N]> {
+    let items = d.ok(v.as_tuple(N))?;
     let mut out = [0.0f32; N];
     let mut ok = true;
     for (o, it) in out.iter_mut().zip(items) {
-        match it.as_f32() {
-            Ok(x) => *o = x,
-            Err(e) => {
-                errs.push(e);
-                ok = false;
-            }
+        match d.ok(it.as_f32()) {
+            Some(x) => *o = x,
+            None => ok = false,
         }
     }
     ok.then_some(out)

@@ -9,7 +9,7 @@
 use super::blend::{Blend1D, BlendSpace2D, BlendTree, MAX_ENTRIES, MAX_TREE_DEPTH};
 use super::*;
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::ron_span::{self, DecodeError, Value, ValueKind, expect_struct};
+use crate::ron_span::{self, DecodeCodes, DecodeError, Decoder, Value, ValueKind};
 
 /// Most states or transitions one state machine may declare.
 pub const MAX_STATES: usize = 4096;
@@ -151,13 +151,9 @@ pub fn parse_state_machine(src: &SourceFile) -> ParsedStateMachine {
             };
         }
     };
-    let mut p = P {
-        src,
-        diags: Vec::new(),
-    };
+    let mut p = P(Decoder::new(src, DecodeCodes::all(E_SM_SHAPE)));
     let def = p.root(&value);
-    let mut diagnostics = p.diags;
-    crate::diag::sort(&mut diagnostics);
+    let diagnostics = p.0.finish();
     ParsedStateMachine {
         def: if diagnostics.iter().any(Diagnostic::is_error) {
             None
@@ -168,58 +164,28 @@ pub fn parse_state_machine(src: &SourceFile) -> ParsedStateMachine {
     }
 }
 
-struct P<'a> {
-    src: &'a SourceFile,
-    diags: Vec<Diagnostic>,
+/// The `.animsm` decoder: the shared [`Decoder`] plus the format's own checks.
+struct P<'a>(Decoder<'a>);
+
+impl<'a> std::ops::Deref for P<'a> {
+    type Target = Decoder<'a>;
+    fn deref(&self) -> &Decoder<'a> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for P<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 impl P<'_> {
-    fn decode(&mut self, e: DecodeError) {
-        let codes = ron_span::DecodeCodes::all(E_SM_SHAPE);
-        self.diags.push(e.to_diagnostic(self.src, codes));
-    }
-
-    fn fields<'v>(
-        &mut self,
-        v: &'v Value,
-        name: &str,
-        known: &'static [&'static str],
-    ) -> Option<ron_span::Fields<'v>> {
-        let mut errs = Vec::new();
-        let f = expect_struct(v, name, known, &mut errs);
-        for e in errs {
-            self.decode(e);
-        }
-        f
-    }
-
-    fn req<'v>(&mut self, f: &ron_span::Fields<'v>, name: &'static str) -> Option<&'v Value> {
-        let mut errs = Vec::new();
-        let v = f.required(name, &mut errs);
-        for e in errs {
-            self.decode(e);
-        }
-        v
-    }
-
-    fn string(&mut self, v: &Value) -> Option<String> {
-        match v.as_str() {
-            Ok(s) => Some(s.to_string()),
-            Err(e) => {
-                self.decode(e);
-                None
-            }
-        }
-    }
-
     fn number(&mut self, v: &Value, what: &str) -> Option<f64> {
         match v.as_f64() {
             Ok(x) if x.is_finite() => Some(x),
             Ok(_) => {
-                self.diags.push(
-                    Diagnostic::error(E_SM_BAD_VALUE, format!("{what} must be finite"))
-                        .at(self.src, v.span),
-                );
+                self.error(E_SM_BAD_VALUE, v.span, format!("{what} must be finite"));
                 None
             }
             Err(e) => {
@@ -233,12 +199,10 @@ impl P<'_> {
         match v.as_list() {
             Ok(items) if items.len() <= MAX_STATES => Some(items),
             Ok(items) => {
-                self.diags.push(
-                    Diagnostic::error(
-                        E_SM_BAD_VALUE,
-                        format!("at most {MAX_STATES} items, found {}", items.len()),
-                    )
-                    .at(self.src, v.span),
+                self.error(
+                    E_SM_BAD_VALUE,
+                    v.span,
+                    format!("at most {MAX_STATES} items, found {}", items.len()),
                 );
                 None
             }
@@ -250,9 +214,9 @@ impl P<'_> {
     }
 
     fn root(&mut self, v: &Value) -> Option<StateMachineDef> {
-        let f = self.fields(v, "StateMachine", ROOT_FIELDS)?;
-        let entry_v = self.req(&f, "entry");
-        let states_v = self.req(&f, "states");
+        let f = self.strukt(v, "StateMachine", ROOT_FIELDS)?;
+        let entry_v = self.required(&f, "entry");
+        let states_v = self.required(&f, "states");
         let (entry_v, states_v) = (entry_v?, states_v?);
         let entry = self.string(entry_v)?;
         let mut states = Vec::new();
@@ -278,9 +242,9 @@ impl P<'_> {
     }
 
     fn state(&mut self, v: &Value) -> Option<StateDef> {
-        let f = self.fields(v, "State", STATE_FIELDS)?;
-        let name_v = self.req(&f, "name");
-        let motion_v = self.req(&f, "motion");
+        let f = self.strukt(v, "State", STATE_FIELDS)?;
+        let name_v = self.required(&f, "name");
+        let motion_v = self.required(&f, "motion");
         let name = self.string(name_v?)?;
         let motion_v = motion_v?;
         let motion = match motion_v.as_variant() {
@@ -322,12 +286,10 @@ impl P<'_> {
 
     fn tree(&mut self, v: &Value, depth: usize) -> Option<TreeDef> {
         if depth > MAX_TREE_DEPTH {
-            self.diags.push(
-                Diagnostic::error(
-                    E_BLEND_TREE,
-                    format!("blend tree nested deeper than {MAX_TREE_DEPTH}"),
-                )
-                .at(self.src, v.span),
+            self.error(
+                E_BLEND_TREE,
+                v.span,
+                format!("blend tree nested deeper than {MAX_TREE_DEPTH}"),
             );
             return None;
         }
@@ -348,16 +310,16 @@ impl P<'_> {
                 }
             }
             "Blend1D" => {
-                let f = self.fields(v, "Blend1D", B1_FIELDS)?;
-                let pv = self.req(&f, "param");
-                let ev = self.req(&f, "entries");
+                let f = self.strukt(v, "Blend1D", B1_FIELDS)?;
+                let pv = self.required(&f, "param");
+                let ev = self.required(&f, "entries");
                 let param = self.string(pv?)?;
                 let mut entries = Vec::new();
                 for e in self.list(ev?)? {
-                    let Some(ef) = self.fields(e, "Entry", B1_ENTRY) else {
+                    let Some(ef) = self.strukt(e, "Entry", B1_ENTRY) else {
                         continue;
                     };
-                    let (c, t) = (self.req(&ef, "clip"), self.req(&ef, "threshold"));
+                    let (c, t) = (self.required(&ef, "clip"), self.required(&ef, "threshold"));
                     let (Some(c), Some(t)) = (c, t) else { continue };
                     let (Some(slot), Some(th)) = (self.string(c), self.number(t, "threshold"))
                     else {
@@ -372,23 +334,23 @@ impl P<'_> {
                 })
             }
             "BlendSpace2D" => {
-                let f = self.fields(v, "BlendSpace2D", B2_FIELDS)?;
+                let f = self.strukt(v, "BlendSpace2D", B2_FIELDS)?;
                 let (px, py, ev) = (
-                    self.req(&f, "param_x"),
-                    self.req(&f, "param_y"),
-                    self.req(&f, "entries"),
+                    self.required(&f, "param_x"),
+                    self.required(&f, "param_y"),
+                    self.required(&f, "entries"),
                 );
                 let param_x = self.string(px?)?;
                 let param_y = self.string(py?)?;
                 let mut entries = Vec::new();
                 for e in self.list(ev?)? {
-                    let Some(ef) = self.fields(e, "Entry", B2_ENTRY) else {
+                    let Some(ef) = self.strukt(e, "Entry", B2_ENTRY) else {
                         continue;
                     };
                     let (c, x, y) = (
-                        self.req(&ef, "clip"),
-                        self.req(&ef, "x"),
-                        self.req(&ef, "y"),
+                        self.required(&ef, "clip"),
+                        self.required(&ef, "x"),
+                        self.required(&ef, "y"),
                     );
                     let (Some(c), Some(x), Some(y)) = (c, x, y) else {
                         continue;
@@ -414,8 +376,12 @@ impl P<'_> {
                 } else {
                     (ADD_FIELDS, "base", "overlay")
                 };
-                let f = self.fields(v, name, fields)?;
-                let (av, bv, pv) = (self.req(&f, a), self.req(&f, b), self.req(&f, "param"));
+                let f = self.strukt(v, name, fields)?;
+                let (av, bv, pv) = (
+                    self.required(&f, a),
+                    self.required(&f, b),
+                    self.required(&f, "param"),
+                );
                 let ta = self.tree(av?, depth + 1);
                 let tb = self.tree(bv?, depth + 1);
                 let param = self.string(pv?)?;
@@ -437,8 +403,8 @@ impl P<'_> {
     }
 
     fn transition(&mut self, v: &Value) -> Option<TransitionDef> {
-        let f = self.fields(v, "Transition", TRANSITION_FIELDS)?;
-        let (fv, tv) = (self.req(&f, "from"), self.req(&f, "to"));
+        let f = self.strukt(v, "Transition", TRANSITION_FIELDS)?;
+        let (fv, tv) = (self.required(&f, "from"), self.required(&f, "to"));
         let (fv, tv) = (fv?, tv?);
         let from = self.string(fv)?;
         let to = self.string(tv)?;
@@ -446,10 +412,7 @@ impl P<'_> {
         if let Some(b) = f.get("blend") {
             blend = self.number(&b.value, "blend")?;
             if blend < 0.0 {
-                self.diags.push(
-                    Diagnostic::error(E_SM_BAD_VALUE, "blend must be ≥ 0")
-                        .at(self.src, b.value.span),
-                );
+                self.error(E_SM_BAD_VALUE, b.value.span, "blend must be ≥ 0");
                 return None;
             }
         }

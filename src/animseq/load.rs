@@ -4,7 +4,10 @@
 
 use super::*;
 use crate::diag::{Diagnostic, SourceFile, Span};
-use crate::ron_span::{self, DecodeError, Field, Fields, Value, ValueKind, Variant, expect_struct};
+use crate::ron_span::{
+    self, DecodeCodes, DecodeError, Decoder, Field, Fields, Value, ValueKind, Variant,
+    expect_struct,
+};
 
 mod markers;
 pub use markers::MAX_WINDOWS;
@@ -93,11 +96,15 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
 
 /// Parses and validates one `.animseq` text.
 pub fn load(src: &SourceFile) -> Loaded {
-    let mut cx = Cx {
+    let mut cx = Cx(Decoder::new(
         src,
-        diags: Vec::new(),
-        fatal: false,
-    };
+        DecodeCodes {
+            type_mismatch: E_TYPE,
+            unknown_field: E_UNKNOWN_FIELD,
+            duplicate_field: E_DUPLICATE_FIELD,
+            missing_field: E_MISSING_FIELD,
+        },
+    ));
     let value = match ron_span::parse(src.text()) {
         Ok(v) => v,
         Err(e) => {
@@ -147,7 +154,7 @@ pub fn load(src: &SourceFile) -> Loaded {
     // Validate the rest as the declared version (an invalid one is judged as the newest).
     let v = if format == 0 { CURRENT_FORMAT } else { format };
     let (seq, spans) = cx.seq(&root, v);
-    let seq_ok = !cx.fatal;
+    let seq_ok = !cx.fatal();
     if seq_ok {
         cx.finish(seq, format, spans)
     } else {
@@ -189,65 +196,36 @@ fn describe_scalar(v: &Value) -> String {
 
 use crate::ron_span::short;
 
-struct Cx<'s> {
-    src: &'s SourceFile,
-    diags: Vec<Diagnostic>,
-    /// Any error other than duplicate notify or window IDs.
-    fatal: bool,
+/// The `.animseq` decoder: the shared [`Decoder`] plus the format's own checks.
+struct Cx<'s>(Decoder<'s>);
+
+impl<'s> std::ops::Deref for Cx<'s> {
+    type Target = Decoder<'s>;
+    fn deref(&self) -> &Decoder<'s> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Cx<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 impl Cx<'_> {
-    fn finish(mut self, seq: Option<AnimSeq>, format: u32, spans: Option<SeqSpans>) -> Loaded {
-        crate::diag::sort(&mut self.diags);
+    fn finish(self, seq: Option<AnimSeq>, format: u32, spans: Option<SeqSpans>) -> Loaded {
         Loaded {
             seq,
             format,
-            diagnostics: self.diags,
+            diagnostics: self.0.finish(),
             spans,
         }
     }
 
-    fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) {
-        self.push(Diagnostic::error(code, msg).at(self.src, span));
-    }
-
-    fn push(&mut self, d: Diagnostic) {
-        if d.code != E_DUPLICATE_NOTIFY_ID {
-            self.fatal = true;
-        }
-        self.diags.push(d);
-    }
-
-    fn decode(&mut self, e: DecodeError) {
-        let codes = ron_span::DecodeCodes {
-            type_mismatch: E_TYPE,
-            unknown_field: E_UNKNOWN_FIELD,
-            duplicate_field: E_DUPLICATE_FIELD,
-            missing_field: E_MISSING_FIELD,
-        };
-        self.push(e.to_diagnostic(self.src, codes));
-    }
-
-    fn decode_all(&mut self, errs: Vec<DecodeError>) {
-        for e in errs {
-            self.decode(e);
-        }
-    }
-
-    fn ok<T>(&mut self, r: Result<T, DecodeError>) -> Option<T> {
-        r.map_err(|e| self.decode(e)).ok()
-    }
-
-    fn strukt<'v>(
-        &mut self,
-        v: &'v Value,
-        name: &str,
-        known: &'static [&'static str],
-    ) -> Option<Fields<'v>> {
-        let mut errs = Vec::new();
-        let f = expect_struct(v, name, known, &mut errs);
-        self.decode_all(errs);
-        f
+    /// Any error other than duplicate notify or window IDs (those quarantine the identity but
+    /// keep the sequence).
+    fn fatal(&self) -> bool {
+        self.diags.iter().any(|d| d.code != E_DUPLICATE_NOTIFY_ID)
     }
 
     /// Refuses fields the declared version does not allow; returns the fields that remain.

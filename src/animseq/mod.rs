@@ -11,116 +11,12 @@ mod write;
 
 pub use load::{Loaded, MAX_WINDOWS, SeqSpans, check_root_motion_bone, load, load_bytes};
 pub use migrate::{MigrateError, Migration, migrate};
-pub use sample::{RootDelta, root_motion_delta};
 pub use write::{min_format, to_ron};
 
 /// The newest format version this reader knows.
 pub const CURRENT_FORMAT: u32 = 4;
 
-/// The file is not valid UTF-8.
-pub const E_NOT_UTF8: &str = "E0100";
-/// RON syntax error (including nesting too deep).
-pub const E_SYNTAX: &str = "E0101";
-/// `format` is newer than this reader knows.
-pub const E_FORMAT_TOO_NEW: &str = "E0102";
-/// `format` is not a valid version number.
-pub const E_FORMAT_INVALID: &str = "E0103";
-/// Unknown field.
-pub const E_UNKNOWN_FIELD: &str = "E0104";
-/// A field the declared format version does not allow.
-pub const E_FIELD_NOT_IN_VERSION: &str = "E0105";
-/// A field written twice in one struct.
-pub const E_DUPLICATE_FIELD: &str = "E0106";
-/// A required field is missing.
-pub const E_MISSING_FIELD: &str = "E0107";
-/// A value of the wrong type or shape.
-pub const E_TYPE: &str = "E0108";
-/// A sequence or notify ID that does not match `[A-Za-z0-9][A-Za-z0-9_-]{0,63}`.
-pub const E_BAD_ID: &str = "E0109";
-/// Two notifies or windows with one ID in one sequence (an identity conflict; the file still
-/// loads).
-pub const E_DUPLICATE_NOTIFY_ID: &str = "E0110";
-/// Duration not finite or not positive.
-pub const E_BAD_DURATION: &str = "E0111";
-/// Notify time not finite or outside `[0, duration]`.
-pub const E_BAD_NOTIFY_TIME: &str = "E0112";
-/// An empty (or whitespace-only) name.
-pub const E_EMPTY_NAME: &str = "E0113";
-/// A notify field name that is not an identifier.
-pub const E_BAD_FIELD_NAME: &str = "E0114";
-/// Two notify fields with one name.
-pub const E_DUPLICATE_FIELD_NAME: &str = "E0115";
-/// Curve keys out of order.
-pub const E_CURVE_UNSORTED: &str = "E0116";
-/// Two curve keys at one time.
-pub const E_CURVE_DUPLICATE_KEY: &str = "E0117";
-/// A curve key time outside `[0, duration]`.
-pub const E_CURVE_OUT_OF_RANGE: &str = "E0118";
-/// A curve key time or value that is not finite.
-pub const E_CURVE_NON_FINITE: &str = "E0119";
-/// A curve mixing `Float` and `Vec3` keys.
-pub const E_CURVE_MIXED_TYPES: &str = "E0120";
-/// Track keys not strictly increasing in time.
-pub const E_TRACK_UNSORTED: &str = "E0121";
-/// A track key time or value that is not finite.
-pub const E_TRACK_NON_FINITE: &str = "E0122";
-/// A rotation key of zero length (cannot be normalized).
-pub const E_TRACK_ZERO_ROTATION: &str = "E0123";
-/// Two tracks for one bone.
-pub const E_DUPLICATE_TRACK: &str = "E0124";
-/// The root-motion bone has no track and no skeleton bone of that name.
-pub const E_ROOT_BONE_MISSING: &str = "E0125";
-/// A notify field value that is not finite.
-pub const E_FIELD_NON_FINITE: &str = "E0126";
-/// Two curves with one name.
-pub const E_DUPLICATE_CURVE: &str = "E0127";
-/// A `Variable(...)` target whose name is not an identifier.
-pub const E_BAD_TARGET: &str = "E0128";
-/// A window whose `begin` is not before its `end`.
-pub const E_WINDOW_EMPTY: &str = "E0129";
-/// A window edge (`begin` or `end`) not finite or outside `[0, duration]`.
-pub const E_BAD_WINDOW_EDGE: &str = "E0130";
-/// A `weight_threshold` or `chance` not finite or outside `[0, 1]`.
-pub const E_BAD_GATING: &str = "E0131";
-/// More windows in one sequence than [`MAX_WINDOWS`].
-pub const E_TOO_MANY_WINDOWS: &str = "E0132";
-
-/// Every code this module emits, for documentation and tests.
-pub const CODES: &[&str] = &[
-    E_NOT_UTF8,
-    E_SYNTAX,
-    E_FORMAT_TOO_NEW,
-    E_FORMAT_INVALID,
-    E_UNKNOWN_FIELD,
-    E_FIELD_NOT_IN_VERSION,
-    E_DUPLICATE_FIELD,
-    E_MISSING_FIELD,
-    E_TYPE,
-    E_BAD_ID,
-    E_DUPLICATE_NOTIFY_ID,
-    E_BAD_DURATION,
-    E_BAD_NOTIFY_TIME,
-    E_EMPTY_NAME,
-    E_BAD_FIELD_NAME,
-    E_DUPLICATE_FIELD_NAME,
-    E_CURVE_UNSORTED,
-    E_CURVE_DUPLICATE_KEY,
-    E_CURVE_OUT_OF_RANGE,
-    E_CURVE_NON_FINITE,
-    E_CURVE_MIXED_TYPES,
-    E_TRACK_UNSORTED,
-    E_TRACK_NON_FINITE,
-    E_TRACK_ZERO_ROTATION,
-    E_DUPLICATE_TRACK,
-    E_ROOT_BONE_MISSING,
-    E_FIELD_NON_FINITE,
-    E_DUPLICATE_CURVE,
-    E_BAD_TARGET,
-    E_WINDOW_EMPTY,
-    E_BAD_WINDOW_EDGE,
-    E_BAD_GATING,
-    E_TOO_MANY_WINDOWS,
-];
+pub use crate::diag::codes::animseq::*;
 
 /// One animation sequence: a clip plus the channels gameplay binds to.
 #[derive(Clone, Debug, PartialEq)]
@@ -252,14 +148,15 @@ pub enum FieldValue {
 }
 
 impl FieldValue {
-    /// The graph type name: `bool`, `int`, `float`, `string` or `vec3`.
-    pub fn type_name(&self) -> &'static str {
+    /// The graph type: `bool`, `int`, `float`, `string` or `vec3`.
+    pub fn ty(&self) -> crate::types::Type {
+        use crate::types::Type;
         match self {
-            FieldValue::Bool(_) => "bool",
-            FieldValue::Int(_) => "int",
-            FieldValue::Float(_) => "float",
-            FieldValue::String(_) => "string",
-            FieldValue::Vec3(_) => "vec3",
+            FieldValue::Bool(_) => Type::Bool,
+            FieldValue::Int(_) => Type::Int,
+            FieldValue::Float(_) => Type::Float,
+            FieldValue::String(_) => Type::Str,
+            FieldValue::Vec3(_) => Type::Vec3,
         }
     }
 }
@@ -357,14 +254,5 @@ mod tests {
         assert!(!is_identifier("2x"));
         assert!(!is_identifier("a-b"));
         assert!(!is_identifier(""));
-    }
-
-    #[test]
-    fn codes_are_unique_and_in_range() {
-        let mut v = CODES.to_vec();
-        v.sort_unstable();
-        v.dedup();
-        assert_eq!(v.len(), CODES.len());
-        assert!(v.iter().all(|c| c.starts_with("E01") && c.len() == 5));
     }
 }

@@ -19,10 +19,7 @@ pub use verify::{DEFAULT_BUDGET, VerifiedModule, VerifyError, verify};
 
 use crate::diag::Diagnostic;
 
-/// Diagnostic code: bytes are not a valid module (bad magic/version, truncated, malformed).
-pub const E_MODULE_DECODE: &str = "E0060";
-/// Diagnostic code: a decoded module failed verification.
-pub const E_MODULE_VERIFY: &str = "E0061";
+pub use crate::diag::codes::bytecode::*;
 
 impl DecodeError {
     /// As a diagnostic for `file` (code [`E_MODULE_DECODE`]).

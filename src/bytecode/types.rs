@@ -3,46 +3,10 @@
 use std::fmt;
 use std::sync::Arc;
 
-/// A data type of the graph language; also names a register bank.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Type {
-    /// `bool`
-    Bool = 0,
-    /// `int` (i64)
-    Int = 1,
-    /// `float` (f64)
-    Float = 2,
-    /// `vec3` (three f32)
-    Vec3 = 3,
-    /// `string`
-    Str = 4,
-    /// `entity` (u64 bits or none)
-    Entity = 5,
-}
+pub use crate::types::Type;
 
+/// Bytecode facets of the value type: tag, register bank, register prefix.
 impl Type {
-    /// All types, in bank order.
-    pub const ALL: [Type; 6] = [
-        Type::Bool,
-        Type::Int,
-        Type::Float,
-        Type::Vec3,
-        Type::Str,
-        Type::Entity,
-    ];
-
-    /// The graph-language name (`bool`, `int`, `float`, `vec3`, `string`, `entity`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Type::Bool => "bool",
-            Type::Int => "int",
-            Type::Float => "float",
-            Type::Vec3 => "vec3",
-            Type::Str => "string",
-            Type::Entity => "entity",
-        }
-    }
-
     /// Register-name prefix used by the disassembler.
     pub fn reg_prefix(self) -> &'static str {
         match self {
@@ -68,12 +32,6 @@ impl Type {
     /// Bank index (same as the tag).
     pub fn bank(self) -> usize {
         self as usize
-    }
-}
-
-impl fmt::Display for Type {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

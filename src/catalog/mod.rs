@@ -14,8 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 
-/// Two or more files declare one sequence ID (an error on every claimant).
-pub const E_SEQUENCE_CONFLICT: &str = "E0201";
+pub use crate::diag::codes::catalog::*;
 
 /// One published notify event.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,8 +31,8 @@ pub struct EventDescriptor {
     pub file: Arc<str>,
     pub time: f64,
     pub target: Target,
-    /// Typed field schema in authored order: (name, graph type name).
-    pub fields: Vec<(String, &'static str)>,
+    /// Typed field schema in authored order: (name, type).
+    pub fields: Vec<(String, crate::types::Type)>,
 }
 
 /// The identity string of notify `notify` of sequence `sequence`.
@@ -117,7 +116,7 @@ impl FileEntry {
                 fields: n
                     .fields
                     .iter()
-                    .map(|(name, v)| (name.clone(), v.type_name()))
+                    .map(|(name, v)| (name.clone(), v.ty()))
                     .collect(),
             };
             self.events.insert(n.id.clone(), d);

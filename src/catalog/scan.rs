@@ -12,10 +12,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// A file or folder could not be read.
-pub const E_UNREADABLE: &str = "E0001";
-/// A file is larger than the catalog will load.
-pub const E_TOO_LARGE: &str = "E0003";
+pub use crate::diag::codes::files::{E_TOO_LARGE, E_UNREADABLE};
 
 /// The largest `.animseq` file the catalog loads (bytes).
 pub const MAX_FILE_SIZE: u64 = crate::fsutil::InputKind::Clip.limit();

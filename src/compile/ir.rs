@@ -6,7 +6,8 @@
 
 use crate::diag::Span;
 use crate::graph::expr::ParsedExpr;
-use crate::nodes::{NodeKind, PinType};
+use crate::nodes::{KindId, NodeKind, PinType};
+use crate::types::Type;
 
 /// Index of a node in [`Graph::nodes`].
 pub type NodeId = u32;
@@ -28,16 +29,20 @@ pub enum Const {
 
 impl Const {
     /// The default of a type (`false`, `0`, `0.0`, `(0, 0, 0)`, `""`, own entity).
-    pub fn default_of(ty: PinType) -> Const {
+    pub fn default_of(ty: Type) -> Const {
         match ty {
-            PinType::Bool => Const::Bool(false),
-            PinType::Int => Const::Int(0),
-            PinType::Float => Const::Float(0.0),
-            PinType::Vec3 => Const::Vec3([0.0; 3]),
-            PinType::String => Const::String(String::new()),
-            PinType::Entity => Const::Entity(None),
-            PinType::Exec | PinType::Var => Const::None,
+            Type::Bool => Const::Bool(false),
+            Type::Int => Const::Int(0),
+            Type::Float => Const::Float(0.0),
+            Type::Vec3 => Const::Vec3([0.0; 3]),
+            Type::Str => Const::String(String::new()),
+            Type::Entity => Const::Entity(None),
         }
+    }
+
+    /// The default of a pin: its type's default, or no value for an exec pin.
+    pub fn default_of_pin(ty: PinType) -> Const {
+        ty.data().map_or(Const::None, Const::default_of)
     }
 }
 
@@ -45,7 +50,7 @@ impl Const {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Var {
     pub name: String,
-    pub ty: PinType,
+    pub ty: Type,
     pub init: Const,
 }
 
@@ -141,7 +146,7 @@ impl Node {
                 .inputs
                 .iter()
                 .chain(&self.outputs)
-                .any(|p| p.ty == PinType::Exec)
+                .any(|p| p.ty.is_exec())
     }
     pub fn is_event(&self) -> bool {
         matches!(self.op, Op::Event(_))
@@ -159,11 +164,11 @@ impl Node {
         let Op::Builtin(k) = &self.op else {
             return false;
         };
-        match k.kind {
-            "flow.for" => self.outputs.get(pin).is_some_and(|p| p.name == "body"),
-            "flow.sequence" => {
-                let last = self.outputs.iter().rposition(|p| p.ty == PinType::Exec);
-                self.outputs.get(pin).is_some_and(|p| p.ty == PinType::Exec) && Some(pin) != last
+        match k.id {
+            KindId::FlowFor => self.outputs.get(pin).is_some_and(|p| p.name == "body"),
+            KindId::FlowSequence => {
+                let last = self.outputs.iter().rposition(|p| p.ty.is_exec());
+                self.outputs.get(pin).is_some_and(|p| p.ty.is_exec()) && Some(pin) != last
             }
             _ => false,
         }
@@ -192,7 +197,9 @@ pub struct Graph {
 impl Graph {
     /// Is the link an exec link?
     pub fn is_exec(&self, l: &Link) -> bool {
-        self.nodes[l.from as usize].outputs[l.from_pin as usize].ty == PinType::Exec
+        self.nodes[l.from as usize].outputs[l.from_pin as usize]
+            .ty
+            .is_exec()
     }
 }
 

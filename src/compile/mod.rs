@@ -11,14 +11,14 @@ pub mod lower;
 pub mod resolve;
 
 use crate::diag::{Diagnostic, SourceFile};
-use crate::nodes::PinType;
+use crate::types::Type;
 
 /// What the compiler needs to know about one event identity.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventInfo {
     /// Published, with its typed fields in authored order.
     Published {
-        fields: Vec<(String, PinType)>,
+        fields: Vec<(String, Type)>,
     },
     /// Claimed more than once; the claimant files.
     Quarantined {
@@ -69,18 +69,7 @@ pub fn check_source(src: &SourceFile, events: &dyn EventCatalog) -> Checked {
 impl EventCatalog for crate::catalog::Catalog {
     fn event(&self, identity: &str) -> EventInfo {
         match self.status(identity) {
-            crate::catalog::Status::Published(d) => EventInfo::Published {
-                fields: d
-                    .fields
-                    .iter()
-                    .map(|(n, t)| {
-                        (
-                            n.clone(),
-                            PinType::from_type_name(t).unwrap_or(PinType::String),
-                        )
-                    })
-                    .collect(),
-            },
+            crate::catalog::Status::Published(d) => EventInfo::Published { fields: d.fields },
             crate::catalog::Status::Quarantined(files) => EventInfo::Quarantined { files },
             crate::catalog::Status::Absent => EventInfo::Unknown,
         }
@@ -93,8 +82,7 @@ impl EventCatalog for crate::catalog::Catalog {
     }
 }
 
-/// A compiler defect: lowering or verification rejected a graph that passed every check.
-pub const E_INTERNAL: &str = "E0399";
+pub use crate::diag::codes::compile::E_INTERNAL;
 
 /// The result of compiling one graph to a verified module.
 #[derive(Debug)]

@@ -12,24 +12,13 @@ use crate::graph::ast::{self, EventRef, LitValue, Subject};
 use crate::graph::expr;
 use crate::nodes::{self, Flow, NodeKind, PinType, SubjectRule};
 use crate::suggest::closest;
+use crate::types::Type;
 use std::collections::{BTreeMap, HashMap};
-
-/// The data type a `var` declaration names.
-pub fn pin_type(t: ast::Type) -> PinType {
-    match t {
-        ast::Type::Bool => PinType::Bool,
-        ast::Type::Int => PinType::Int,
-        ast::Type::Float => PinType::Float,
-        ast::Type::Vec3 => PinType::Vec3,
-        ast::Type::String => PinType::String,
-        ast::Type::Entity => PinType::Entity,
-    }
-}
 
 /// Converts a literal to a constant of type `ty`, or says why not. An `int` literal is accepted
 /// where a `float` is expected; an `entity` is written as a string naming a scene entity (`""`
 /// for the default).
-pub fn literal(lit: &ast::Literal, ty: PinType) -> Result<Const, String> {
+pub fn literal(lit: &ast::Literal, ty: Type) -> Result<Const, String> {
     if let LitValue::String(s) = &lit.value
         && s.len() > crate::bytecode::verify::MAX_STRING_LEN
     {
@@ -40,19 +29,19 @@ pub fn literal(lit: &ast::Literal, ty: PinType) -> Result<Const, String> {
         ));
     }
     Ok(match (&lit.value, ty) {
-        (LitValue::Bool(b), PinType::Bool) => Const::Bool(*b),
-        (LitValue::Int(i), PinType::Int) => Const::Int(*i),
-        (LitValue::Int(i), PinType::Float) => Const::Float(*i as f64),
-        (LitValue::Float(f), PinType::Float) => Const::Float(*f),
-        (LitValue::String(s), PinType::String) => Const::String(s.clone()),
-        (LitValue::String(s), PinType::Entity) if s.is_empty() => Const::Entity(None),
-        (LitValue::String(_), PinType::Entity) => {
+        (LitValue::Bool(b), Type::Bool) => Const::Bool(*b),
+        (LitValue::Int(i), Type::Int) => Const::Int(*i),
+        (LitValue::Int(i), Type::Float) => Const::Float(*i as f64),
+        (LitValue::Float(f), Type::Float) => Const::Float(*f),
+        (LitValue::String(s), Type::Str) => Const::String(s.clone()),
+        (LitValue::String(s), Type::Entity) if s.is_empty() => Const::Entity(None),
+        (LitValue::String(_), Type::Entity) => {
             return Err(
                 "an entity literal can only be \"\" (unset, or the own entity for a pin); entities come from pins such as `entity.self` or an event's `entity`/`sender`"
                     .into(),
             );
         }
-        (LitValue::Vec3(v), PinType::Vec3) => {
+        (LitValue::Vec3(v), Type::Vec3) => {
             let mut out = [0f32; 3];
             for (o, (n, _)) in out.iter_mut().zip(v) {
                 let x = n.as_f64() as f32;
@@ -67,7 +56,7 @@ pub fn literal(lit: &ast::Literal, ty: PinType) -> Result<Const, String> {
             return Err(format!(
                 "expected {} literal, found {}",
                 ty.name(),
-                v.type_name()
+                v.ty().name()
             ));
         }
     })
@@ -124,7 +113,7 @@ impl Resolver<'_> {
                 *d = d.clone().with_label(src, first_span, "first declared here");
                 continue;
             }
-            let ty = pin_type(v.ty);
+            let ty = v.ty;
             let init = match literal(&v.value, ty) {
                 Ok(c) => c,
                 Err(m) => {
@@ -229,7 +218,7 @@ impl Resolver<'_> {
                     let ty = self.graph.vars[i as usize].ty;
                     node.inputs = pins(kind.inputs, Some(ty));
                     node.outputs = pins(kind.outputs, Some(ty));
-                    node.op = if kind.kind == "var.get" {
+                    node.op = if kind.id == nodes::KindId::VarGet {
                         Op::VarGet(i)
                     } else {
                         Op::VarSet(i)
@@ -255,7 +244,7 @@ impl Resolver<'_> {
                         .iter()
                         .map(|i| Pin {
                             name: i.name.clone().into(),
-                            ty: PinType::Float,
+                            ty: PinType::Data(Type::Float),
                         })
                         .collect();
                     node.op = Op::Expr(Box::new(parsed));
@@ -293,7 +282,7 @@ impl Resolver<'_> {
         node.defaults = node
             .inputs
             .iter()
-            .map(|p| Const::default_of(p.ty))
+            .map(|p| Const::default_of_pin(p.ty))
             .collect();
         // Few arguments per node: a linear scan beats a map.
         let mut seen: Vec<(&str, Span)> = Vec::new();
@@ -310,15 +299,14 @@ impl Resolver<'_> {
             }
             seen.push((&a.name.name, a.name.span));
             if let Some(i) = node.input(&a.name.name) {
-                let ty = node.inputs[i].ty;
-                if ty == PinType::Exec {
+                let PinType::Data(ty) = node.inputs[i].ty else {
                     self.err(
                         E_BAD_PROPERTY,
                         a.name.span,
                         format!("`{}` is an exec pin; it cannot take a value", a.name.name),
                     );
                     continue;
-                }
+                };
                 match literal(&a.value, ty) {
                     Ok(c) => node.defaults[i] = c,
                     Err(m) => {
@@ -363,7 +351,7 @@ impl Resolver<'_> {
                 }
             }
         }
-        if kind.kind == "flow.sequence" {
+        if kind.id == nodes::KindId::FlowSequence {
             node.outputs.truncate(node.props.count as usize);
         }
     }
@@ -400,7 +388,7 @@ impl Resolver<'_> {
                             .into_iter()
                             .map(|(name, ty)| Pin {
                                 name: name.into(),
-                                ty,
+                                ty: PinType::Data(ty),
                             })
                             .collect(),
                     ),
@@ -584,7 +572,7 @@ impl Resolver<'_> {
                 );
                 continue;
             }
-            if ft != tt && !(ft == PinType::Int && tt == PinType::Float) {
+            if ft != tt && (ft, tt) != (PinType::Data(Type::Int), PinType::Data(Type::Float)) {
                 self.err(
                     E_TYPE_MISMATCH,
                     l.span,
@@ -664,15 +652,17 @@ fn pin_notes(name: &str, pins: &[Pin], what: &str) -> Vec<String> {
     }
 }
 
-fn pins(table: &[nodes::Pin], var: Option<PinType>) -> Vec<Pin> {
+/// The resolved pins of a table row for a node whose variable (if any) has type `var`.
+/// Without a variable, variable-typed pins are left out (`var.get`/`var.set` rebuild their
+/// pins once the subject names a variable; otherwise the node is an error node without pins).
+fn pins(table: &[nodes::Pin], var: Option<Type>) -> Vec<Pin> {
     table
         .iter()
-        .map(|p| Pin {
-            name: p.name.into(),
-            ty: match (p.ty, var) {
-                (PinType::Var, Some(t)) => t,
-                (t, _) => t,
-            },
+        .filter_map(|p| {
+            Some(Pin {
+                name: p.name.into(),
+                ty: p.ty.resolve(var)?,
+            })
         })
         .collect()
 }

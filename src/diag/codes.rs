@@ -1,206 +1,304 @@
-//! The registry of every stable diagnostic code with a one-line summary (SARIF rules, docs).
+//! Every stable diagnostic code, declared once: the [`codes!`] table below generates each
+//! code's constant (in a module named after the part of Sinew that reports it, re-exported
+//! there: `animseq::E_SYNTAX` is `diag::codes::animseq::E_SYNTAX`), each group's `CODES` list
+//! and the registry [`CODES`] with a one-line summary per code (SARIF rules, docs).
 //!
-//! Codes are never renumbered or reused; new ones are appended. `docs/diagnostics.md` lists each
-//! with an example, and a test checks that every code a module declares is registered here and
-//! documented there.
+//! Codes are never renumbered or reused; new ones are appended to their group. A retired code
+//! stays in the table (its summary starts with `retired:`) so it is never reused.
+//! `docs/diagnostics.md` lists each with an example; `tests/codes.rs` checks that every
+//! registered code is documented there, that every code the docs list is registered, and that
+//! no module declares or spells a code outside this table.
 
-/// (code, summary) in code order.
-pub static CODES: &[(&str, &str)] = &[
-    ("E0001", "a file or folder cannot be read"),
-    ("E0002", "a text file is not UTF-8"),
-    ("E0003", "a file is larger than Sinew loads"),
-    ("E0060", "the bytes are not a valid bytecode module"),
-    ("E0061", "a bytecode module fails verification"),
-    ("E0100", "an .animseq file is not UTF-8"),
-    ("E0101", "an .animseq file is not valid RON"),
-    (
-        "E0102",
-        "the .animseq format version is newer than this reader",
-    ),
-    ("E0103", "the .animseq format version is invalid"),
-    ("E0104", "an unknown field in an .animseq file"),
-    (
-        "E0105",
-        "a field the declared .animseq version does not allow",
-    ),
-    ("E0106", "a field is written twice"),
-    ("E0107", "a required field is missing"),
-    ("E0108", "a value has the wrong type"),
-    ("E0109", "a sequence or notify ID is malformed"),
-    (
-        "E0110",
-        "two notifies or windows share one ID in one sequence",
-    ),
-    ("E0111", "the duration is not finite and positive"),
-    (
-        "E0112",
-        "a notify time is not finite or outside [0, duration]",
-    ),
-    ("E0113", "a display name is empty"),
-    ("E0114", "a notify field name is not an identifier"),
-    ("E0115", "two notify fields share one name"),
-    ("E0116", "curve keys are not in increasing time order"),
-    ("E0117", "two curve keys share one time"),
-    ("E0118", "a curve key lies outside [0, duration]"),
-    ("E0119", "a curve key is not finite"),
-    ("E0120", "a curve mixes value types"),
-    ("E0121", "track keys are not in increasing time order"),
-    ("E0122", "a track key is not finite"),
-    ("E0123", "a rotation key is the zero quaternion"),
-    ("E0124", "two tracks animate one bone"),
-    (
-        "E0125",
-        "the root-motion bone has no track and no skeleton bone",
-    ),
-    ("E0126", "a notify field value is not finite"),
-    ("E0127", "two curves share one name"),
-    ("E0128", "a notify target is malformed"),
-    ("E0129", "a window does not end after it begins"),
-    (
-        "E0130",
-        "a window edge is not finite or outside [0, duration]",
-    ),
-    (
-        "E0131",
-        "a weight threshold or chance is not finite or outside [0, 1]",
-    ),
-    ("E0132", "a sequence has more windows than Sinew loads"),
-    (
-        "E0201",
-        "two or more files declare one sequence ID (identities quarantined)",
-    ),
-    ("E0301", "type mismatch across a link"),
-    ("E0302", "unknown node kind"),
-    ("E0303", "unknown pin"),
-    ("E0304", "a link starts at an input or ends at an output"),
-    ("E0305", "a link joins an exec pin and a data pin"),
-    ("E0306", "a data input is linked twice"),
-    ("E0307", "an exec output is linked twice"),
-    ("E0308", "exec links form a cycle"),
-    ("E0309", "data links between pure nodes form a cycle"),
-    ("E0310", "unknown variable"),
-    ("E0311", "a literal of the wrong type"),
-    ("E0312", "unknown event identity"),
-    ("E0313", "quarantined event identity"),
-    ("E0314", "an event is handled twice in one graph"),
-    ("E0316", "invalid argument or property"),
-    ("E0317", "duplicate node name"),
-    ("E0318", "duplicate variable name"),
-    ("E0319", "a link names an unknown node"),
-    ("E0320", "a node's subject is missing or of the wrong form"),
-    ("E0321", "exec nesting deeper than the VM's call limit"),
-    ("E0399", "internal compiler error"),
-    ("E0401", "unexpected character"),
-    ("E0402", "unterminated string"),
-    ("E0403", "invalid escape in a string"),
-    ("E0404", "number out of range"),
-    ("E0405", "syntax error: expected something else"),
-    ("E0406", "missing `graph NAME` header"),
-    ("E0407", "a second `graph` header"),
-    ("E0408", "unknown variable type"),
-    ("E0409", "event ID longer than 64 characters"),
-    ("E0410", "too many syntax errors; the rest are counted"),
-    ("E0411", "an expression does not parse"),
-    ("E0412", "unknown function in an expression"),
-    ("E0413", "wrong number of arguments in an expression call"),
-    ("E0414", "an expression is nested too deeply"),
-    ("E0500", "a .skel file is not UTF-8"),
-    ("E0501", "a .skel file is not valid RON"),
-    (
-        "E0502",
-        "a .skel value has the wrong shape (unknown, duplicate or missing field, wrong type)",
-    ),
-    ("E0503", "a bone name is empty"),
-    (
-        "E0504",
-        "two bones share a name (matching across `:`/`_`/case)",
-    ),
-    ("E0505", "a bone names an unknown parent"),
-    ("E0506", "bone parents form a cycle"),
-    ("E0507", "a rest-pose value is not finite"),
-    ("E0508", "a rest rotation cannot be normalized"),
-    ("E0509", "a skeleton has no bones or more than 4096"),
-    (
-        "E0512",
-        "bad blend entries (none, non-finite, 1D unsorted, 2D coincident)",
-    ),
-    (
-        "E0513",
-        "bad blend tree (too deep, missing clip slot, entry/clip mismatch)",
-    ),
-    (
-        "E0514",
-        "retargeting cannot pair the rigs or would bake too many keys",
-    ),
-    (
-        "E0515",
-        "a state machine file is not UTF-8 or not valid RON",
-    ),
-    ("E0516", "a state machine value has the wrong shape"),
-    ("E0517", "a state machine names a state it lacks"),
-    (
-        "E0518",
-        "a state's motion names a clip slot the animator lacks",
-    ),
-    ("E0519", "two states share a name"),
-    ("E0520", "a transition can never fire"),
-    ("E0522", "a state machine number is out of range"),
-    ("E0550", "a scene file is not UTF-8"),
-    ("E0551", "a scene file is not valid RON"),
-    (
-        "E0552",
-        "a scene value has the wrong shape, or an unknown or mis-called action",
-    ),
-    ("E0553", "an unknown field in a scene"),
-    ("E0554", "a scene field or clip slot is written twice"),
-    ("E0555", "a required scene field is missing"),
-    ("E0556", "two scene entities share a name"),
-    (
-        "E0557",
-        "a scene action names an entity the scene does not declare",
-    ),
-    ("E0558", "a scene value is out of range"),
-    ("E0559", "a default or layer clip names no clip slot"),
-    (
-        "E0560",
-        "an animation action targets an entity without an animator",
-    ),
-    ("E0561", "a graph or clip a scene names cannot be read"),
-    (
-        "E0562",
-        "a graph a scene names does not compile, or a clip does not load",
-    ),
-    (
-        "E0564",
-        "a path a scene names leads outside the project (never read)",
-    ),
-    ("W0301", "a node no event reaches"),
-    ("W0302", "a variable no node reads or writes"),
-    (
-        "W0510",
-        "a clip track names a bone the skeleton lacks (ignored)",
-    ),
-    ("W0511", "a mask entry names no bone (ignored)"),
-    (
-        "W0521",
-        "a parameter the scene sets is read by no condition or blend tree",
-    ),
-    (
-        "W0550",
-        "retired: the minimal animator ignored a full-runtime feature",
-    ),
-    (
-        "W0563",
-        "a clip's source skeleton cannot be read or does not load (played un-retargeted)",
-    ),
-];
+/// One table row per code: `CODE NAME "summary";` inside a `pub mod GROUP { … }`.
+macro_rules! codes {
+    ($(
+        $(#[$gmeta:meta])*
+        pub mod $group:ident {
+            $( $(#[$meta:meta])* $code:ident $name:ident $summary:literal; )*
+        }
+    )*) => {
+        $(
+            $(#[$gmeta])*
+            pub mod $group {
+                $( $(#[$meta])* pub const $name: &str = stringify!($code); )*
+                /// Every code of this group, in table order.
+                pub const CODES: &[&str] = &[$($name),*];
+            }
+        )*
+        /// (code, summary) of every registered code, in table order (grouped by the part of
+        /// Sinew that reports it; codes ascend within a group).
+        pub static CODES: &[(&str, &str)] = &[$($((stringify!($code), $summary),)*)*];
+    };
+}
+
+codes! {
+    /// General and I/O: reading files and folders.
+    pub mod files {
+        /// A file or folder could not be read.
+        E0001 E_UNREADABLE "a file or folder cannot be read";
+        /// A text file (graph, scene) is not UTF-8.
+        E0002 E_NOT_UTF8 "a text file is not UTF-8";
+        /// A file is larger than the catalog will load.
+        E0003 E_TOO_LARGE "a file is larger than Sinew loads";
+    }
+    /// Binary bytecode modules (`bytecode`).
+    pub mod bytecode {
+        /// Bytes are not a valid module (bad magic/version, truncated, malformed).
+        E0060 E_MODULE_DECODE "the bytes are not a valid bytecode module";
+        /// A decoded module failed verification.
+        E0061 E_MODULE_VERIFY "a bytecode module fails verification";
+    }
+    /// `.animseq` assets (`animseq`).
+    pub mod animseq {
+        /// The file is not valid UTF-8.
+        E0100 E_NOT_UTF8 "an .animseq file is not UTF-8";
+        /// RON syntax error (including nesting too deep).
+        E0101 E_SYNTAX "an .animseq file is not valid RON";
+        /// `format` is newer than this reader knows.
+        E0102 E_FORMAT_TOO_NEW "the .animseq format version is newer than this reader";
+        /// `format` is not a valid version number.
+        E0103 E_FORMAT_INVALID "the .animseq format version is invalid";
+        /// Unknown field.
+        E0104 E_UNKNOWN_FIELD "an unknown field in an .animseq file";
+        /// A field the declared format version does not allow.
+        E0105 E_FIELD_NOT_IN_VERSION "a field the declared .animseq version does not allow";
+        /// A field written twice in one struct.
+        E0106 E_DUPLICATE_FIELD "a field is written twice";
+        /// A required field is missing.
+        E0107 E_MISSING_FIELD "a required field is missing";
+        /// A value of the wrong type or shape.
+        E0108 E_TYPE "a value has the wrong type";
+        /// A sequence or notify ID that does not match `[A-Za-z0-9][A-Za-z0-9_-]{0,63}`.
+        E0109 E_BAD_ID "a sequence or notify ID is malformed";
+        /// Two notifies or windows with one ID in one sequence (an identity conflict; the file
+        /// still loads).
+        E0110 E_DUPLICATE_NOTIFY_ID "two notifies or windows share one ID in one sequence";
+        /// Duration not finite or not positive.
+        E0111 E_BAD_DURATION "the duration is not finite and positive";
+        /// Notify time not finite or outside `[0, duration]`.
+        E0112 E_BAD_NOTIFY_TIME "a notify time is not finite or outside [0, duration]";
+        /// An empty (or whitespace-only) name.
+        E0113 E_EMPTY_NAME "a display name is empty";
+        /// A notify field name that is not an identifier.
+        E0114 E_BAD_FIELD_NAME "a notify field name is not an identifier";
+        /// Two notify fields with one name.
+        E0115 E_DUPLICATE_FIELD_NAME "two notify fields share one name";
+        /// Curve keys out of order.
+        E0116 E_CURVE_UNSORTED "curve keys are not in increasing time order";
+        /// Two curve keys at one time.
+        E0117 E_CURVE_DUPLICATE_KEY "two curve keys share one time";
+        /// A curve key time outside `[0, duration]`.
+        E0118 E_CURVE_OUT_OF_RANGE "a curve key lies outside [0, duration]";
+        /// A curve key time or value that is not finite.
+        E0119 E_CURVE_NON_FINITE "a curve key is not finite";
+        /// A curve mixing `Float` and `Vec3` keys.
+        E0120 E_CURVE_MIXED_TYPES "a curve mixes value types";
+        /// Track keys not strictly increasing in time.
+        E0121 E_TRACK_UNSORTED "track keys are not in increasing time order";
+        /// A track key time or value that is not finite.
+        E0122 E_TRACK_NON_FINITE "a track key is not finite";
+        /// A rotation key of zero length (cannot be normalized).
+        E0123 E_TRACK_ZERO_ROTATION "a rotation key is the zero quaternion";
+        /// Two tracks for one bone.
+        E0124 E_DUPLICATE_TRACK "two tracks animate one bone";
+        /// The root-motion bone has no track and no skeleton bone of that name.
+        E0125 E_ROOT_BONE_MISSING "the root-motion bone has no track and no skeleton bone";
+        /// A notify field value that is not finite.
+        E0126 E_FIELD_NON_FINITE "a notify field value is not finite";
+        /// Two curves with one name.
+        E0127 E_DUPLICATE_CURVE "two curves share one name";
+        /// A `Variable(...)` target whose name is not an identifier.
+        E0128 E_BAD_TARGET "a notify target is malformed";
+        /// A window whose `begin` is not before its `end`.
+        E0129 E_WINDOW_EMPTY "a window does not end after it begins";
+        /// A window edge (`begin` or `end`) not finite or outside `[0, duration]`.
+        E0130 E_BAD_WINDOW_EDGE "a window edge is not finite or outside [0, duration]";
+        /// A `weight_threshold` or `chance` not finite or outside `[0, 1]`.
+        E0131 E_BAD_GATING "a weight threshold or chance is not finite or outside [0, 1]";
+        /// More windows in one sequence than [`MAX_WINDOWS`](crate::animseq::MAX_WINDOWS).
+        E0132 E_TOO_MANY_WINDOWS "a sequence has more windows than Sinew loads";
+    }
+    /// The event catalog (`catalog`).
+    pub mod catalog {
+        /// Two or more files declare one sequence ID (an error on every claimant).
+        E0201 E_SEQUENCE_CONFLICT "two or more files declare one sequence ID (identities quarantined)";
+    }
+    /// The graph compiler's semantic passes (`compile`).
+    pub mod compile {
+        /// A link joins pins of different data types.
+        E0301 E_TYPE_MISMATCH "type mismatch across a link";
+        /// A node kind that is not in the node table.
+        E0302 E_UNKNOWN_KIND "unknown node kind";
+        /// A link names a pin the node does not have.
+        E0303 E_UNKNOWN_PIN "unknown pin";
+        /// A link starts at an input or ends at an output.
+        E0304 E_LINK_DIRECTION "a link starts at an input or ends at an output";
+        /// A link joins an exec pin and a data pin.
+        E0305 E_EXEC_DATA "a link joins an exec pin and a data pin";
+        /// A data input has more than one incoming link.
+        E0306 E_DATA_IN_TWICE "a data input is linked twice";
+        /// An exec output has more than one outgoing link.
+        E0307 E_EXEC_OUT_TWICE "an exec output is linked twice";
+        /// Exec links form a cycle.
+        E0308 E_EXEC_CYCLE "exec links form a cycle";
+        /// Data links between pure nodes form a cycle.
+        E0309 E_DATA_CYCLE "data links between pure nodes form a cycle";
+        /// A variable that is not declared.
+        E0310 E_UNKNOWN_VAR "unknown variable";
+        /// A literal of the wrong type for its variable, pin or property.
+        E0311 E_BAD_LITERAL "a literal of the wrong type";
+        /// An event identity the catalog does not publish.
+        E0312 E_UNKNOWN_EVENT "unknown event identity";
+        /// An event identity the catalog quarantined.
+        E0313 E_QUARANTINED_EVENT "quarantined event identity";
+        /// One graph handles one event twice.
+        E0314 E_EVENT_TWICE "an event is handled twice in one graph";
+        /// An argument that is neither a data input nor a property, or a property out of range.
+        E0316 E_BAD_PROPERTY "invalid argument or property";
+        /// Two nodes with one name.
+        E0317 E_DUPLICATE_NODE "duplicate node name";
+        /// Two variables with one name.
+        E0318 E_DUPLICATE_VAR "duplicate variable name";
+        /// A link names a node that does not exist.
+        E0319 E_UNKNOWN_NODE "a link names an unknown node";
+        /// A node's subject is missing or of the wrong form for its kind.
+        E0320 E_BAD_SUBJECT "a node's subject is missing or of the wrong form";
+        /// Exec nesting (call sites inside call sites) deeper than the VM's call limit.
+        E0321 E_NESTING "exec nesting deeper than the VM's call limit";
+        /// A compiler defect: lowering or verification rejected a graph that passed every check.
+        E0399 E_INTERNAL "internal compiler error";
+        /// A node no event reaches.
+        W0301 W_UNREACHABLE "a node no event reaches";
+        /// A variable no node reads or writes.
+        W0302 W_UNUSED_VAR "a variable no node reads or writes";
+    }
+    /// `.bpg` syntax (`graph::parser`).
+    pub mod parser {
+        /// A character no token starts with (non-ASCII outside strings and comments, NUL, lone `-`, …).
+        E0401 E_UNEXPECTED_CHAR "unexpected character";
+        /// A string literal without its closing quote on the same line.
+        E0402 E_UNTERMINATED_STRING "unterminated string";
+        /// An escape other than `\"`, `\\`, `\n` in a string literal.
+        E0403 E_INVALID_ESCAPE "invalid escape in a string";
+        /// An integer outside i64, or a float that overflows to infinity.
+        E0404 E_NUMBER_OUT_OF_RANGE "number out of range";
+        /// A token other than the grammar allows here ("expected X, found Y").
+        E0405 E_EXPECTED "syntax error: expected something else";
+        /// The file does not start with `graph NAME`.
+        E0406 E_MISSING_HEADER "missing `graph NAME` header";
+        /// A second `graph NAME` line.
+        E0407 E_DUPLICATE_HEADER "a second `graph` header";
+        /// A `var` type that is not `bool int float vec3 string entity`.
+        E0408 E_UNKNOWN_TYPE "unknown variable type";
+        /// An `animseq::` sequence or notify ID longer than 64 characters.
+        E0409 E_EVENT_ID_TOO_LONG "event ID longer than 64 characters";
+        /// More syntax errors than [`MAX_DIAGNOSTICS`](crate::graph::parser::MAX_DIAGNOSTICS); the rest are counted, not listed.
+        E0410 E_TOO_MANY_ERRORS "too many syntax errors; the rest are counted";
+    }
+    /// The `expr` sub-language (`graph::expr`).
+    pub mod expr {
+        /// An expression that does not parse ("expected X, found Y").
+        E0411 E_EXPR_SYNTAX "an expression does not parse";
+        /// A call of a function that does not exist.
+        E0412 E_EXPR_UNKNOWN_FUNCTION "unknown function in an expression";
+        /// A call with the wrong number of arguments.
+        E0413 E_EXPR_ARITY "wrong number of arguments in an expression call";
+        /// An expression nested deeper than the limits.
+        E0414 E_EXPR_TOO_DEEP "an expression is nested too deeply";
+    }
+    /// Skeletons, blending, retargeting and state machines (`anim`).
+    pub mod anim {
+        /// `.skel` file is not valid UTF-8.
+        E0500 E_SKEL_NOT_UTF8 "a .skel file is not UTF-8";
+        /// `.skel` RON syntax error.
+        E0501 E_SKEL_SYNTAX "a .skel file is not valid RON";
+        /// `.skel` value of the wrong type or shape (also unknown/duplicate/missing fields).
+        E0502 E_SKEL_SHAPE "a .skel value has the wrong shape (unknown, duplicate or missing field, wrong type)";
+        /// A bone with an empty name.
+        E0503 E_SKEL_EMPTY_NAME "a bone name is empty";
+        /// Two bones whose names match (exactly, or across `:`/`_`/case).
+        E0504 E_SKEL_DUPLICATE_BONE "two bones share a name (matching across `:`/`_`/case)";
+        /// A parent that names no bone of the skeleton.
+        E0505 E_SKEL_UNKNOWN_PARENT "a bone names an unknown parent";
+        /// Bones whose parents form a cycle (a bone its own ancestor).
+        E0506 E_SKEL_CYCLE "bone parents form a cycle";
+        /// A rest transform value that is not finite.
+        E0507 E_SKEL_NON_FINITE "a rest-pose value is not finite";
+        /// A rest rotation of zero length (cannot be normalized).
+        E0508 E_SKEL_ZERO_ROTATION "a rest rotation cannot be normalized";
+        /// A skeleton without bones, or with more than [`MAX_BONES`](crate::anim::skeleton::MAX_BONES).
+        E0509 E_SKEL_BONE_COUNT "a skeleton has no bones or more than 4096";
+        /// Blend entries invalid: none, non-finite, 1D thresholds out of order, 2D coincident points.
+        E0512 E_BLEND_ENTRIES "bad blend entries (none, non-finite, 1D unsorted, 2D coincident)";
+        /// A blend tree nested deeper than [`MAX_TREE_DEPTH`](crate::anim::blend::MAX_TREE_DEPTH) or naming a missing clip.
+        E0513 E_BLEND_TREE "bad blend tree (too deep, missing clip slot, entry/clip mismatch)";
+        /// Retargeting could not bake a clip (too many keys) or found no usable hips.
+        E0514 E_RETARGET "retargeting cannot pair the rigs or would bake too many keys";
+        /// `.animsm` file is not UTF-8 or has a RON syntax error.
+        E0515 E_SM_SYNTAX "a state machine file is not UTF-8 or not valid RON";
+        /// `.animsm` value of the wrong type or shape (unknown/duplicate/missing fields, bad variant).
+        E0516 E_SM_SHAPE "a state machine value has the wrong shape";
+        /// A state name (entry, transition `from`/`to`) that names no state, or no states at all.
+        E0517 E_SM_UNKNOWN_STATE "a state machine names a state it lacks";
+        /// A motion names a clip slot the animator lacks.
+        E0518 E_SM_UNKNOWN_CLIP "a state's motion names a clip slot the animator lacks";
+        /// Two states share a name.
+        E0519 E_SM_DUPLICATE_STATE "two states share a name";
+        /// A transition that can never fire (self, `Finished` on a looping state, contradictory
+        /// conditions, shadowed by an earlier unconditional transition).
+        E0520 E_SM_NEVER_FIRES "a transition can never fire";
+        /// A number out of range (non-finite speed/threshold/value, negative blend, too many items).
+        E0522 E_SM_BAD_VALUE "a state machine number is out of range";
+        /// A clip track names a bone the skeleton lacks (warning; the track is ignored).
+        W0510 W_TRACK_UNBOUND "a clip track names a bone the skeleton lacks (ignored)";
+        /// A mask entry names a bone the skeleton lacks (warning; the entry is ignored).
+        W0511 W_MASK_UNKNOWN_BONE "a mask entry names no bone (ignored)";
+        /// Warning: a parameter the scene sets is read by no condition or blend tree.
+        W0521 W_SM_UNREAD_PARAM "a parameter the scene sets is read by no condition or blend tree";
+    }
+    /// Scenes (`.scene.ron`, `runtime::scene`).
+    pub mod scene {
+        /// Scene file is not UTF-8.
+        E0550 E_SCENE_NOT_UTF8 "a scene file is not UTF-8";
+        /// RON syntax error.
+        E0551 E_SCENE_SYNTAX "a scene file is not valid RON";
+        /// A value has the wrong shape (type mismatch, bad variant, wrong arity).
+        E0552 E_SCENE_TYPE "a scene value has the wrong shape, or an unknown or mis-called action";
+        /// Unknown struct field.
+        E0553 E_SCENE_UNKNOWN_FIELD "an unknown field in a scene";
+        /// A struct field written twice.
+        E0554 E_SCENE_DUPLICATE_FIELD "a scene field or clip slot is written twice";
+        /// A required field is missing.
+        E0555 E_SCENE_MISSING_FIELD "a required scene field is missing";
+        /// Two entities share a name.
+        E0556 E_SCENE_DUPLICATE_ENTITY "two scene entities share a name";
+        /// An action names an entity the scene does not declare.
+        E0557 E_SCENE_UNKNOWN_ENTITY "a scene action names an entity the scene does not declare";
+        /// A number or name is out of range (non-finite, negative where it cannot be, bad event name).
+        E0558 E_SCENE_BAD_VALUE "a scene value is out of range";
+        /// `default_clip` (or a layer clip) names no clip slot of the animator.
+        E0559 E_SCENE_UNKNOWN_CLIP "a default or layer clip names no clip slot";
+        /// An animation action targets an entity without an animator.
+        E0560 E_SCENE_NO_ANIMATOR "an animation action targets an entity without an animator";
+        /// A file the scene references (graph, clip) cannot be read.
+        E0561 E_SCENE_MISSING_FILE "a graph or clip a scene names cannot be read";
+        /// A graph the scene references does not compile, or a clip does not load.
+        E0562 E_SCENE_BAD_ASSET "a graph a scene names does not compile, or a clip does not load";
+        /// A path a scene names leads outside the project (absolute, `..` climbing out, or a
+        /// symbolic link to elsewhere); the file is never read (`project`).
+        E0564 E_SCENE_OUTSIDE_PROJECT "a path a scene names leads outside the project (never read)";
+        /// Retired (the full animator supports every feature); kept registered so the code is not
+        /// reused. Formerly: a full-runtime feature the minimal animator ignored.
+        W0550 W_SCENE_UNSUPPORTED "retired: the minimal animator ignored a full-runtime feature";
+        /// The source skeleton a clip names (its `skeleton` field) cannot be read or does not load:
+        /// the slot plays the clip un-retargeted, by name (warning).
+        W0563 W_SCENE_SOURCE_SKELETON "a clip's source skeleton cannot be read or does not load (played un-retargeted)";
+    }
+}
 
 /// The summary of a code, if registered.
 pub fn summary(code: &str) -> Option<&'static str> {
-    CODES
-        .binary_search_by(|(c, _)| (*c).cmp(code))
-        .ok()
-        .map(|i| CODES[i].1)
+    CODES.iter().find(|(c, _)| *c == code).map(|(_, s)| *s)
 }
 
 #[cfg(test)]
@@ -208,11 +306,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn registry_is_sorted_and_unique() {
-        for w in CODES.windows(2) {
-            assert!(w[0].0 < w[1].0, "{} then {}", w[0].0, w[1].0);
+    fn registry_is_unique_and_well_formed() {
+        let mut seen = std::collections::BTreeSet::new();
+        for (code, summary) in CODES {
+            assert!(seen.insert(*code), "{code} is declared twice");
+            assert!(
+                code.len() == 5
+                    && (code.starts_with('E') || code.starts_with('W'))
+                    && code[1..].chars().all(|c| c.is_ascii_digit()),
+                "{code} is not a code"
+            );
+            assert!(!summary.is_empty(), "{code} has no summary");
         }
         assert_eq!(summary("E0301"), Some("type mismatch across a link"));
         assert_eq!(summary("E9999"), None);
+        assert_eq!(compile::E_TYPE_MISMATCH, "E0301");
+    }
+
+    #[test]
+    fn groups_partition_the_registry_and_ascend() {
+        // Each group with the code ranges (after the `E`/`W`) it owns.
+        let groups: [(&[&str], &[&str]); 9] = [
+            (files::CODES, &["000"]),
+            (bytecode::CODES, &["006"]),
+            (animseq::CODES, &["01"]),
+            (catalog::CODES, &["02"]),
+            (compile::CODES, &["03"]),
+            (parser::CODES, &["040", "041"]),
+            (expr::CODES, &["041"]),
+            (anim::CODES, &["050", "051", "052"]),
+            (scene::CODES, &["055", "056"]),
+        ];
+        let all: Vec<&str> = groups.iter().flat_map(|g| g.0.iter().copied()).collect();
+        let registry: Vec<&str> = CODES.iter().map(|(c, _)| *c).collect();
+        assert_eq!(all, registry);
+        for (g, ranges) in groups {
+            // Errors ascend, then warnings ascend.
+            assert!(g.windows(2).all(|w| w[0] < w[1]), "{g:?}");
+            for c in g {
+                assert!(ranges.iter().any(|r| c[1..].starts_with(r)), "{c} in {g:?}");
+            }
+        }
     }
 }

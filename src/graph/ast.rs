@@ -6,7 +6,6 @@
 //! are not checked against declarations, and `expr` strings are not parsed (see `graph::expr`).
 
 use crate::diag::Span;
-use std::fmt;
 
 /// An identifier with its span (`[A-Za-z_][A-Za-z0-9_]*`, or an event `ID` inside [`EventRef`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -84,49 +83,8 @@ pub struct Var {
     pub comments: Comments,
 }
 
-/// A data type name usable in a `var` declaration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Type {
-    Bool,
-    Int,
-    Float,
-    Vec3,
-    String,
-    Entity,
-}
-
-impl Type {
-    /// Every type, in the spec's order.
-    pub const ALL: [Type; 6] = [
-        Type::Bool,
-        Type::Int,
-        Type::Float,
-        Type::Vec3,
-        Type::String,
-        Type::Entity,
-    ];
-    /// The type's name as written in a graph.
-    pub fn name(self) -> &'static str {
-        match self {
-            Type::Bool => "bool",
-            Type::Int => "int",
-            Type::Float => "float",
-            Type::Vec3 => "vec3",
-            Type::String => "string",
-            Type::Entity => "entity",
-        }
-    }
-    /// The type with that name.
-    pub fn from_name(name: &str) -> Option<Type> {
-        Type::ALL.into_iter().find(|t| t.name() == name)
-    }
-}
-
-impl fmt::Display for Type {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// A data type name usable in a `var` declaration (the one value type).
+pub use crate::types::Type;
 
 /// `node NAME = KIND SUBJECT? ARGS? (at (X, Y))?`
 #[derive(Clone, Debug, PartialEq)]
@@ -298,14 +256,14 @@ pub enum LitValue {
 }
 
 impl LitValue {
-    /// A short description for messages: `int`, `float`, `string`, `bool`, `vec3`.
-    pub fn type_name(&self) -> &'static str {
+    /// The type the literal is written as (`int`, `float`, `string`, `bool`, `vec3`).
+    pub fn ty(&self) -> Type {
         match self {
-            LitValue::Int(_) => "int",
-            LitValue::Float(_) => "float",
-            LitValue::String(_) => "string",
-            LitValue::Bool(_) => "bool",
-            LitValue::Vec3(_) => "vec3",
+            LitValue::Int(_) => Type::Int,
+            LitValue::Float(_) => Type::Float,
+            LitValue::String(_) => Type::Str,
+            LitValue::Bool(_) => Type::Bool,
+            LitValue::Vec3(_) => Type::Vec3,
         }
     }
 }

@@ -15,14 +15,7 @@ use super::parser::{E_NUMBER_OUT_OF_RANGE, E_UNEXPECTED_CHAR};
 use crate::diag::{Diagnostic, SourceFile, Span};
 use logos::Logos;
 
-/// An expression that does not parse ("expected X, found Y").
-pub const E_EXPR_SYNTAX: &str = "E0411";
-/// A call of a function that does not exist.
-pub const E_EXPR_UNKNOWN_FUNCTION: &str = "E0412";
-/// A call with the wrong number of arguments.
-pub const E_EXPR_ARITY: &str = "E0413";
-/// An expression nested deeper than the limits.
-pub const E_EXPR_TOO_DEEP: &str = "E0414";
+pub use crate::diag::codes::expr::*;
 
 /// Most nested parentheses, unary minus and calls inside one another.
 pub const MAX_NESTING: usize = 64;

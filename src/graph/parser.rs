@@ -16,26 +16,7 @@ use super::ast::*;
 use super::lexer::{self, Tok, Token};
 use crate::diag::{Diagnostic, SourceFile, Span};
 
-/// A character no token starts with (non-ASCII outside strings and comments, NUL, lone `-`, …).
-pub const E_UNEXPECTED_CHAR: &str = "E0401";
-/// A string literal without its closing quote on the same line.
-pub const E_UNTERMINATED_STRING: &str = "E0402";
-/// An escape other than `\"`, `\\`, `\n` in a string literal.
-pub const E_INVALID_ESCAPE: &str = "E0403";
-/// An integer outside i64, or a float that overflows to infinity.
-pub const E_NUMBER_OUT_OF_RANGE: &str = "E0404";
-/// A token other than the grammar allows here ("expected X, found Y").
-pub const E_EXPECTED: &str = "E0405";
-/// The file does not start with `graph NAME`.
-pub const E_MISSING_HEADER: &str = "E0406";
-/// A second `graph NAME` line.
-pub const E_DUPLICATE_HEADER: &str = "E0407";
-/// A `var` type that is not `bool int float vec3 string entity`.
-pub const E_UNKNOWN_TYPE: &str = "E0408";
-/// An `animseq::` sequence or notify ID longer than 64 characters.
-pub const E_EVENT_ID_TOO_LONG: &str = "E0409";
-/// More syntax errors than [`MAX_DIAGNOSTICS`]; the rest are counted, not listed.
-pub const E_TOO_MANY_ERRORS: &str = "E0410";
+pub use crate::diag::codes::parser::*;
 
 /// The most syntax diagnostics one file reports individually.
 pub const MAX_DIAGNOSTICS: usize = 100;

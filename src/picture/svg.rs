@@ -10,6 +10,7 @@ use super::layout::{self, HEADER_H, ROW_H, Rect, text_w};
 use super::view::{Badge, LinkView, Mark, NodeView, Picture, PinView, clip};
 use crate::diag::Severity;
 use crate::nodes::PinType;
+use crate::types::Type;
 use std::borrow::Cow;
 use std::fmt::Write;
 
@@ -53,13 +54,13 @@ impl std::fmt::Display for Esc<'_> {
 pub fn type_class(t: Option<PinType>) -> &'static str {
     match t {
         Some(PinType::Exec) => "t-exec",
-        Some(PinType::Bool) => "t-bool",
-        Some(PinType::Int) => "t-int",
-        Some(PinType::Float) => "t-float",
-        Some(PinType::Vec3) => "t-vec3",
-        Some(PinType::String) => "t-string",
-        Some(PinType::Entity) => "t-entity",
-        Some(PinType::Var) | None => "t-unknown",
+        Some(PinType::Data(Type::Bool)) => "t-bool",
+        Some(PinType::Data(Type::Int)) => "t-int",
+        Some(PinType::Data(Type::Float)) => "t-float",
+        Some(PinType::Data(Type::Vec3)) => "t-vec3",
+        Some(PinType::Data(Type::Str)) => "t-string",
+        Some(PinType::Data(Type::Entity)) => "t-entity",
+        None => "t-unknown",
     }
 }
 

@@ -6,7 +6,8 @@ use crate::compile::ir::{self, Op};
 use crate::diag::{Diagnostic, Severity};
 use crate::graph::ast::{File, Item};
 use crate::graph::model::{Model, Node, PinRef, Value};
-use crate::nodes::{self, Flow, NodeKind, PinType};
+use crate::nodes::{self, Flow, NodeKind, PinSpec, PinType};
+use crate::types::Type;
 use std::collections::{HashMap, HashSet};
 
 /// The header colour group of a node (Blueprint conventions).
@@ -256,11 +257,11 @@ fn pin(name: &str, ty: Option<PinType>) -> PinView {
 
 /// Pins from the node table when the compiler has none (not compiled, or the node failed).
 fn table_pins(n: &Node, kind: Option<&NodeKind>) -> (Vec<PinView>, Vec<PinView>) {
-    let var_ty = |t: PinType| if t == PinType::Var { None } else { Some(t) };
+    let var_ty = |t: PinSpec| t.resolve(None);
     if n.kind_path() == "event" && n.subject().is_some_and(|s| s.starts_with("animseq::")) {
         let outs = nodes::NOTIFY_CONTEXT_PINS
             .iter()
-            .map(|p| pin(p.name, Some(p.ty)))
+            .map(|p| pin(p.name, p.ty.resolve(None)))
             .collect();
         return (Vec::new(), outs);
     }
@@ -269,11 +270,11 @@ fn table_pins(n: &Node, kind: Option<&NodeKind>) -> (Vec<PinView>, Vec<PinView>)
             .map(|p| {
                 p.inputs
                     .iter()
-                    .map(|i| pin(&i.name, Some(PinType::Float)))
+                    .map(|i| pin(&i.name, Some(PinType::Data(Type::Float))))
                     .collect()
             })
             .unwrap_or_default();
-        return (inputs, vec![pin("out", Some(PinType::Float))]);
+        return (inputs, vec![pin("out", Some(PinType::Data(Type::Float)))]);
     }
     let Some(k) = kind else {
         return (Vec::new(), Vec::new());
@@ -389,7 +390,7 @@ pub fn build(model: &Model, graph: Option<&ir::Graph>) -> Picture {
     for v in &model.vars {
         p.vars.push(VarView {
             name: v.name.clone(),
-            ty: crate::compile::resolve::pin_type(v.ty),
+            ty: PinType::Data(v.ty),
             default: clip(&v.default.text(), 24),
             comment: comment_lines(&v.comment, v.line_comment.as_deref()),
             mark: Mark::None,

@@ -10,7 +10,7 @@ use super::{
     Source,
 };
 use crate::anim::state_machine as sm;
-use crate::anim::{BoneMask, load_skeleton_bytes};
+use crate::anim::{AnimCommand, BoneMask, load_skeleton_bytes};
 use crate::animseq;
 use crate::catalog::Catalog;
 use crate::compile;
@@ -64,7 +64,7 @@ fn unread_params(input: &PassInput<'_>) -> Vec<Diagnostic> {
             .iter()
             .filter(|a| a.entity == ei)
             .filter_map(|a| match &a.action {
-                Action::SetParam(n, _) => Some(n.as_str()),
+                Action::Anim(AnimCommand::SetParam(n, _)) => Some(&**n),
                 _ => None,
             })
             .collect();

@@ -33,7 +33,7 @@ use crate::scene::{SceneAssets, SceneDef};
 
 /// A path a scene names leads outside the project (absolute, `..` climbing out, or a symbolic
 /// link to elsewhere); the file is never read.
-pub const E_SCENE_OUTSIDE_PROJECT: &str = "E0564";
+pub use crate::diag::codes::scene::E_SCENE_OUTSIDE_PROJECT;
 
 /// Why a [`Source`] could not read a file.
 #[derive(Debug, thiserror::Error)]

@@ -312,7 +312,7 @@ struct WorldHost<'a> {
 }
 
 impl WorldHost<'_> {
-    fn command(&mut self, c: AnimCommand) {
+    fn queue(&mut self, c: AnimCommand) {
         if let Some(mut a) = self.world.get_mut::<Animator>(self.entity) {
             a.queue(c);
         }
@@ -339,33 +339,19 @@ impl Host for WorldHost<'_> {
         );
     }
 
-    fn set_state(&mut self, state: &str) -> bool {
-        // Known states are accepted (queued for the next update); others are refused.
-        let ok = self.animator().is_some_and(|a| a.has_state(state));
-        if ok {
-            self.command(AnimCommand::SetState(state.into()));
+    fn command(&mut self, c: AnimCommand) -> bool {
+        // A known state is accepted (queued for the next update); others are refused.
+        if let AnimCommand::SetState(state) = &c
+            && !self.animator().is_some_and(|a| a.has_state(state))
+        {
+            return false;
         }
-        ok
-    }
-
-    fn set_param(&mut self, name: &str, value: f64) {
-        self.command(AnimCommand::SetParam(name.into(), value));
+        self.queue(c);
+        true
     }
 
     fn get_param(&mut self, name: &str) -> f64 {
         self.animator().map_or(0.0, |a| a.param(name))
-    }
-
-    fn play_on_layer(&mut self, layer: &str, clip: &str) {
-        self.command(AnimCommand::PlayOnLayer(layer.into(), clip.into()));
-    }
-
-    fn stop_layer(&mut self, layer: &str) {
-        self.command(AnimCommand::StopLayer(layer.into()));
-    }
-
-    fn set_layer_weight(&mut self, layer: &str, weight: f64) {
-        self.command(AnimCommand::SetLayerWeight(layer.into(), weight));
     }
 
     fn current_state(&mut self) -> Arc<str> {

@@ -11,19 +11,21 @@
 pub mod animator;
 pub mod hub;
 pub mod instance;
+pub mod notify;
 pub mod render;
 pub mod scene;
 pub mod schedule;
 pub mod testing;
 pub mod trace;
 
-pub use animator::{AnimCommand, Animator, Clip, animate};
+pub use animator::{AnimCommand, Animator, AnimatorOutput, Clip, animate};
 pub use hub::{
     Channel, Continuation, DEFAULT_QUEUE_LIMIT, Delivery, Dispatch, Dispatcher, Event, EventHub,
     EventId, FlushReport, GraphInstances, HubError, LastFlush, MAX_FLUSH_ROUNDS, NoopDispatch,
     Notify, Overrun, Payload, Publisher, Subscriber, Value, flush, flush_events,
 };
 pub use instance::{AttachError, GraphInstance, Graphs, VmDispatch, attach_graphs};
+pub use notify::publish_notifies;
 pub use render::{TraceFormat, TraceWriter};
 pub use schedule::{
     AnimationSet, GameTime, PendingDelays, SceneAction, SceneActions, SinewSet, TIME_EPSILON,

@@ -373,15 +373,7 @@ fn apply_action(
             }
             return;
         }
-        Action::SetState(state) => AnimCommand::SetState(state.into()),
-        Action::SetParam(n, v) => AnimCommand::SetParam(n.into(), v),
-        Action::PlayOnLayer(l, c) => AnimCommand::PlayOnLayer(l.into(), c.into()),
-        Action::StopLayer(l) => AnimCommand::StopLayer(l.into()),
-        Action::SetLayerWeight(l, w) => AnimCommand::SetLayerWeight(l.into(), w),
-        Action::Seek(t) => AnimCommand::Seek(t),
-        Action::Pause => AnimCommand::Pause,
-        Action::Resume => AnimCommand::Resume,
-        Action::SetSpeed(s) => AnimCommand::SetSpeed(s),
+        Action::Anim(command) => command,
     };
     if let Some(mut a) = world.get_mut::<Animator>(entity) {
         a.queue(command);

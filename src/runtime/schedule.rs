@@ -6,8 +6,10 @@
 //! 0. [`advance_time`] — tick `n` starts at `(n − 1)·dt` (exactly, see [`GameTime`]).
 //! 1. [`apply_scene_actions`] — timed actions whose time has come ([`SceneActions`]).
 //! 2. [`resume_delays`] — due `flow.delay` continuations ([`PendingDelays`]).
-//! 3. [`AnimationSet`] — animators (added by the animation module) advance and publish notify
-//!    crossings through [`EventHub::publisher`](super::hub::EventHub::publisher).
+//! 3. [`AnimationSet`] — animators (added by the animation module) advance; Sinew's animator
+//!    queues what it produced, and [`SinewSet::Notify`] ([`publish_notifies`](super::notify::publish_notifies))
+//!    traces it and publishes its notify crossings through
+//!    [`EventHub::publisher`](super::hub::EventHub::publisher), their targets resolved then.
 //! 4. [`publish_tick`] — `tick { dt }` to every entity with [`GraphInstances`](super::hub::GraphInstances).
 //! 5. [`flush_events`](super::hub::flush_events) — deliver the queue.
 
@@ -271,6 +273,8 @@ pub enum SinewSet {
     SceneActions,
     /// Step 2: [`resume_delays`].
     Delays,
+    /// Step 3, after [`AnimationSet`]: [`publish_notifies`](super::notify::publish_notifies).
+    Notify,
     /// Step 4: [`publish_tick`].
     Tick,
     /// Step 5: [`flush_events`](super::hub::flush_events).
@@ -339,7 +343,7 @@ pub fn publish_tick(time: Res<GameTime>, mut hub: ResMut<EventHub>) {
 }
 
 /// Adds Sinew's systems to `schedule`, ordered
-/// `Time → SceneActions → Delays → AnimationSet → Tick → Flush`. Call once per schedule; run the
+/// `Time → SceneActions → Delays → AnimationSet → Notify → Tick → Flush`. Call once per schedule; run the
 /// schedule once per tick on a world prepared with [`init_world`].
 pub fn add_sinew_systems(schedule: &mut Schedule) {
     schedule.configure_sets(
@@ -348,6 +352,7 @@ pub fn add_sinew_systems(schedule: &mut Schedule) {
             SinewSet::SceneActions,
             SinewSet::Delays,
             AnimationSet,
+            SinewSet::Notify,
             SinewSet::Tick,
             SinewSet::Flush,
         )
@@ -357,6 +362,7 @@ pub fn add_sinew_systems(schedule: &mut Schedule) {
         advance_time.in_set(SinewSet::Time),
         apply_scene_actions.in_set(SinewSet::SceneActions),
         resume_delays.in_set(SinewSet::Delays),
+        super::notify::publish_notifies.in_set(SinewSet::Notify),
         publish_tick.in_set(SinewSet::Tick),
         super::hub::flush_events.in_set(SinewSet::Flush),
     ));
@@ -380,6 +386,9 @@ pub fn init_world(world: &mut World) {
     }
     if !world.contains_resource::<Dispatcher>() {
         world.insert_resource(Dispatcher::default());
+    }
+    if !world.contains_resource::<super::animator::AnimatorOutput>() {
+        world.insert_resource(super::animator::AnimatorOutput::default());
     }
     if !world.contains_resource::<super::hub::LastFlush>() {
         world.insert_resource(super::hub::LastFlush::default());

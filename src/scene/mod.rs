@@ -14,60 +14,10 @@ pub use parse::{parse, parse_bytes};
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use crate::anim::{LayerBlend, RootMotionMode};
+pub use crate::anim::{AnimCommand, LayerBlend, RootMotionMode};
 use crate::diag::{Diagnostic, Span};
 
-/// Scene file is not UTF-8.
-pub const E_SCENE_NOT_UTF8: &str = "E0550";
-/// RON syntax error.
-pub const E_SCENE_SYNTAX: &str = "E0551";
-/// A value has the wrong shape (type mismatch, bad variant, wrong arity).
-pub const E_SCENE_TYPE: &str = "E0552";
-/// Unknown struct field.
-pub const E_SCENE_UNKNOWN_FIELD: &str = "E0553";
-/// A struct field written twice.
-pub const E_SCENE_DUPLICATE_FIELD: &str = "E0554";
-/// A required field is missing.
-pub const E_SCENE_MISSING_FIELD: &str = "E0555";
-/// Two entities share a name.
-pub const E_SCENE_DUPLICATE_ENTITY: &str = "E0556";
-/// An action names an entity the scene does not declare.
-pub const E_SCENE_UNKNOWN_ENTITY: &str = "E0557";
-/// A number or name is out of range (non-finite, negative where it cannot be, bad event name).
-pub const E_SCENE_BAD_VALUE: &str = "E0558";
-/// `default_clip` (or a layer clip) names no clip slot of the animator.
-pub const E_SCENE_UNKNOWN_CLIP: &str = "E0559";
-/// An animation action targets an entity without an animator.
-pub const E_SCENE_NO_ANIMATOR: &str = "E0560";
-/// A file the scene references (graph, clip) cannot be read.
-pub const E_SCENE_MISSING_FILE: &str = "E0561";
-/// A graph the scene references does not compile, or a clip does not load.
-pub const E_SCENE_BAD_ASSET: &str = "E0562";
-/// Retired (the full animator supports every feature); kept registered so the code is not
-/// reused. Formerly: a full-runtime feature the minimal animator ignored.
-pub const W_SCENE_UNSUPPORTED: &str = "W0550";
-/// The source skeleton a clip names (its `skeleton` field) cannot be read or does not load:
-/// the slot plays the clip un-retargeted, by name (warning).
-pub const W_SCENE_SOURCE_SKELETON: &str = "W0563";
-
-/// Every scene code.
-pub const CODES: &[&str] = &[
-    E_SCENE_NOT_UTF8,
-    E_SCENE_SYNTAX,
-    E_SCENE_TYPE,
-    E_SCENE_UNKNOWN_FIELD,
-    E_SCENE_DUPLICATE_FIELD,
-    E_SCENE_MISSING_FIELD,
-    E_SCENE_DUPLICATE_ENTITY,
-    E_SCENE_UNKNOWN_ENTITY,
-    E_SCENE_BAD_VALUE,
-    E_SCENE_UNKNOWN_CLIP,
-    E_SCENE_NO_ANIMATOR,
-    E_SCENE_MISSING_FILE,
-    E_SCENE_BAD_ASSET,
-    W_SCENE_UNSUPPORTED,
-    W_SCENE_SOURCE_SKELETON,
-];
+pub use crate::diag::codes::scene::*;
 
 /// Most entities, actions, graphs per entity or clips per animator a scene may declare.
 pub const MAX_ITEMS: usize = 100_000;
@@ -146,24 +96,11 @@ pub struct EntityDef {
 /// A timed action.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// `SetParam(name, value)`.
-    SetParam(String, f64),
-    /// `SetState(name)`.
-    SetState(String),
-    /// `PlayOnLayer(layer, clip)`.
-    PlayOnLayer(String, String),
-    /// `StopLayer(layer)`.
-    StopLayer(String),
-    /// `SetLayerWeight(layer, w)`.
-    SetLayerWeight(String, f64),
-    /// `Seek(time)`.
-    Seek(f64),
-    /// `Pause`.
-    Pause,
-    /// `Resume`.
-    Resume,
-    /// `SetSpeed(s)`.
-    SetSpeed(f64),
+    /// An animation command, written as its scene action (`SetParam(name, value)`,
+    /// `SetState(name)`, `PlayOnLayer(layer, clip)`, `StopLayer(layer)`,
+    /// `SetLayerWeight(layer, w)`, `Seek(time)`, `Pause`, `Resume`, `SetSpeed(s)`: the rows of
+    /// `anim::command`'s table with a scene name).
+    Anim(AnimCommand),
     /// `Send(target entity, "custom::NAME")`, sent by the action's entity.
     Send(usize, String),
     /// `Despawn`.
@@ -174,22 +111,14 @@ impl Action {
     /// The variant name as written.
     pub fn name(&self) -> &'static str {
         match self {
-            Action::SetParam(..) => "SetParam",
-            Action::SetState(_) => "SetState",
-            Action::PlayOnLayer(..) => "PlayOnLayer",
-            Action::StopLayer(_) => "StopLayer",
-            Action::SetLayerWeight(..) => "SetLayerWeight",
-            Action::Seek(_) => "Seek",
-            Action::Pause => "Pause",
-            Action::Resume => "Resume",
-            Action::SetSpeed(_) => "SetSpeed",
+            Action::Anim(c) => c.spec().scene.unwrap_or(c.spec().name),
             Action::Send(..) => "Send",
             Action::Despawn => "Despawn",
         }
     }
 
     fn needs_animator(&self) -> bool {
-        !matches!(self, Action::Send(..) | Action::Despawn)
+        matches!(self, Action::Anim(_))
     }
 }
 

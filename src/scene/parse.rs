@@ -4,9 +4,12 @@
 use std::collections::BTreeMap;
 
 use super::*;
+use crate::anim::command::{self, CommandKind};
 use crate::animseq::is_identifier;
+use crate::bytecode::Value as ArgValue;
 use crate::diag::SourceFile;
-use crate::ron_span::{self, DecodeError, Fields, Value, ValueKind, short};
+use crate::ron_span::{self, DecodeCodes, DecodeError, Decoder, Value, ValueKind, short};
+use crate::types::Type;
 
 /// Parses raw bytes (non-UTF-8 is [`E_SCENE_NOT_UTF8`]).
 pub fn parse_bytes(name: &str, bytes: &[u8]) -> Parsed {
@@ -47,11 +50,15 @@ const ACTION_FIELDS: &[&str] = &["at", "entity", "action"];
 
 /// Parses and validates one scene text.
 pub fn parse(src: &SourceFile) -> Parsed {
-    let mut cx = Cx {
+    let mut cx = Cx(Decoder::new(
         src,
-        diags: Vec::new(),
-        errors: false,
-    };
+        DecodeCodes {
+            type_mismatch: E_SCENE_TYPE,
+            unknown_field: E_SCENE_UNKNOWN_FIELD,
+            duplicate_field: E_SCENE_DUPLICATE_FIELD,
+            missing_field: E_SCENE_MISSING_FIELD,
+        },
+    ));
     let scene = match ron_span::parse(src.text()) {
         Ok(v) => cx.scene(&v),
         Err(e) => {
@@ -59,57 +66,30 @@ pub fn parse(src: &SourceFile) -> Parsed {
             None
         }
     };
-    crate::diag::sort(&mut cx.diags);
+    let errors = cx.has_errors();
     Parsed {
-        scene: if cx.errors { None } else { scene },
-        diagnostics: cx.diags,
+        scene: if errors { None } else { scene },
+        diagnostics: cx.0.finish(),
     }
 }
 
-struct Cx<'s> {
-    src: &'s SourceFile,
-    diags: Vec<Diagnostic>,
-    errors: bool,
+/// The scene decoder: the shared [`Decoder`] plus the format's own checks.
+struct Cx<'s>(Decoder<'s>);
+
+impl<'s> std::ops::Deref for Cx<'s> {
+    type Target = Decoder<'s>;
+    fn deref(&self) -> &Decoder<'s> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Cx<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 impl Cx<'_> {
-    fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) {
-        self.push(Diagnostic::error(code, msg).at(self.src, span));
-    }
-
-    fn push(&mut self, d: Diagnostic) {
-        self.errors |= d.is_error();
-        self.diags.push(d);
-    }
-
-    fn decode(&mut self, e: DecodeError) {
-        let codes = ron_span::DecodeCodes {
-            type_mismatch: E_SCENE_TYPE,
-            unknown_field: E_SCENE_UNKNOWN_FIELD,
-            duplicate_field: E_SCENE_DUPLICATE_FIELD,
-            missing_field: E_SCENE_MISSING_FIELD,
-        };
-        self.push(e.to_diagnostic(self.src, codes));
-    }
-
-    fn ok<T>(&mut self, r: Result<T, DecodeError>) -> Option<T> {
-        r.map_err(|e| self.decode(e)).ok()
-    }
-
-    fn strukt<'v>(
-        &mut self,
-        v: &'v Value,
-        name: &str,
-        known: &'static [&'static str],
-    ) -> Option<Fields<'v>> {
-        let mut errs = Vec::new();
-        let f = ron_span::expect_struct(v, name, known, &mut errs);
-        for e in errs {
-            self.decode(e);
-        }
-        f
-    }
-
     fn list<'v>(&mut self, v: &'v Value, what: &str) -> Option<&'v [Value]> {
         let items = self.ok(v.as_list())?;
         if items.len() > MAX_ITEMS {
@@ -121,10 +101,6 @@ impl Cx<'_> {
             return None;
         }
         Some(items)
-    }
-
-    fn string(&mut self, v: &Value) -> Option<String> {
-        self.ok(v.as_str()).map(str::to_string)
     }
 
     fn finite(&mut self, v: &Value, what: &str) -> Option<f64> {
@@ -504,10 +480,11 @@ impl Cx<'_> {
             self.decode(DecodeError::mismatch(EXPECTED, v));
             return None;
         };
-        let arity = match var.name {
-            "Pause" | "Resume" | "Despawn" => 0,
-            "SetState" | "StopLayer" | "Seek" | "SetSpeed" => 1,
-            "SetParam" | "PlayOnLayer" | "SetLayerWeight" | "Send" => 2,
+        let command = command::by_scene(var.name);
+        let arity = match (var.name, command) {
+            ("Despawn", _) => 0,
+            ("Send", _) => 2,
+            (_, Some(c)) => c.args.len(),
             _ => {
                 self.error(
                     E_SCENE_TYPE,
@@ -531,38 +508,45 @@ impl Cx<'_> {
             );
             return None;
         }
+        let Some(spec) = command else {
+            return self.other_action(var.name, args, names);
+        };
+        // Every argument is decoded (each error reported) before any failure returns.
+        let values: Vec<Option<ArgValue>> = spec
+            .args
+            .iter()
+            .zip(args)
+            .map(|(arg, v)| match arg.ty {
+                Type::Str => self.string(v).map(|s| ArgValue::Str(s.into())),
+                // The table's other argument type is `float`.
+                _ => self.finite(v, arg.what).map(ArgValue::Float),
+            })
+            .collect();
+        let values: Vec<ArgValue> = values.into_iter().collect::<Option<_>>()?;
+        if spec.kind == CommandKind::SetSpeed
+            && let [ArgValue::Float(s)] = values[..]
+            && s.abs() > MAX_SPEED
+        {
+            self.error(
+                E_SCENE_BAD_VALUE,
+                args[0].span,
+                format!("speed must be within ±{MAX_SPEED}"),
+            );
+            return None;
+        }
+        AnimCommand::from_values(spec.kind, &values).map(Action::Anim)
+    }
+
+    /// The actions that are not animation commands (`Despawn`, `Send`), arity checked.
+    fn other_action(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        names: &BTreeMap<String, (usize, Span)>,
+    ) -> Option<Action> {
         let a = |i: usize| &args[i];
-        Some(match var.name {
-            "Pause" => Action::Pause,
-            "Resume" => Action::Resume,
+        Some(match name {
             "Despawn" => Action::Despawn,
-            "SetState" => Action::SetState(self.string(a(0))?),
-            "StopLayer" => Action::StopLayer(self.string(a(0))?),
-            "Seek" => Action::Seek(self.finite(a(0), "seek time")?),
-            "SetSpeed" => {
-                let s = self.finite(a(0), "speed")?;
-                if s.abs() > MAX_SPEED {
-                    self.error(
-                        E_SCENE_BAD_VALUE,
-                        a(0).span,
-                        format!("speed must be within ±{MAX_SPEED}"),
-                    );
-                    return None;
-                }
-                Action::SetSpeed(s)
-            }
-            "SetParam" => {
-                let (n, x) = (self.string(a(0)), self.finite(a(1), "parameter value"));
-                Action::SetParam(n?, x?)
-            }
-            "PlayOnLayer" => {
-                let (l, c) = (self.string(a(0)), self.string(a(1)));
-                Action::PlayOnLayer(l?, c?)
-            }
-            "SetLayerWeight" => {
-                let (l, w) = (self.string(a(0)), self.finite(a(1), "layer weight"));
-                Action::SetLayerWeight(l?, w?)
-            }
             _ => {
                 // Send
                 let target = self.entity_ref(a(0), names);

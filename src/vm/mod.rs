@@ -6,8 +6,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::bytecode::isa::{Instr, Reg};
-use crate::bytecode::types::{Const, EntityConst, Value};
+use crate::anim::command::{self, AnimCommand, CommandSpec};
+use crate::bytecode::isa::{Instr, OperandKind, Reg};
+use crate::bytecode::types::{Const, EntityConst, Type, Value};
 use crate::bytecode::verify::{MAX_REGS_PER_BANK, MAX_STRING_LEN, VerifiedModule};
 
 pub use crate::bytecode::verify::DEFAULT_BUDGET;
@@ -19,18 +20,13 @@ pub trait Host {
     fn self_entity(&mut self) -> u64;
     /// `debug.log`.
     fn log(&mut self, message: &str);
-    /// `anim.set_state`: true iff the state machine has that state.
-    fn set_state(&mut self, state: &str) -> bool;
-    /// `anim.set_param`.
-    fn set_param(&mut self, name: &str, value: f64);
+    /// An animation command from an `anim.*` node (`anim::command`): queued for the next
+    /// animation update. Returns whether the animator accepts it — `SetState`: the state
+    /// machine has that state (an unknown one is refused and changes nothing); every other
+    /// command: true.
+    fn command(&mut self, command: AnimCommand) -> bool;
     /// `anim.get_param` (unset parameters read 0).
     fn get_param(&mut self, name: &str) -> f64;
-    /// `anim.play_on_layer`.
-    fn play_on_layer(&mut self, layer: &str, clip: &str);
-    /// `anim.stop_layer`.
-    fn stop_layer(&mut self, layer: &str);
-    /// `anim.set_layer_weight`.
-    fn set_layer_weight(&mut self, layer: &str, weight: f64);
     /// `anim.current_state` (empty when there is none).
     fn current_state(&mut self) -> Arc<str>;
     /// `anim.curve`: 0 when absent.
@@ -48,16 +44,13 @@ impl Host for NullHost {
         0
     }
     fn log(&mut self, _: &str) {}
-    fn set_state(&mut self, _: &str) -> bool {
-        false
+    fn command(&mut self, c: AnimCommand) -> bool {
+        // No animator: no state exists; other commands are accepted and forgotten.
+        !matches!(c, AnimCommand::SetState(_))
     }
-    fn set_param(&mut self, _: &str, _: f64) {}
     fn get_param(&mut self, _: &str) -> f64 {
         0.0
     }
-    fn play_on_layer(&mut self, _: &str, _: &str) {}
-    fn stop_layer(&mut self, _: &str) {}
-    fn set_layer_weight(&mut self, _: &str, _: f64) {}
     fn current_state(&mut self) -> Arc<str> {
         Arc::from("")
     }
@@ -931,16 +924,7 @@ fn rare(
 
         Instr::EntitySelf { dst } => re[ix(dst.0)] = Some(host.self_entity()),
         Instr::Log { message } => host.log(&rs[ix(message.0)]),
-        Instr::AnimSetState { ok, state } => n.b[ix(ok.0)] = host.set_state(&rs[ix(state.0)]),
-        Instr::AnimSetParam { name, value } => host.set_param(&rs[ix(name.0)], n.f[ix(value.0)]),
         Instr::AnimGetParam { dst, name } => n.f[ix(dst.0)] = host.get_param(&rs[ix(name.0)]),
-        Instr::AnimPlayOnLayer { layer, clip } => {
-            host.play_on_layer(&rs[ix(layer.0)], &rs[ix(clip.0)])
-        }
-        Instr::AnimStopLayer { layer } => host.stop_layer(&rs[ix(layer.0)]),
-        Instr::AnimSetLayerWeight { layer, weight } => {
-            host.set_layer_weight(&rs[ix(layer.0)], n.f[ix(weight.0)])
-        }
         Instr::AnimCurrentState { dst } => rs[ix(dst.0)] = host.current_state(),
         Instr::AnimCurve { dst, name } => n.f[ix(dst.0)] = host.curve(&rs[ix(name.0)]),
         Instr::EventSend { event, target } => {
@@ -949,7 +933,66 @@ fn rare(
             };
             host.send(ev, re[ix(target.0)]);
         }
-        _ => {}
+        // Animation commands: every instruction named like a command's node
+        // (`anim::command::COMMANDS`) hands its argument registers to the host as one
+        // `AnimCommand`, so a new command needs no arm here.
+        other => {
+            if let Some(spec) = command::by_node(other.mnemonic()) {
+                host_command(spec, &other, n, rs, re, host)
+                    .ok_or_else(|| fail(m, here, "operands do not match the animation command"))?;
+            }
+        }
     }
     Ok(())
+}
+
+/// Most operands a command instruction has (a result and three arguments).
+const MAX_COMMAND_OPERANDS: usize = 4;
+
+/// Runs a command instruction: its operands are the result registers (a `bool`: accepted)
+/// then the argument registers, in the command's argument order. `None` when they do not
+/// match the command's table row (the tables' agreement is tested).
+fn host_command(
+    spec: &CommandSpec,
+    ins: &Instr,
+    n: &mut Nums,
+    rs: &[Arc<str>; BANK],
+    re: &[Option<u64>; BANK],
+    host: &mut dyn Host,
+) -> Option<()> {
+    let mut ops = [(OperandKind::Delay, 0u32); MAX_COMMAND_OPERANDS];
+    let mut count = 0;
+    let mut overflow = false;
+    ins.for_each_operand(&mut |_, kind, index| match ops.get_mut(count) {
+        Some(o) => {
+            *o = (kind, index);
+            count += 1;
+        }
+        None => overflow = true,
+    });
+    let results = count
+        .checked_sub(spec.args.len())
+        .filter(|&r| !overflow && r <= 1)?;
+    let mut args: [Value; MAX_COMMAND_OPERANDS] = std::array::from_fn(|_| Value::Bool(false));
+    for (a, &(kind, i)) in args.iter_mut().zip(&ops[results..count]) {
+        let r = ix(u16::try_from(i).ok()?);
+        *a = match kind {
+            OperandKind::Reg(Type::Str) => Value::Str(rs[r].clone()),
+            OperandKind::Reg(Type::Float) => Value::Float(n.f[r]),
+            OperandKind::Reg(Type::Int) => Value::Int(n.i[r]),
+            OperandKind::Reg(Type::Bool) => Value::Bool(n.b[r]),
+            OperandKind::Reg(Type::Vec3) => Value::Vec3(n.v[r]),
+            OperandKind::Reg(Type::Entity) => Value::Entity(re[r]),
+            _ => return None,
+        };
+    }
+    let c = AnimCommand::from_values(spec.kind, &args[..count - results])?;
+    let accepted = host.command(c);
+    if results == 1 {
+        match ops[0] {
+            (OperandKind::Reg(Type::Bool), i) => n.b[ix(u16::try_from(i).ok()?)] = accepted,
+            _ => return None,
+        }
+    }
+    Some(())
 }

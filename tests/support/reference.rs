@@ -10,10 +10,12 @@
 //! with [`ErrorKind::Budget`].
 #![allow(dead_code)]
 
+use sinew::anim::AnimCommand;
 use sinew::bytecode::Value;
 use sinew::compile::ir::{Const, EventKey, Graph, Node, NodeId, Op};
 use sinew::graph::expr;
 use sinew::nodes::PinType;
+use sinew::types::Type;
 use sinew::vm::Host;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -102,10 +104,10 @@ pub enum Outcome {
     Error(RefError),
 }
 
-fn const_value(c: &Const, ty: PinType, owner: u64, for_var: bool) -> Value {
+fn const_value(c: &Const, ty: Type, owner: u64, for_var: bool) -> Value {
     match (c, ty) {
         (Const::Bool(b), _) => Value::Bool(*b),
-        (Const::Int(i), PinType::Float) => Value::Float(*i as f64),
+        (Const::Int(i), Type::Float) => Value::Float(*i as f64),
         (Const::Int(i), _) => Value::Int(*i),
         (Const::Float(f), _) => Value::Float(*f),
         (Const::Vec3(v), _) => Value::Vec3(*v),
@@ -119,15 +121,14 @@ fn const_value(c: &Const, ty: PinType, owner: u64, for_var: bool) -> Value {
 }
 
 /// The default value of a data type (`entity`: the own entity).
-pub fn default_value(ty: PinType, owner: u64) -> Value {
+pub fn default_value(ty: Type, owner: u64) -> Value {
     match ty {
-        PinType::Bool => Value::Bool(false),
-        PinType::Int => Value::Int(0),
-        PinType::Float => Value::Float(0.0),
-        PinType::Vec3 => Value::Vec3([0.0; 3]),
-        PinType::String => Value::Str(Arc::from("")),
-        PinType::Entity => Value::Entity(Some(owner)),
-        PinType::Exec | PinType::Var => Value::Int(0),
+        Type::Bool => Value::Bool(false),
+        Type::Int => Value::Int(0),
+        Type::Float => Value::Float(0.0),
+        Type::Vec3 => Value::Vec3([0.0; 3]),
+        Type::Str => Value::Str(Arc::from("")),
+        Type::Entity => Value::Entity(Some(owner)),
     }
 }
 
@@ -154,8 +155,9 @@ impl State {
                     n.outputs
                         .iter()
                         .map(|p| {
-                            (!n.is_pure() && p.ty != PinType::Exec)
-                                .then(|| default_value(p.ty, owner))
+                            p.ty.data()
+                                .filter(|_| !n.is_pure())
+                                .map(|t| default_value(t, owner))
                         })
                         .collect()
                 })
@@ -233,12 +235,11 @@ impl<'g> Reference<'g> {
     }
 
     /// Payload types of the handler of event node `ev` (its data outputs in pin order).
-    pub fn payload_types(&self, ev: NodeId) -> Vec<PinType> {
+    pub fn payload_types(&self, ev: NodeId) -> Vec<Type> {
         self.g.nodes[ev as usize]
             .outputs
             .iter()
-            .map(|p| p.ty)
-            .filter(|t| *t != PinType::Exec)
+            .filter_map(|p| p.ty.data())
             .collect()
     }
 
@@ -269,13 +270,13 @@ impl<'g> Reference<'g> {
             run.step(ev)?;
             let mut values = payload.iter();
             for (pin, p) in node.outputs.iter().enumerate() {
-                if p.ty == PinType::Exec {
+                let PinType::Data(ty) = p.ty else {
                     continue;
-                }
+                };
                 let Some(v) = values.next() else {
                     return Err(run.err(ev, ErrorKind::Invalid("payload too short".into())));
                 };
-                if !same_type(v, p.ty) {
+                if !same_type(v, ty) {
                     return Err(run.err(ev, ErrorKind::Invalid("payload type".into())));
                 }
                 run.st.outputs[ev as usize][pin] = Some(v.clone());
@@ -329,15 +330,15 @@ fn is_pure_error(k: &ErrorKind) -> bool {
     )
 }
 
-fn same_type(v: &Value, t: PinType) -> bool {
+fn same_type(v: &Value, t: Type) -> bool {
     matches!(
         (v, t),
-        (Value::Bool(_), PinType::Bool)
-            | (Value::Int(_), PinType::Int)
-            | (Value::Float(_), PinType::Float)
-            | (Value::Vec3(_), PinType::Vec3)
-            | (Value::Str(_), PinType::String)
-            | (Value::Entity(_), PinType::Entity)
+        (Value::Bool(_), Type::Bool)
+            | (Value::Int(_), Type::Int)
+            | (Value::Float(_), Type::Float)
+            | (Value::Vec3(_), Type::Vec3)
+            | (Value::Str(_), Type::Str)
+            | (Value::Entity(_), Type::Entity)
     )
 }
 
@@ -443,7 +444,7 @@ impl<'g> Run<'_, 'g> {
                     let v = *v as usize;
                     let value = self.input(n, "value")?;
                     let value = match (self.r.g.vars[v].ty, value) {
-                        (PinType::Float, Value::Int(i)) => Value::Float(i as f64),
+                        (Type::Float, Value::Int(i)) => Value::Float(i as f64),
                         (_, x) => x,
                     };
                     self.st.vars[v] = value.clone();
@@ -523,31 +524,31 @@ impl<'g> Run<'_, 'g> {
                 }
                 (_, "anim.set_state", _) => {
                     let s = as_str(&self.input(n, "state")?);
-                    let ok = self.host.set_state(&s);
+                    let ok = self.host.command(AnimCommand::SetState(s));
                     self.set_out(n, "ok", Value::Bool(ok));
                     self.r.follow(n, "then")
                 }
                 (_, "anim.set_param", _) => {
                     let name = as_str(&self.input(n, "name")?);
                     let v = as_float(&self.input(n, "value")?);
-                    self.host.set_param(&name, v);
+                    self.host.command(AnimCommand::SetParam(name, v));
                     self.r.follow(n, "then")
                 }
                 (_, "anim.play_on_layer", _) => {
                     let layer = as_str(&self.input(n, "layer")?);
                     let clip = as_str(&self.input(n, "clip")?);
-                    self.host.play_on_layer(&layer, &clip);
+                    self.host.command(AnimCommand::PlayOnLayer(layer, clip));
                     self.r.follow(n, "then")
                 }
                 (_, "anim.stop_layer", _) => {
                     let layer = as_str(&self.input(n, "layer")?);
-                    self.host.stop_layer(&layer);
+                    self.host.command(AnimCommand::StopLayer(layer));
                     self.r.follow(n, "then")
                 }
                 (_, "anim.set_layer_weight", _) => {
                     let layer = as_str(&self.input(n, "layer")?);
                     let w = as_float(&self.input(n, "weight")?);
-                    self.host.set_layer_weight(&layer, w);
+                    self.host.command(AnimCommand::SetLayerWeight(layer, w));
                     self.r.follow(n, "then")
                 }
                 (_, "debug.log", _) => {
@@ -640,7 +641,7 @@ impl<'g> Run<'_, 'g> {
         self.memo.clear();
         self.lenient = Some(Vec::new());
         for p in 0..self.node(n).inputs.len() {
-            if self.node(n).inputs[p].ty != PinType::Exec {
+            if !self.node(n).inputs[p].ty.is_exec() {
                 let _ = self.input_at(n, p);
             }
         }
@@ -660,7 +661,9 @@ impl<'g> Run<'_, 'g> {
     }
 
     fn input_at(&mut self, n: NodeId, pin: usize) -> R<Value> {
-        let want = self.node(n).inputs[pin].ty;
+        let Some(want) = self.node(n).inputs[pin].ty.data() else {
+            return Err(self.err(n, ErrorKind::Invalid("exec pin read as data".into())));
+        };
         let v = match self.r.data_src.get(&(n, pin as u16)).copied() {
             Some((src, out)) => {
                 if self.node(src).is_pure() {
@@ -680,7 +683,7 @@ impl<'g> Run<'_, 'g> {
                 }
             }
             None => {
-                if want == PinType::Entity {
+                if want == Type::Entity {
                     Value::Entity(Some(self.host.self_entity()))
                 } else {
                     let owner = self.host.self_entity();
@@ -692,7 +695,7 @@ impl<'g> Run<'_, 'g> {
             }
         };
         Ok(match (want, v) {
-            (PinType::Float, Value::Int(i)) => Value::Float(i as f64),
+            (Type::Float, Value::Int(i)) => Value::Float(i as f64),
             (_, v) => v,
         })
     }

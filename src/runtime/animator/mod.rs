@@ -1,0 +1,404 @@
+//! The animator: clip slots holding loaded `.animseq` sequences and one base motion — an
+//! authored `.animsm` state machine (states playing clips or blend trees with clip sync,
+//! transitions and requests crossfading linearly) or the default clip as a one-state machine
+//! (looping, speed 1) — plus one list of layers playing their own clips, root motion moving the
+//! entity, and seek/pause/resume/speed. Each update publishes the notify crossings of every
+//! playing clip with weight > 0 (in a blend tree only the heaviest clip) and reports state
+//! changes. With a [`PoseRig`] the local pose is evaluated after each update into reused
+//! buffers (see `docs/runtime.md`).
+//!
+//! Parts: [`clip`] (loaded clips), [`playback`] (playheads, motions, crossfades, layers, the
+//! update), [`pose`] (pose evaluation), [`root`] (root motion) and [`system`] (the `animate`
+//! system; fired crossings are queued to the [`AnimatorOutput`] resource and resolved by the
+//! runtime's notify step, so the animator never looks at graph instances).
+//!
+//! Playback keeps an unwrapped `f64` time; each update's interval starts exactly where the last
+//! one ended. The update in which a clip starts evaluates `Start { at, to }` (so a marker at the
+//! start time fires), later updates `Advance { from, to }`; a seek moves the playhead without
+//! firing anything and a paused animator fires nothing (`crossings.md`).
+
+mod clip;
+mod playback;
+mod pose;
+mod root;
+mod system;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use bevy_ecs::prelude::*;
+use glam::DVec3;
+
+pub use crate::anim::AnimCommand;
+use crate::anim::state_machine::Machine;
+use crate::anim::{Pose, RootDelta, RootMotionMode, heaviest_leaf};
+use crate::animseq::CurveValue;
+pub use clip::{Clip, ClipError, field_value};
+pub use playback::PHASE_EPSILON;
+use playback::{Base, Fade, Fire, Layer, Playback, sanitize_weight};
+pub use pose::PoseRig;
+pub use root::RootMotion;
+pub use system::{AnimatorOutput, animate};
+pub(crate) use system::{AnimatorRecord, Fired};
+
+/// A state change of the last update, for the `state` trace line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateChange {
+    /// Previous state.
+    pub from: Arc<str>,
+    /// New state.
+    pub to: Arc<str>,
+}
+
+/// The animator component.
+#[derive(Component, Debug)]
+pub struct Animator {
+    slots: Vec<(Arc<str>, Arc<Clip>)>,
+    base: Option<Base>,
+    speed: f64,
+    paused: bool,
+    commands: Vec<AnimCommand>,
+    params: BTreeMap<Arc<str>, f64>,
+    blend_duration: f64,
+    layers: Vec<Layer>,
+    root: Option<RootMotion>,
+    position: DVec3,
+    yaw: f64,
+    last_delta: RootDelta,
+    fires: Vec<Fire>,
+    changes: Vec<StateChange>,
+    rejected: Vec<String>,
+    rig: Option<Box<PoseRig>>,
+}
+
+/// Most commands one animator keeps queued between updates (more are dropped: a runaway graph
+/// cannot allocate without bound).
+pub const MAX_QUEUED_COMMANDS: usize = 1 << 16;
+
+/// Default crossfade seconds for requests and layer changes.
+pub const DEFAULT_BLEND_DURATION: f64 = 0.2;
+
+impl Default for Animator {
+    fn default() -> Self {
+        Animator::new()
+    }
+}
+
+impl Animator {
+    /// An animator with no clips, speed 1, not paused.
+    pub fn new() -> Animator {
+        Animator {
+            slots: Vec::new(),
+            base: None,
+            speed: 1.0,
+            paused: false,
+            commands: Vec::new(),
+            params: BTreeMap::new(),
+            blend_duration: DEFAULT_BLEND_DURATION,
+            layers: Vec::new(),
+            root: None,
+            position: DVec3::ZERO,
+            yaw: 0.0,
+            last_delta: RootDelta::ZERO,
+            fires: Vec::new(),
+            changes: Vec::new(),
+            rejected: Vec::new(),
+            rig: None,
+        }
+    }
+
+    /// Puts `clip` in slot `slot` (replacing what was there). Slots get indices in the order
+    /// they are first added (the indices a [`Machine`]'s trees use).
+    pub fn add_clip(&mut self, slot: &str, clip: Arc<Clip>) {
+        match self.slots.iter_mut().find(|(s, _)| &**s == slot) {
+            Some(e) => e.1 = clip,
+            None => self.slots.push((Arc::from(slot), clip)),
+        }
+    }
+
+    /// The index of clip slot `slot`.
+    pub fn slot_index(&self, slot: &str) -> Option<usize> {
+        self.slots.iter().position(|(s, _)| &**s == slot)
+    }
+
+    /// Gives the animator a state machine (compiled against [`Animator::slot_index`]); its entry
+    /// state starts at the next update. The default clip does not also play.
+    pub fn set_machine(&mut self, machine: Arc<Machine>) {
+        self.base = Some(Base::new(machine, true));
+    }
+
+    /// Crossfade time of requests and layer clip changes (non-finite or negative → 0).
+    pub fn set_blend_duration(&mut self, seconds: f64) {
+        self.blend_duration = if seconds.is_finite() && seconds > 0.0 {
+            seconds
+        } else {
+            0.0
+        };
+    }
+
+    /// Declares a layer (weight, no clip yet); layers stack in declaration order.
+    pub fn add_layer(&mut self, name: &str, weight: f64) {
+        self.layer(Arc::from(name)).weight = sanitize_weight(weight);
+    }
+
+    /// Sets root motion and the entity's starting position.
+    pub fn set_root_motion(&mut self, root: RootMotion, position: [f32; 3]) {
+        self.root = Some(root);
+        self.position = DVec3::new(position[0].into(), position[1].into(), position[2].into());
+    }
+
+    /// Evaluates poses on `rig` after every update (see [`Animator::pose`]).
+    pub fn set_rig(&mut self, rig: PoseRig) {
+        self.rig = Some(Box::new(rig));
+    }
+
+    /// The local pose of the last update (`None` without a rig): base motion (crossfades
+    /// blended linearly), layers stacked in order with their masks and weights, the root bone
+    /// held horizontally when root motion is on.
+    pub fn pose(&self) -> Option<&Pose> {
+        self.rig.as_ref().map(|r| r.pose())
+    }
+
+    /// The entity position as root motion moved it (`Transform`), else the starting position.
+    pub fn position(&self) -> [f64; 3] {
+        self.position.to_array()
+    }
+
+    /// The entity yaw in radians as root motion turned it (`Transform`).
+    pub fn yaw(&self) -> f64 {
+        self.yaw
+    }
+
+    /// The last update's root motion in the entity's parent space (the clip-space motion
+    /// rotated by the entity's yaw before the update) and its turn in radians: what a game
+    /// applies to its own character controller under `Extract` (under `Transform` the animator
+    /// has already applied it). Zero when root motion is off or nothing played.
+    pub fn root_motion_delta(&self) -> RootDelta {
+        self.last_delta
+    }
+
+    /// Sets the entity's facing (radians about +Y), for games that turn the entity themselves
+    /// under `Extract`: later deltas are rotated into parent space by it. Non-finite values are
+    /// ignored.
+    pub fn set_yaw(&mut self, yaw: f64) {
+        if yaw.is_finite() {
+            self.yaw = yaw;
+        }
+    }
+
+    /// Whether root motion is on.
+    pub fn has_root_motion(&self) -> bool {
+        self.root
+            .as_ref()
+            .is_some_and(|r| r.mode != RootMotionMode::Off)
+    }
+
+    /// The authored state machine's base, if any.
+    fn machine(&self) -> Option<&Base> {
+        self.base.as_ref().filter(|b| b.authored)
+    }
+
+    /// The active state's name (`None` without a state machine).
+    pub fn current_state(&self) -> Option<&Arc<str>> {
+        let b = self.machine()?;
+        Some(&b.machine.states.get(b.current.state)?.name)
+    }
+
+    /// The outgoing state of a running crossfade.
+    pub fn fading_from(&self) -> Option<&Arc<str>> {
+        let b = self.machine()?;
+        Some(&b.machine.states.get(b.fade.as_ref()?.from.state)?.name)
+    }
+
+    /// Starts slot `slot` from time 0 now (it starts at the next update) as the default clip:
+    /// a one-state machine looping that clip. False for an unknown slot.
+    pub fn play(&mut self, slot: &str) -> bool {
+        let Some(i) = self.slot_index(slot) else {
+            return false;
+        };
+        self.base = Some(Base::default_clip(&self.slots[i].0, i));
+        true
+    }
+
+    /// Queues a request for the next animation update.
+    pub fn queue(&mut self, c: AnimCommand) {
+        if self.commands.len() < MAX_QUEUED_COMMANDS {
+            self.commands.push(c);
+        }
+    }
+
+    /// The default clip's slot, if one plays (`None` with a state machine).
+    pub fn playing(&self) -> Option<&str> {
+        let b = self.base.as_ref().filter(|b| !b.authored)?;
+        Some(&b.machine.states.first()?.name)
+    }
+
+    /// Unwrapped playback time of the default clip (0 when none).
+    pub fn time(&self) -> f64 {
+        self.base
+            .as_ref()
+            .filter(|b| !b.authored)
+            .map_or(0.0, |b| b.current.clip_time(0.0))
+    }
+
+    /// Playback speed.
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+
+    /// Whether playback is paused.
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Whether the state machine has `state` (false without one).
+    pub fn has_state(&self, state: &str) -> bool {
+        self.machine()
+            .is_some_and(|b| b.machine.state(state).is_some())
+    }
+
+    /// A parameter's value (0 when unset).
+    pub fn param(&self, name: &str) -> f64 {
+        self.params.get(name).copied().unwrap_or(0.0)
+    }
+
+    /// The layers in stacking order: name, the clip slot it plays (if any) and its weight.
+    pub fn layers(&self) -> impl Iterator<Item = (&str, Option<&str>, f64)> {
+        self.layers.iter().map(|l| {
+            let clip = l
+                .clip
+                .as_ref()
+                .and_then(|p| self.slots.get(p.slot))
+                .map(|s| &*s.0);
+            (&*l.name, clip, l.weight)
+        })
+    }
+
+    /// `anim.curve`: the float curve `name` of the playing base clip (in a blend, the heaviest
+    /// clip of the active state) at its clip time (0 when absent).
+    pub fn curve(&self, name: &str) -> f64 {
+        let Some(b) = &self.base else { return 0.0 };
+        let m = &b.current;
+        // Before its first update a one-clip state shows its clip at time 0.
+        let clip = match heaviest_leaf(&m.leaves).and_then(|i| m.leaves.get(i)) {
+            Some(leaf) => leaf.clip,
+            None => match b.machine.states.get(m.state).map(|s| &s.tree) {
+                Some(crate::anim::BlendTree::Clip(i)) => *i,
+                _ => return 0.0,
+            },
+        };
+        let Some((_, c)) = self.slots.get(clip) else {
+            return 0.0;
+        };
+        let seq = &c.seq;
+        let time = m.clip_time(seq.duration);
+        if !(seq.duration.is_finite() && seq.duration > 0.0 && time.is_finite()) {
+            return 0.0;
+        }
+        let t = time.rem_euclid(seq.duration);
+        match seq
+            .curves
+            .iter()
+            .find(|c| c.name == name)
+            .and_then(|c| c.sample(t))
+        {
+            Some(CurveValue::Float(v)) if v.is_finite() => v,
+            _ => 0.0,
+        }
+    }
+
+    /// Applies one command now (each command's behaviour).
+    fn apply(&mut self, c: AnimCommand) {
+        match c {
+            AnimCommand::Play(slot) => {
+                if self.machine().is_none() {
+                    self.play(&slot);
+                }
+            }
+            AnimCommand::SetParam(name, v) => {
+                self.params.insert(name, v);
+            }
+            AnimCommand::SetState(name) => self.request_state(&name),
+            AnimCommand::PlayOnLayer(layer, clip) => self.play_on_layer(layer, &clip),
+            AnimCommand::StopLayer(layer) => {
+                let l = self.layer(layer);
+                l.clip = None;
+                l.fade = None;
+            }
+            AnimCommand::SetLayerWeight(layer, w) => self.layer(layer).weight = sanitize_weight(w),
+            AnimCommand::Seek(t) => {
+                if t.is_finite()
+                    && let Some(b) = &mut self.base
+                {
+                    b.current.seek(t, &self.slots);
+                }
+            }
+            AnimCommand::Pause => self.paused = true,
+            AnimCommand::Resume => self.paused = false,
+            AnimCommand::SetSpeed(s) => {
+                if s.is_finite() {
+                    self.speed = s;
+                }
+            }
+        }
+    }
+
+    /// `SetState`: unknown → rejected without side effects; active → nothing; else crossfade.
+    fn request_state(&mut self, name: &str) {
+        let blend = self.blend_duration;
+        let Some(b) = self.base.as_mut().filter(|b| b.authored) else {
+            self.rejected.push(format!(
+                "state `{name}` requested, but this animator has no state machine"
+            ));
+            return;
+        };
+        let Some(to) = b.machine.state(name) else {
+            self.rejected.push(format!(
+                "state `{name}` requested, but the state machine has none"
+            ));
+            return;
+        };
+        b.enter(to, blend, &mut self.changes);
+    }
+
+    /// `PlayOnLayer`: onto an empty layer the clip starts at once; onto a playing one it
+    /// crossfades over the blend duration. An unknown clip is rejected.
+    fn play_on_layer(&mut self, layer: Arc<str>, slot: &str) {
+        let Some(slot) = self.slot_index(slot) else {
+            self.rejected.push(format!(
+                "clip `{slot}` requested on layer `{layer}`, but the animator has no such clip"
+            ));
+            return;
+        };
+        let blend = self.blend_duration;
+        let l = self.layer(layer);
+        match l.clip.take() {
+            Some(old) if blend > 0.0 && old.started => {
+                l.fade = Some(Fade {
+                    from: old,
+                    elapsed: 0.0,
+                    duration: blend,
+                });
+            }
+            _ => l.fade = None,
+        }
+        l.clip = Some(Playback::new(slot));
+    }
+
+    /// The layer `name`, created (weight 1, no clip, on top) by the first command naming it.
+    fn layer(&mut self, name: Arc<str>) -> &mut Layer {
+        let i = match self.layers.iter().position(|l| l.name == name) {
+            Some(i) => i,
+            None => {
+                self.layers.push(Layer {
+                    name,
+                    weight: 1.0,
+                    clip: None,
+                    fade: None,
+                });
+                self.layers.len() - 1
+            }
+        };
+        &mut self.layers[i]
+    }
+}

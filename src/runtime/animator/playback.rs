@@ -1,0 +1,625 @@
+//! Playback: playheads on an unwrapped `f64` clock, state motions (one phase shared by a blend
+//! tree's clips, or a single clip's own seconds), crossfades, transitions and layers. One update
+//! (`Animator::advance`) applies the queued commands, advances the base motion and the layers,
+//! sums root motion and evaluates the pose; the crossings to publish are left in `fires`.
+
+use std::sync::Arc;
+
+use super::root::add_root;
+use super::{Animator, Clip, StateChange};
+use crate::anim::state_machine::Machine;
+use crate::anim::{BlendTree, Leaf, RootDelta, heaviest_leaf};
+use crate::crossing::PlaybackInterval;
+
+/// Tolerance for a non-looping state reaching its end, in cycles.
+pub const PHASE_EPSILON: f64 = 1e-9;
+
+/// One playing clip's crossings of the last update, before publishing.
+#[derive(Debug, Clone)]
+pub(super) struct Fire {
+    pub(super) slot: usize,
+    pub(super) interval: PlaybackInterval,
+}
+
+/// A single clip's playhead (a layer's clip).
+#[derive(Debug)]
+pub(super) struct Playback {
+    pub(super) slot: usize,
+    /// Unwrapped playback time where the next interval starts.
+    pub(super) time: f64,
+    /// False until the first update that moves it (that update evaluates `Start`).
+    pub(super) started: bool,
+}
+
+impl Playback {
+    pub(super) fn new(slot: usize) -> Playback {
+        Playback {
+            slot,
+            time: 0.0,
+            started: false,
+        }
+    }
+}
+
+/// The interval from `from` to `to` of a playhead, `Start` on its first update.
+fn interval(started: bool, from: f64, to: f64, looping: bool) -> PlaybackInterval {
+    if started {
+        PlaybackInterval::Advance { from, to, looping }
+    } else {
+        PlaybackInterval::Start {
+            at: from,
+            to,
+            looping,
+        }
+    }
+}
+
+/// Advances a single clip's playback by `step` seconds of clip time (looping).
+pub(super) fn advance_playback(
+    p: &mut Playback,
+    step: f64,
+    slots: &[(Arc<str>, Arc<Clip>)],
+) -> Result<PlaybackInterval, String> {
+    let from = p.time;
+    let to = from + step;
+    if !to.is_finite() {
+        let slot = slots.get(p.slot).map_or("", |s| &*s.0);
+        return Err(format!(
+            "playback time of clip `{slot}` left the finite range; clip stopped"
+        ));
+    }
+    let i = interval(p.started, from, to, true);
+    p.started = true;
+    p.time = to;
+    Ok(i)
+}
+
+/// How a motion keeps time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Clock {
+    /// A state playing one clip: that clip's unwrapped time in seconds (exactly as a clip
+    /// played on its own: each interval starts where the last ended, a seek lands on `t`).
+    Seconds(f64),
+    /// A blend tree: one phase in cycles shared by its clips (clip `i` at `phase · lenᵢ`).
+    Phase(f64),
+}
+
+/// One state's playback and the leaves' weights of the last update.
+#[derive(Debug, Clone)]
+pub(super) struct Motion {
+    pub(super) state: usize,
+    pub(super) clock: Clock,
+    pub(super) started: bool,
+    pub(super) finished: bool,
+    pub(super) leaves: Vec<Leaf>,
+}
+
+impl Motion {
+    pub(super) fn new(m: &Machine, state: usize) -> Motion {
+        let single = m
+            .states
+            .get(state)
+            .is_some_and(|s| matches!(s.tree, BlendTree::Clip(_)));
+        Motion {
+            state,
+            clock: if single {
+                Clock::Seconds(0.0)
+            } else {
+                Clock::Phase(0.0)
+            },
+            started: false,
+            finished: false,
+            leaves: Vec::new(),
+        }
+    }
+
+    /// The unwrapped time of a clip of length `len` in this motion.
+    pub(super) fn clip_time(&self, len: f64) -> f64 {
+        match self.clock {
+            Clock::Seconds(t) => t,
+            Clock::Phase(p) => p * len,
+        }
+    }
+
+    /// The phase in cycles over a cycle of `len` seconds (the pose evaluator's input).
+    pub(super) fn phase(&self, len: f64) -> f64 {
+        match self.clock {
+            Clock::Seconds(t) if len > 0.0 => t / len,
+            Clock::Seconds(_) => 0.0,
+            Clock::Phase(p) => p,
+        }
+    }
+
+    /// `Seek(t)`: the clip time `t` (a blend: phase `t / L`); fires nothing.
+    pub(super) fn seek(&mut self, t: f64, slots: &[(Arc<str>, Arc<Clip>)]) {
+        match &mut self.clock {
+            Clock::Seconds(x) => {
+                *x = t;
+                self.started = true;
+            }
+            Clock::Phase(p) => {
+                let l = cycle_length(&self.leaves, slots);
+                if l > 0.0 {
+                    *p = t / l;
+                    self.started = true;
+                }
+            }
+        }
+    }
+}
+
+/// The outgoing side of a crossfade.
+#[derive(Debug, Clone)]
+pub(super) struct Fade<T> {
+    pub(super) from: T,
+    pub(super) elapsed: f64,
+    pub(super) duration: f64,
+}
+
+impl<T> Fade<T> {
+    /// The outgoing side's weight at the start of this update (it fires while > 0).
+    pub(super) fn weight_before(&self) -> f64 {
+        if self.duration > 0.0 {
+            1.0 - self.elapsed / self.duration
+        } else {
+            0.0
+        }
+    }
+
+    /// The incoming side's weight after `elapsed` seconds.
+    pub(super) fn weight_in(&self, elapsed: f64) -> f64 {
+        if self.duration > 0.0 {
+            (elapsed / self.duration).min(1.0)
+        } else {
+            1.0
+        }
+    }
+}
+
+/// What the animator's base plays: an authored state machine, or its default clip as a
+/// one-state machine (a looping state of that clip at speed 1, no transitions).
+#[derive(Debug)]
+pub(super) struct Base {
+    pub(super) machine: Arc<Machine>,
+    /// An authored `.animsm` (states can be requested and are reported) rather than the
+    /// default clip's one-state machine.
+    pub(super) authored: bool,
+    pub(super) current: Motion,
+    pub(super) fade: Option<Fade<Motion>>,
+}
+
+impl Base {
+    /// The one-state machine of the default clip `slot` (index `index`).
+    pub(super) fn default_clip(slot: &Arc<str>, index: usize) -> Base {
+        let machine = Arc::new(Machine {
+            states: vec![crate::anim::state_machine::State {
+                name: slot.clone(),
+                tree: BlendTree::Clip(index),
+                speed: 1.0,
+                looping: true,
+            }],
+            entry: 0,
+            transitions: Vec::new(),
+        });
+        Base::new(machine, false)
+    }
+
+    pub(super) fn new(machine: Arc<Machine>, authored: bool) -> Base {
+        Base {
+            current: Motion::new(&machine, machine.entry),
+            machine,
+            authored,
+            fade: None,
+        }
+    }
+
+    /// Starts state `to` (not the active one) with a crossfade of `blend` seconds; the state
+    /// change is recorded in `changes`.
+    pub(super) fn enter(&mut self, to: usize, blend: f64, changes: &mut Vec<StateChange>) {
+        if self.current.state == to {
+            return;
+        }
+        let m = self.machine.clone();
+        if let (Some(a), Some(b)) = (m.states.get(self.current.state), m.states.get(to)) {
+            changes.push(StateChange {
+                from: a.name.clone(),
+                to: b.name.clone(),
+            });
+        }
+        // An interrupted crossfade drops its outgoing side: the state being left fades out.
+        let blend = if blend.is_finite() && blend > 0.0 {
+            blend
+        } else {
+            0.0
+        };
+        let cur = std::mem::replace(&mut self.current, Motion::new(&m, to));
+        self.fade = (blend > 0.0 && cur.started).then_some(Fade {
+            from: cur,
+            elapsed: 0.0,
+            duration: blend,
+        });
+    }
+}
+
+/// A layer: its name, weight and clip (with the clip it crossfades from).
+#[derive(Debug)]
+pub(super) struct Layer {
+    pub(super) name: Arc<str>,
+    pub(super) weight: f64,
+    pub(super) clip: Option<Playback>,
+    pub(super) fade: Option<Fade<Playback>>,
+}
+
+pub(super) fn sanitize_weight(w: f64) -> f64 {
+    if w.is_finite() {
+        w.clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// Weighted cycle length `L = Σ wᵢ·lenᵢ / Σ wᵢ` over base leaves (0 when it cannot be formed).
+pub(super) fn cycle_length(leaves: &[Leaf], slots: &[(Arc<str>, Arc<Clip>)]) -> f64 {
+    let (mut l, mut ws) = (0.0f64, 0.0f64);
+    for lf in leaves.iter().filter(|l| !l.additive && l.weight > 0.0) {
+        if let Some((_, c)) = slots.get(lf.clip) {
+            let d = c.seq.duration;
+            if d.is_finite() && d > 0.0 {
+                l += f64::from(lf.weight) * d;
+                ws += f64::from(lf.weight);
+            }
+        }
+    }
+    if ws > 0.0 && l.is_finite() && l > 0.0 {
+        l / ws
+    } else {
+        0.0
+    }
+}
+
+/// Where a motion's clock moves over `seconds` (unchanged when the result is not finite):
+/// a non-looping state clamps to its end, and counts as ended within [`PHASE_EPSILON`] cycles
+/// of it (summing `dt / L` steps must not finish a tick late by rounding).
+fn advance_clock(from: f64, delta: f64, cycle: f64, looping: bool) -> f64 {
+    let t = from + delta;
+    if !t.is_finite() {
+        return from;
+    }
+    if looping {
+        t
+    } else if t >= cycle * (1.0 - PHASE_EPSILON) {
+        cycle
+    } else {
+        t.max(0.0)
+    }
+}
+
+/// Advances one state's motion by `step` seconds: leaf weights from the parameters, the clock
+/// (a single clip in its own seconds, a blend by `step / L` cycles), the heaviest clip's
+/// crossings (when `fires`), and every clip's root motion weighted by `side_w` × its leaf
+/// weight.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(super) fn step_motion(
+    m: &Machine,
+    motion: &mut Motion,
+    step: f64,
+    read: &dyn Fn(&str) -> f32,
+    slots: &[(Arc<str>, Arc<Clip>)],
+    root: &Option<super::RootMotion>,
+    side_w: f64,
+    fires: bool,
+    out: &mut Vec<Fire>,
+    delta: &mut RootDelta,
+) {
+    let Some(state) = m.states.get(motion.state) else {
+        return;
+    };
+    let seconds = step * state.speed;
+    let moves = root
+        .as_ref()
+        .is_some_and(|r| r.mode != crate::anim::RootMotionMode::Off);
+    // One clip in its own seconds: its single full-weight leaf (kept between updates), one
+    // interval, no cycle length.
+    if let (BlendTree::Clip(clip), Clock::Seconds(from)) = (&state.tree, motion.clock) {
+        let clip = *clip;
+        if !matches!(motion.leaves[..], [Leaf { clip: c, .. }] if c == clip) {
+            state.tree.leaves(read, &mut motion.leaves);
+        }
+        let Some((_, c)) = slots.get(clip) else {
+            return;
+        };
+        let len = c.seq.duration;
+        let to = if seconds.is_finite() && (state.looping || len > 0.0) {
+            advance_clock(from, seconds, len, state.looping)
+        } else {
+            from
+        };
+        let interval = interval(motion.started, from, to, state.looping);
+        motion.started = true;
+        motion.clock = Clock::Seconds(to);
+        motion.finished = !state.looping && to >= len;
+        if moves {
+            add_root(root, clip, &interval, side_w as f32, delta);
+        }
+        if fires {
+            out.push(Fire {
+                slot: clip,
+                interval,
+            });
+        }
+        return;
+    }
+    state.tree.leaves(read, &mut motion.leaves);
+    let before = motion.clock;
+    motion.clock = match before {
+        Clock::Seconds(t) => {
+            let len = motion
+                .leaves
+                .first()
+                .and_then(|lf| slots.get(lf.clip))
+                .map_or(0.0, |(_, c)| c.seq.duration);
+            if seconds.is_finite() && (state.looping || len > 0.0) {
+                Clock::Seconds(advance_clock(t, seconds, len, state.looping))
+            } else {
+                before
+            }
+        }
+        Clock::Phase(p) => {
+            let l = cycle_length(&motion.leaves, slots);
+            if l > 0.0 && seconds.is_finite() {
+                Clock::Phase(advance_clock(p, seconds / l, 1.0, state.looping))
+            } else {
+                before
+            }
+        }
+    };
+    let start = !motion.started;
+    motion.started = true;
+    let heaviest = heaviest_leaf(&motion.leaves);
+    let mut finished = true;
+    for (i, lf) in motion.leaves.iter().enumerate() {
+        let Some((_, c)) = slots.get(lf.clip) else {
+            continue;
+        };
+        let len = c.seq.duration;
+        let (a, b) = match (before, motion.clock) {
+            (Clock::Seconds(a), Clock::Seconds(b)) => (a, b),
+            (Clock::Phase(a), Clock::Phase(b)) => (a * len, b * len),
+            _ => continue,
+        };
+        finished &= b >= len;
+        let interval = interval(!start, a, b, state.looping);
+        if moves && !lf.additive {
+            add_root(
+                root,
+                lf.clip,
+                &interval,
+                (side_w * f64::from(lf.weight)) as f32,
+                delta,
+            );
+        }
+        if fires && Some(i) == heaviest {
+            out.push(Fire {
+                slot: lf.clip,
+                interval,
+            });
+        }
+    }
+    motion.finished = !state.looping
+        && match motion.clock {
+            Clock::Phase(p) => p >= 1.0,
+            Clock::Seconds(_) => finished && !motion.leaves.is_empty(),
+        };
+}
+
+impl Animator {
+    /// Applies queued commands, then advances by `dt`: transitions, crossfades, trees, layers,
+    /// root motion, the pose. The crossings to evaluate land in `self.fires`, state changes in
+    /// `self.changes`, rejected requests and playback errors in `self.rejected`.
+    pub(super) fn advance(&mut self, dt: f64) {
+        self.fires.clear();
+        self.changes.clear();
+        self.rejected.clear();
+        self.last_delta = RootDelta::ZERO;
+        for c in std::mem::take(&mut self.commands) {
+            self.apply(c);
+        }
+        if self.paused {
+            return;
+        }
+        let step = dt * self.speed;
+        let mut delta = RootDelta::ZERO;
+        self.advance_base(dt, step, &mut delta);
+        self.advance_layers(dt, step);
+        self.apply_root(delta);
+        self.evaluate_pose();
+    }
+
+    /// The base motion: transitions (checked once, against the state as it stood after the
+    /// last update: a state cannot be left in the update it starts), then the active state and
+    /// a crossfade's outgoing side.
+    fn advance_base(&mut self, dt: f64, step: f64, delta: &mut RootDelta) {
+        let Some(base) = &mut self.base else { return };
+        if base.current.started && !base.machine.transitions.is_empty() {
+            let params = &self.params;
+            let read = |p: &str| params.get(p).copied().unwrap_or(0.0);
+            let next = base
+                .machine
+                .select(base.current.state, &read, base.current.finished)
+                .map(|t| (t.to, t.blend));
+            if let Some((to, blend)) = next {
+                base.enter(to, blend, &mut self.changes);
+            }
+        }
+        let fade_w = base
+            .fade
+            .as_ref()
+            .map(|f| (f.weight_before() > 0.0, f.weight_in(f.elapsed + dt)));
+        let params = &self.params;
+        let read = |p: &str| {
+            let v = params.get(p).copied().unwrap_or(0.0);
+            v as f32
+        };
+        let incoming_w = fade_w.map_or(1.0, |(_, a)| a);
+        let m = &*base.machine;
+        step_motion(
+            m,
+            &mut base.current,
+            step,
+            &read,
+            &self.slots,
+            &self.root,
+            incoming_w,
+            true,
+            &mut self.fires,
+            delta,
+        );
+        if let Some(f) = &mut base.fade {
+            let (fires, _) = fade_w.unwrap_or((false, 1.0));
+            step_motion(
+                m,
+                &mut f.from,
+                step,
+                &read,
+                &self.slots,
+                &self.root,
+                1.0 - incoming_w,
+                fires,
+                &mut self.fires,
+                delta,
+            );
+            f.elapsed += dt;
+            if f.elapsed >= f.duration {
+                base.fade = None;
+            }
+        }
+    }
+
+    /// Layers, in order: each clip time-based (looping, animator speed); a layer of weight 0
+    /// fires nothing; a crossfade's old clip fires while its weight before the update is > 0.
+    fn advance_layers(&mut self, dt: f64, step: f64) {
+        for l in &mut self.layers {
+            let fires = l.weight > 0.0;
+            if let Some(p) = &mut l.clip {
+                match advance_playback(p, step, &self.slots) {
+                    Ok(interval) if fires => self.fires.push(Fire {
+                        slot: p.slot,
+                        interval,
+                    }),
+                    Ok(_) => {}
+                    Err(e) => {
+                        self.rejected.push(e);
+                        l.clip = None;
+                    }
+                }
+            }
+            if let Some(f) = &mut l.fade {
+                let before = f.weight_before() > 0.0;
+                if let Ok(interval) = advance_playback(&mut f.from, step, &self.slots)
+                    && before
+                    && fires
+                {
+                    self.fires.push(Fire {
+                        slot: f.from.slot,
+                        interval,
+                    });
+                }
+                f.elapsed += dt;
+                if f.elapsed >= f.duration {
+                    l.fade = None;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::anim::AnimCommand;
+    use crate::anim::state_machine::State;
+    use crate::runtime::hub::EventHub;
+
+    /// A clip of `duration` seconds with one notify at `at`.
+    fn clip(duration: f64, at: f64) -> Arc<Clip> {
+        let text = format!(
+            "AnimSeq(format: 3, id: \"c\", name: \"C\", duration: {duration:?}, tracks: [], \
+             notifies: [(id: \"n\", name: \"N\", time: {at:?})])"
+        );
+        let loaded = crate::animseq::load(&crate::diag::SourceFile::new("c.animseq", text));
+        let seq = loaded
+            .seq
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
+        Arc::new(Clip::new(Arc::new(seq), &mut EventHub::new()).expect("clip"))
+    }
+
+    #[test]
+    fn the_default_clip_is_a_one_state_machine_without_requestable_states() {
+        let mut a = Animator::new();
+        a.add_clip("run", clip(0.8, 0.2));
+        assert!(a.play("run"));
+        a.queue(AnimCommand::SetState("run".into()));
+        a.advance(0.25);
+        assert_eq!(a.playing(), Some("run"));
+        assert_eq!(a.current_state(), None);
+        assert!(!a.has_state("run"));
+        assert_eq!(a.time(), 0.25);
+        assert_eq!(
+            a.rejected,
+            ["state `run` requested, but this animator has no state machine"]
+        );
+        assert!(matches!(
+            a.fires[..],
+            [Fire {
+                slot: 0,
+                interval: PlaybackInterval::Start {
+                    at: 0.0,
+                    to: 0.25,
+                    looping: true
+                }
+            }]
+        ));
+    }
+
+    #[test]
+    fn a_one_clip_state_seeks_to_the_exact_time() {
+        // A time where `(t / d) · d != t`: a phase clock would land beside the marker.
+        let d = 0.7;
+        let t = (1..1000)
+            .map(|k| f64::from(k) * 0.001)
+            .find(|t| (t / d) * d != *t)
+            .expect("an inexact time exists");
+        let mut a = Animator::new();
+        a.add_clip("walk", clip(d, t));
+        a.set_machine(Arc::new(Machine {
+            states: vec![State {
+                name: "walk".into(),
+                tree: BlendTree::Clip(0),
+                speed: 1.0,
+                looping: true,
+            }],
+            entry: 0,
+            transitions: Vec::new(),
+        }));
+        a.queue(AnimCommand::Seek(t));
+        a.advance(0.01);
+        assert_eq!(a.current_state().map(|s| &**s), Some("walk"));
+        let [Fire { interval, .. }] = &a.fires[..] else {
+            panic!("one interval: {:?}", a.fires);
+        };
+        assert_eq!(
+            *interval,
+            PlaybackInterval::Advance {
+                from: t,
+                to: t + 0.01,
+                looping: true
+            }
+        );
+        // The marker exactly at the seek time does not fire.
+        let c = &a.slots[0].1;
+        let mut out = Vec::new();
+        c.index.query_into(&mut out, interval, 16).expect("query");
+        assert!(out.is_empty(), "{out:?}");
+    }
+}
