@@ -68,6 +68,8 @@ struct Resolver<'a> {
     diags: Vec<Diagnostic>,
     graph: Graph,
     spans: GraphSpans,
+    /// The catalog's published identities, read once (for did-you-mean) when first needed.
+    published: Option<Vec<String>>,
 }
 
 /// Resolves a parsed file against the node table and the event catalog.
@@ -85,6 +87,7 @@ pub fn resolve(
             ..Graph::default()
         },
         spans: GraphSpans::default(),
+        published: None,
     };
     let var_index = r.vars(file);
     let node_index = r.nodes(file, &var_index);
@@ -405,7 +408,8 @@ impl Resolver<'_> {
                         return Self::error_node(n);
                     }
                     EventInfo::Unknown => {
-                        let published = self.events.published();
+                        let events = self.events;
+                        let published = self.published.get_or_insert_with(|| events.published());
                         let prefix = format!("animseq::{}.", sequence.name);
                         let same_seq: Vec<&str> = published
                             .iter()
