@@ -103,7 +103,14 @@ pub fn catalog(
             if !q.is_empty() {
                 writeln!(out, "{} quarantined", q.len()).map_err(io)?;
                 for q in q {
-                    writeln!(out, "  {}  claimed by {}", q.id, q.files.join(", ")).map_err(io)?;
+                    let shown = &q.files[..q.files.len().min(crate::catalog::MAX_LISTED)];
+                    writeln!(
+                        out,
+                        "  {}  claimed by {}",
+                        q.id,
+                        crate::catalog::list_some(shown, q.files.len())
+                    )
+                    .map_err(io)?;
                 }
             }
             if !diags.is_empty() {

@@ -4,7 +4,7 @@ use super::{Ctx, FAILURE, INPUT_ERRORS, OK, status, write_json};
 use crate::bytecode::{self, Module};
 use crate::catalog::scan::LiveCatalog;
 use crate::compile::{self, Compiled};
-use crate::diag::render::{Sources, human, to_json};
+use crate::diag::render::{human, to_json};
 use crate::diag::{self, Diagnostic, SourceFile};
 use rayon::prelude::*;
 use serde_json::json;
@@ -71,7 +71,6 @@ pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
 
 /// One compiled graph.
 pub struct GraphResult {
-    pub source: SourceFile,
     pub compiled: Option<Compiled>,
     /// Read/UTF-8 failures.
     pub diagnostics: Vec<Diagnostic>,
@@ -85,7 +84,6 @@ pub fn compile_all(ctx: &Ctx, files: &[GraphFile], live: &LiveCatalog) -> Vec<Gr
             let name = ctx.display(&f.path);
             match std::fs::read(&f.path) {
                 Err(e) => GraphResult {
-                    source: SourceFile::new(name.clone(), ""),
                     compiled: None,
                     diagnostics: vec![
                         Diagnostic::error(
@@ -107,7 +105,6 @@ pub fn compile_all(ctx: &Ctx, files: &[GraphFile], live: &LiveCatalog) -> Vec<Gr
                                 Diagnostic::error(diag::E_NOT_UTF8, "file is not valid UTF-8")
                                     .at(&src, diag::Span::new(at, at + 1)),
                             ],
-                            source: src,
                             compiled: None,
                         }
                     }
@@ -115,7 +112,6 @@ pub fn compile_all(ctx: &Ctx, files: &[GraphFile], live: &LiveCatalog) -> Vec<Gr
                         let src = SourceFile::new(name, text);
                         let compiled = compile::compile(&src, live.catalog());
                         GraphResult {
-                            source: src,
                             compiled: Some(compiled),
                             diagnostics: Vec::new(),
                         }
@@ -132,7 +128,6 @@ struct Checked {
     scenes: usize,
     results: Vec<GraphResult>,
     all: Vec<Diagnostic>,
-    sources: Sources,
 }
 
 fn check_inner(
@@ -150,18 +145,13 @@ fn check_inner(
     let live = super::assets::scan(ctx, assets, fmt)?;
     let results = compile_all(ctx, &files, &live);
     let mut all = live.catalog().diagnostics();
-    let mut sources = Sources::new();
     for r in &results {
-        sources.insert(r.source.name(), r.source.shared_text());
         all.extend(r.diagnostics.iter().cloned());
         if let Some(c) = &r.compiled {
             all.extend(c.diagnostics().iter().cloned());
         }
     }
     let anim = super::scenes::check_animation_files(ctx, paths, assets, live.catalog());
-    for s in &anim.sources {
-        sources.insert(s.name(), s.shared_text());
-    }
     // A file checked on its own and again for a scene (a state machine, a scene's graph or
     // clip, which the catalog and the graph check report too) reports each problem once.
     let key = |d: &Diagnostic| {
@@ -181,21 +171,11 @@ fn check_inner(
         scenes: anim.scenes,
         results,
         all,
-        sources,
     })
 }
 
 fn human_report(ctx: &Ctx, c: &Checked) -> String {
-    // Asset diagnostics name files not in `sources`: read them for snippets.
-    let mut sources = c.sources.clone();
-    for d in &c.all {
-        if sources.get(&d.file).is_none()
-            && let Ok(t) = std::fs::read_to_string(&d.file)
-        {
-            sources.insert(d.file.clone(), t.into());
-        }
-    }
-    human(&c.all, &sources, ctx.color)
+    human(&c.all, ctx.color)
 }
 
 /// `n thing` or `n things`.
@@ -309,10 +289,7 @@ pub fn disasm(ctx: &Ctx, file: &Path, out: &mut dyn Write) -> Result<u8, String>
             Ok(OK)
         }
         Err(d) => {
-            eprint!(
-                "{}",
-                human(std::slice::from_ref(&d), &Sources::new(), ctx.color)
-            );
+            eprint!("{}", human(std::slice::from_ref(&d), ctx.color));
             Ok(INPUT_ERRORS)
         }
     }
@@ -345,9 +322,7 @@ pub fn fmt(
         let src = SourceFile::new(name.clone(), text);
         match crate::graph::format_source(&src) {
             Err(diags) => {
-                let mut s = Sources::new();
-                s.insert(name.clone(), src.shared_text());
-                eprint!("{}", human(&diags, &s, ctx.color));
+                eprint!("{}", human(&diags, ctx.color));
                 code = code.max(INPUT_ERRORS);
             }
             Ok(formatted) if formatted == src.text() => {}

@@ -403,7 +403,13 @@ impl Resolver<'_> {
                                 "event `{identity}` is quarantined: more than one asset declares it"
                             ),
                         );
-                        d.notes.push(format!("declared by {}", files.join(", ")));
+                        d.notes.push(format!(
+                            "declared by {}",
+                            crate::catalog::list_some(
+                                &files[..files.len().min(crate::catalog::MAX_LISTED)],
+                                files.len()
+                            )
+                        ));
                         d.notes.push("give each sequence its own id (or remove the copy) to publish it again".into());
                         return Self::error_node(n);
                     }
