@@ -6,6 +6,7 @@ use crate::catalog::scan::LiveCatalog;
 use crate::compile::{self, Compiled};
 use crate::diag::render::{human, to_json};
 use crate::diag::{self, Diagnostic, SourceFile};
+use crate::escape::Escaped;
 use rayon::prelude::*;
 use serde_json::json;
 use std::collections::BTreeSet;
@@ -258,7 +259,7 @@ pub fn build(
             out.write_all(human_report(ctx, &c).as_bytes())
                 .map_err(io)?;
             for w in &written {
-                writeln!(out, "wrote {w}").map_err(io)?;
+                writeln!(out, "wrote {}", Escaped(w)).map_err(io)?;
             }
             if errors > 0 {
                 writeln!(
@@ -282,9 +283,14 @@ pub fn load_module(name: &str, bytes: &[u8]) -> Result<bytecode::VerifiedModule,
 pub fn disasm(ctx: &Ctx, file: &Path, out: &mut dyn Write) -> Result<u8, String> {
     let name = ctx.display(file);
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read {name}: {e}"))?;
-    match load_module(&name, &bytes) {
+    let loaded = load_module(&name, &bytes);
+    drop(bytes);
+    match loaded {
         Ok(m) => {
-            out.write_all(bytecode::disasm(&m).as_bytes())
+            // Streamed: the text never sits in memory whole.
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+            bytecode::disasm::disasm_to(&m, &mut w)
+                .and_then(|()| w.flush())
                 .map_err(|e| e.to_string())?;
             Ok(OK)
         }
@@ -309,12 +315,16 @@ pub fn fmt(
         let text = match std::fs::read(&f.path).map(String::from_utf8) {
             Ok(Ok(t)) => t,
             Ok(Err(_)) => {
-                eprintln!("error[{}]: {name} is not valid UTF-8", diag::E_NOT_UTF8);
+                eprintln!(
+                    "error[{}]: {} is not valid UTF-8",
+                    diag::E_NOT_UTF8,
+                    Escaped(&name)
+                );
                 code = code.max(INPUT_ERRORS);
                 continue;
             }
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                eprintln!("error: cannot read {}: {e}", Escaped(&name));
                 code = FAILURE;
                 continue;
             }
@@ -328,12 +338,12 @@ pub fn fmt(
             Ok(formatted) if formatted == src.text() => {}
             Ok(formatted) => {
                 if check_only {
-                    writeln!(out, "would reformat {name}").map_err(io)?;
+                    writeln!(out, "would reformat {}", Escaped(&name)).map_err(io)?;
                     code = code.max(INPUT_ERRORS);
                 } else {
                     crate::fsutil::write_atomic(&f.path, formatted.as_bytes())
                         .map_err(|e| format!("cannot write {name}: {e}"))?;
-                    writeln!(out, "formatted {name}").map_err(io)?;
+                    writeln!(out, "formatted {}", Escaped(&name)).map_err(io)?;
                 }
             }
         }

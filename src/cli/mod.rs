@@ -195,7 +195,7 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
     match res {
         Ok(code) => code,
         Err(msg) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", crate::escape::Escaped(&msg));
             FAILURE
         }
     }
