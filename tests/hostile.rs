@@ -246,3 +246,46 @@ fn disasm_escapes_names_from_the_module() {
     assert!(!text.lines().any(|l| l.starts_with("  0001")), "{text}");
     assert!(text.contains("v\\u{1b}[2J\\nhandler h1"), "{text}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// 9. an event storm costs at most the delivery limit per tick, and says so every tick
+// ---------------------------------------------------------------------------------------------
+
+fn storm_run(dir: &Path, ticks: u32) -> Vec<String> {
+    write(
+        dir,
+        "graphs/storm.bpg",
+        "graph storm\nnode on = event custom::storm\nnode a = event.send custom::storm\n\
+         node b = event.send custom::storm\non.then -> a.exec\na.then -> b.exec\n",
+    );
+    write(
+        dir,
+        "s.scene.ron",
+        "Scene(entities: [(name: \"hero\", graphs: [\"graphs/storm.bpg\"])],\n\
+         actions: [(at: 0.0, entity: \"hero\", action: Send(\"hero\", \"custom::storm\"))])\n",
+    );
+    std::fs::create_dir_all(dir.join("assets")).unwrap();
+    let t = format!("--ticks={ticks}");
+    let (code, out, err) = sinew(dir, &["run", "s.scene.ron", &t, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn an_event_storm_is_cut_at_the_delivery_limit_every_tick() {
+    let dir = tempfile::tempdir().unwrap();
+    let (short, long) = (storm_run(dir.path(), 2), storm_run(dir.path(), 4));
+    // One overrun line per tick plus the `end` line: output grows with ticks, nothing else.
+    assert_eq!((short.len(), long.len()), (3, 5), "{long:#?}");
+    assert!(long[0].contains("stopped after 16 rounds"), "{}", long[0]);
+    for line in &long[1..4] {
+        assert!(
+            line.contains("stopped after 65536 deliveries (the limit per update)"),
+            "{line}"
+        );
+    }
+}

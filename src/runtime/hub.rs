@@ -10,8 +10,11 @@
 //!   pair; publishing to `Global` reaches only the `Global` subscribers of that identity.
 //! * Every publish is deferred into a queue. [`flush`] delivers the queue in publish order; events
 //!   published by handlers during a flush are delivered in later rounds of the same flush, up to
-//!   [`MAX_FLUSH_ROUNDS`] rounds. Whatever is left stays queued (at the front) for the next flush
-//!   and the flush reports an [`Overrun`].
+//!   [`MAX_FLUSH_ROUNDS`] rounds and up to the hub's delivery limit (handler invocations per
+//!   flush, [`DEFAULT_FLUSH_DELIVERIES`] unless set; the flush stops between two events, never
+//!   between two subscribers of one). Whatever is left stays queued (at the front, in order) for
+//!   the next flush and the flush reports an [`Overrun`]. So an event storm — a handler sending
+//!   to itself twice — costs at most the delivery limit per flush, however long it runs.
 //! * Despawning an entity that carries [`GraphInstances`] clears its channel: its subscriptions
 //!   are removed and queued events for it are dropped, silently. Deliveries to an entity that
 //!   died during the current round are skipped (counted in [`FlushReport::dropped`]).
@@ -42,6 +45,9 @@ pub const MAX_FLUSH_ROUNDS: u32 = 16;
 /// Default bound on the number of events one queue may hold; further publishes are dropped and
 /// counted (see [`Publisher::dropped`]). Keeps a runaway graph from allocating without bound.
 pub const DEFAULT_QUEUE_LIMIT: usize = 1 << 20;
+
+/// Default bound on handler invocations in one flush (see [`EventHub::set_delivery_limit`]).
+pub const DEFAULT_FLUSH_DELIVERIES: u64 = 1 << 16;
 
 /// Maximum number of distinct interned identities.
 pub const MAX_IDENTITIES: usize = 1 << 24;
@@ -585,6 +591,8 @@ pub struct EventHub {
     /// Reused buffers for [`flush`].
     spare: Vec<Event>,
     deliveries: Vec<(usize, Subscriber)>,
+    /// Most handler invocations one flush makes.
+    delivery_limit: u64,
     /// Set while [`flush`] runs: a re-entrant flush does nothing.
     flushing: bool,
 }
@@ -609,6 +617,7 @@ impl EventHub {
             removed_hosts: IntSet::default(),
             spare: Vec::new(),
             deliveries: Vec::new(),
+            delivery_limit: DEFAULT_FLUSH_DELIVERIES,
             flushing: false,
         };
         // The first two interns cannot fail (limit is far above 2).
@@ -622,6 +631,13 @@ impl EventHub {
     /// Sets the bound on queued events (applies to the main queue and to each flush round).
     pub fn set_queue_limit(&mut self, limit: usize) {
         self.queue.limit = limit;
+    }
+
+    /// Sets the most handler invocations (deliveries, including ones skipped for a despawned
+    /// target) one flush makes; at least 1. The flush stops at the first event boundary at or
+    /// past it and reports an [`Overrun`].
+    pub fn set_delivery_limit(&mut self, limit: u64) {
+        self.delivery_limit = limit.max(1);
     }
 
     /// Interns `name` (e.g. `animseq::S.N`), returning its stable id for this hub.
@@ -799,21 +815,40 @@ impl EventHub {
 // Flush
 // ---------------------------------------------------------------------------------------------
 
-/// The flush stopped after [`MAX_FLUSH_ROUNDS`] rounds with events left over.
+/// Which bound stopped a flush.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlushLimit {
+    /// [`MAX_FLUSH_ROUNDS`] rounds were delivered.
+    Rounds,
+    /// The hub's delivery limit was reached after this many deliveries.
+    Deliveries(u64),
+}
+
+/// The flush stopped at [`MAX_FLUSH_ROUNDS`] rounds or at the delivery limit with events left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Overrun {
-    /// Rounds delivered before stopping.
+    /// Rounds delivered (or begun) before stopping.
     pub rounds: u32,
     /// Events left queued for the next flush.
     pub pending: usize,
+    /// The bound that stopped it.
+    pub limit: FlushLimit,
 }
 
 impl fmt::Display for Overrun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.limit {
+            FlushLimit::Rounds => write!(f, "event flush stopped after {} rounds", self.rounds)?,
+            FlushLimit::Deliveries(n) => write!(
+                f,
+                "event flush stopped after {n} deliveries (the limit per update) in {} round(s)",
+                self.rounds
+            )?,
+        }
         write!(
             f,
-            "event flush stopped after {} rounds; {} event(s) stay queued for the next update",
-            self.rounds, self.pending
+            "; {} event(s) stay queued for the next update",
+            self.pending
         )
     }
 }
@@ -837,7 +872,7 @@ pub struct FlushReport {
 /// Does nothing when the world has no [`EventHub`] or when called from inside a flush.
 pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
     let mut report = FlushReport::default();
-    let (mut current, mut deliveries, mut next) = {
+    let (mut current, mut deliveries, mut next, delivery_limit) = {
         let Some(mut hub) = world.get_resource_mut::<EventHub>() else {
             return report;
         };
@@ -850,7 +885,7 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
         let deliveries = std::mem::take(&mut hub.deliveries);
         let mut next = Publisher::with_limit(limit);
         next.events = std::mem::take(&mut hub.spare);
-        (current, deliveries, next)
+        (current, deliveries, next, hub.delivery_limit)
     };
     // Snapshot of the notify field table: one reference-count operation per flush.
     let mut fields = world.resource::<EventHub>().fields.clone();
@@ -861,6 +896,7 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
             report.overrun = Some(Overrun {
                 rounds: report.rounds,
                 pending: current.len(),
+                limit: FlushLimit::Rounds,
             });
             break;
         }
@@ -880,8 +916,18 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
         }
         report.events = report.events.saturating_add(current.len() as u64);
 
-        // … then run handlers with the world free.
+        // … then run handlers with the world free, stopping between two events once the
+        // delivery limit is reached (`stop`: the first event not delivered).
+        let mut stop = None;
+        let mut last = usize::MAX;
         for &(index, to) in &deliveries {
+            if index != last {
+                if report.delivered + report.dropped >= delivery_limit {
+                    stop = Some(index);
+                    break;
+                }
+                last = index;
+            }
             if !world.entities().contains_spawned(to.entity) {
                 report.dropped += 1;
                 if dead.last() != Some(&to.entity) {
@@ -896,6 +942,21 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
             };
             dispatch.deliver(world, Delivery { to, event, fields }, &mut next);
             report.delivered += 1;
+        }
+        if let Some(first) = stop {
+            // The undelivered rest of this round, then what this round published.
+            current.drain(..first);
+            report.events = report.events.saturating_sub(current.len() as u64);
+            current.append(&mut next.events);
+            if let Some(mut hub) = world.get_resource_mut::<EventHub>() {
+                current.append(&mut hub.queue.events);
+            }
+            report.overrun = Some(Overrun {
+                rounds: report.rounds,
+                pending: current.len(),
+                limit: FlushLimit::Deliveries(report.delivered + report.dropped),
+            });
+            break;
         }
 
         // Next round: what handlers published through `out`, then anything published straight
