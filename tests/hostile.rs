@@ -289,3 +289,222 @@ fn an_event_storm_is_cut_at_the_delivery_limit_every_tick() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 14 and 24. build: colliding outputs are refused, and a build writes every module or none
+// ---------------------------------------------------------------------------------------------
+
+const TICKER: &str =
+    "graph g\nvar n: int = 0\nnode t = event tick\nnode s = var.set n\nt.then -> s.exec\n";
+
+fn graphs_project(dir: &Path) {
+    std::fs::create_dir_all(dir.join("assets")).unwrap();
+    write(dir, "g1/hero.bpg", TICKER);
+    write(dir, "g2/hero.bpg", TICKER.replace("graph g", "graph h"));
+    write(dir, "g1/other.bpg", TICKER.replace("graph g", "graph o"));
+}
+
+#[test]
+fn build_refuses_two_graphs_for_one_module_path() {
+    let dir = tempfile::tempdir().unwrap();
+    graphs_project(dir.path());
+    for args in [
+        &["build", "g1/hero.bpg", "g2/hero.bpg", "--out", "out"][..],
+        &["build", "g1", "g2", "--out", "out"],
+        &["build", "g1/hero.bpg", "g2/HERO.bpg", "--out", "out"],
+    ] {
+        if args.contains(&"g2/HERO.bpg") {
+            std::fs::rename(
+                dir.path().join("g2/hero.bpg"),
+                dir.path().join("g2/HERO.bpg"),
+            )
+            .unwrap();
+        }
+        let (code, _, err) = sinew(dir.path(), args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("g1/hero.bpg and g2/"), "{err}");
+        assert!(err.contains("would both be written to out/"), "{err}");
+        assert!(!dir.path().join("out").exists(), "nothing written");
+        if args.contains(&"g2/HERO.bpg") {
+            std::fs::rename(
+                dir.path().join("g2/HERO.bpg"),
+                dir.path().join("g2/hero.bpg"),
+            )
+            .unwrap();
+        }
+    }
+    // The same graph named twice is one graph, one module.
+    let (code, out, err) = sinew(dir.path(), &["build", "g1", "g1/hero.bpg", "--out", "out"]);
+    assert_eq!(code, 0, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(out.matches("wrote ").count(), 2, "{out}");
+}
+
+#[test]
+fn build_writes_every_module_or_none() {
+    let dir = tempfile::tempdir().unwrap();
+    graphs_project(dir.path());
+    // `out/other.sbc` cannot be written (a folder is in the way); `hero.sbc` sorts first.
+    std::fs::create_dir_all(dir.path().join("out/other.sbc")).unwrap();
+    let (code, _, err) = sinew(dir.path(), &["build", "g1", "--out", "out"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot write out/other.sbc"), "{err}");
+    assert!(err.contains("nothing written"), "{err}");
+    assert!(
+        !dir.path().join("out/hero.sbc").exists(),
+        "the earlier module is not left"
+    );
+    let mut left: Vec<_> = std::fs::read_dir(dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["other.sbc"], "no temporary left either");
+    // A folder the build would create is removed again.
+    std::fs::remove_dir(dir.path().join("out/other.sbc")).unwrap();
+    write(
+        dir.path(),
+        "g1/sub/x.bpg",
+        TICKER.replace("graph g", "graph x"),
+    );
+    std::fs::write(dir.path().join("out/sub"), "a file where a folder must go").unwrap();
+    let (code, _, err) = sinew(dir.path(), &["build", "g1", "--out", "out"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!dir.path().join("out/hero.sbc").exists());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 15 and 24. rewrites keep symlinks, modes and links; stale temporaries are cleaned
+// ---------------------------------------------------------------------------------------------
+
+const UNFORMATTED: &str =
+    "graph g\nvar n: int = 0\nnode t = event tick\nnode   s = var.set n\nt.then -> s.exec\n";
+
+#[cfg(unix)]
+#[test]
+fn fmt_writes_through_symlinks_keeps_modes_and_refuses_hard_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "real/a.bpg", UNFORMATTED);
+    std::fs::set_permissions(d.join("real/a.bpg"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink("../real/a.bpg", {
+        std::fs::create_dir_all(d.join("g")).unwrap();
+        d.join("g/link.bpg")
+    })
+    .unwrap();
+    let (code, out, err) = sinew(d, &["fmt", "g/link.bpg"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(String::from_utf8_lossy(&out).contains("formatted g/link.bpg"));
+    let link = std::fs::symlink_metadata(d.join("g/link.bpg")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link is still a link");
+    let real = std::fs::read_to_string(d.join("real/a.bpg")).unwrap();
+    assert!(
+        real.contains("node s = var.set n"),
+        "the target is formatted: {real}"
+    );
+    let mode = std::fs::metadata(d.join("real/a.bpg"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "mode kept");
+
+    write(d, "h/b.bpg", UNFORMATTED);
+    std::fs::hard_link(d.join("h/b.bpg"), d.join("h/twin.bpg")).unwrap();
+    let (code, _, err) = sinew(d, &["fmt", "h/b.bpg"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("2 hard links"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("h/twin.bpg")).unwrap(),
+        UNFORMATTED
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("h/b.bpg")).unwrap(),
+        UNFORMATTED
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_rewrite_keeps_the_owner_or_refuses() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("a.bpg");
+    std::fs::write(&p, UNFORMATTED).unwrap();
+    // Only a privileged process can give a file away; otherwise the refusal is what we test.
+    let given = std::os::unix::fs::chown(&p, Some(4242), Some(4242)).is_ok();
+    let r = sinew::fsutil::write_atomic(&p, b"new");
+    let m = std::fs::metadata(&p).unwrap();
+    if given {
+        r.expect("a privileged rewrite keeps the owner");
+        assert_eq!((m.uid(), m.gid()), (4242, 4242));
+    } else {
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), UNFORMATTED);
+    }
+}
+
+#[test]
+fn stale_temporaries_of_a_killed_run_are_removed_by_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "g/a.bpg", UNFORMATTED);
+    let stale = d.join("g/.a.bpg.0123456789abcdef0123456789abcdef.tmp");
+    let fresh = d.join("g/.a.bpg.fedcba9876543210fedcba9876543210.sinew.tmp");
+    for p in [&stale, &fresh] {
+        std::fs::write(p, "half a file").unwrap();
+    }
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+    let (code, _, err) = sinew(d, &["fmt", "g"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!stale.exists(), "stale temporary removed");
+    assert!(fresh.exists(), "a fresh one may belong to a running writer");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 24. FIFOs are refused, not read; a UTF-8 BOM is accepted by every text input
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_on_the_command_line_is_refused_without_opening_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("assets")).unwrap();
+    let status = Command::new("mkfifo").arg(d.join("pipe.bpg")).status();
+    if !status.is_ok_and(|s| s.success()) {
+        return; // no mkfifo on this system
+    }
+    for cmd in ["check", "fmt"] {
+        let (code, _, err) = sinew(d, &[cmd, "pipe.bpg"]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(
+            err.contains("pipe.bpg is not a regular file or a folder"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_bpg_with_a_byte_order_mark_checks_and_formats_like_one_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("assets")).unwrap();
+    write(d, "g/a.bpg", format!("\u{feff}{UNFORMATTED}"));
+    let (code, out, err) = sinew(d, &["check", "g"]);
+    assert_eq!(code, 0, "{err}{}", String::from_utf8_lossy(&out));
+    let (code, _, err) = sinew(d, &["fmt", "g"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = sinew(d, &["fmt", "--check", "g"]);
+    assert_eq!(code, 0, "formatted once, canonical with its BOM: {err}");
+    let text = std::fs::read_to_string(d.join("g/a.bpg")).unwrap();
+    assert!(
+        text.starts_with('\u{feff}') && text.contains("node s = var.set n"),
+        "{text:?}"
+    );
+}

@@ -29,9 +29,17 @@ pub struct GraphFile {
 }
 
 /// Every `.bpg` under the paths (a named file is taken whatever its extension), in a stable
-/// order; a missing path is an I/O failure.
+/// order, each file once (by its real path) however often it is named; a missing path is an
+/// I/O failure, and so is a path that is neither a regular file nor a folder (a FIFO, a device:
+/// reading one could block forever).
 pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
     let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut add = |path: PathBuf, rel: PathBuf, out: &mut Vec<GraphFile>| {
+        if seen.insert(path.canonicalize().unwrap_or_else(|_| path.clone())) {
+            out.push(GraphFile { path, out: rel });
+        }
+    };
     for p in paths {
         let meta =
             std::fs::metadata(p).map_err(|e| format!("cannot read {}: {e}", ctx.display(p)))?;
@@ -40,11 +48,18 @@ pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
                 continue; // validated by `scenes::check_animation_files`
             }
             let stem = p.file_stem().unwrap_or_default();
-            out.push(GraphFile {
-                path: p.clone(),
-                out: PathBuf::from(stem).with_extension("sbc"),
-            });
+            add(
+                p.clone(),
+                PathBuf::from(stem).with_extension("sbc"),
+                &mut out,
+            );
             continue;
+        }
+        if !meta.is_dir() {
+            return Err(format!(
+                "{} is not a regular file or a folder",
+                ctx.display(p)
+            ));
         }
         let mut stack = vec![p.clone()];
         let mut found = Vec::new();
@@ -64,10 +79,28 @@ pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
         found.sort();
         for f in found {
             let rel = f.strip_prefix(p).unwrap_or(&f).with_extension("sbc");
-            out.push(GraphFile { path: f, out: rel });
+            add(f, rel, &mut out);
         }
     }
     Ok(out)
+}
+
+/// Refuses two graphs whose modules would land on one path under `--out` (compared without
+/// case, as case-insensitive file systems do): never a silent overwrite.
+fn distinct_outputs(ctx: &Ctx, files: &[GraphFile], out_dir: &Path) -> Result<(), String> {
+    let mut by_out: std::collections::BTreeMap<String, &GraphFile> = Default::default();
+    for f in files {
+        let key = f.out.to_string_lossy().replace('\\', "/").to_lowercase();
+        if let Some(first) = by_out.insert(key, f) {
+            return Err(format!(
+                "{} and {} would both be written to {}; build them into separate --out folders or rename one",
+                ctx.display(&first.path),
+                ctx.display(&f.path),
+                ctx.display(&out_dir.join(&f.out)),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// One compiled graph.
@@ -134,10 +167,10 @@ struct Checked {
 fn check_inner(
     ctx: &Ctx,
     paths: &[PathBuf],
+    files: Vec<GraphFile>,
     assets: &Path,
     quiet_progress: bool,
 ) -> Result<Checked, String> {
-    let files = collect(ctx, paths)?;
     let fmt = if quiet_progress {
         super::Format::Json
     } else {
@@ -191,7 +224,8 @@ pub fn check(
     format: CheckFormat,
     out: &mut dyn Write,
 ) -> Result<u8, String> {
-    let c = check_inner(ctx, paths, assets, format != CheckFormat::Human)?;
+    let files = collect(ctx, paths)?;
+    let c = check_inner(ctx, paths, files, assets, format != CheckFormat::Human)?;
     let (errors, warnings) = diag::counts(&c.all);
     let io = |e: std::io::Error| e.to_string();
     match format {
@@ -231,23 +265,22 @@ pub fn build(
     format: super::Format,
     out: &mut dyn Write,
 ) -> Result<u8, String> {
-    let c = check_inner(ctx, paths, assets, format == super::Format::Json)?;
+    let files = collect(ctx, paths)?;
+    distinct_outputs(ctx, &files, out_dir)?;
+    let c = check_inner(ctx, paths, files, assets, format == super::Format::Json)?;
     let (errors, warnings) = diag::counts(&c.all);
     let mut written = Vec::new();
     if errors == 0 {
-        for (f, r) in c.files.iter().zip(&c.results) {
-            let Some(m) = r.compiled.as_ref().and_then(|c| c.module.as_ref()) else {
-                continue;
-            };
-            let dest = out_dir.join(&f.out);
-            if let Some(parent) = dest.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("cannot create {}: {e}", ctx.display(parent)))?;
-            }
-            crate::fsutil::write_atomic(&dest, &m.module().encode())
-                .map_err(|e| format!("cannot write {}: {e}", ctx.display(&dest)))?;
-            written.push(ctx.display(&dest));
-        }
+        let modules: Vec<(PathBuf, Vec<u8>)> = c
+            .files
+            .iter()
+            .zip(&c.results)
+            .filter_map(|(f, r)| {
+                let m = r.compiled.as_ref()?.module.as_ref()?;
+                Some((out_dir.join(&f.out), m.module().encode()))
+            })
+            .collect();
+        written = write_all_or_nothing(ctx, &modules)?;
     }
     let io = |e: std::io::Error| e.to_string();
     match format {
@@ -272,6 +305,69 @@ pub fn build(
         }
     }
     Ok(status(&c.all))
+}
+
+/// Writes every module or none: each is first staged beside its destination (folders created
+/// as needed); only when all are on disk are they renamed into place. A failure while staging
+/// removes the temporaries and the folders it created and leaves every destination as it was.
+/// Returns the display paths written.
+fn write_all_or_nothing(ctx: &Ctx, modules: &[(PathBuf, Vec<u8>)]) -> Result<Vec<String>, String> {
+    let mut created: Vec<PathBuf> = Vec::new();
+    let mut staged = Vec::with_capacity(modules.len());
+    let result = (|| -> Result<(), String> {
+        for (dest, bytes) in modules {
+            if let Some(parent) = dest.parent() {
+                create_dirs(parent, &mut created)
+                    .map_err(|e| format!("cannot create {}: {e}", ctx.display(parent)))?;
+            }
+            let s = crate::fsutil::stage(dest, bytes)
+                .map_err(|e| format!("cannot write {}: {e}", ctx.display(dest)))?;
+            staged.push((s, dest));
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        drop(staged);
+        for d in created.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+        return Err(format!("{e}; nothing written"));
+    }
+    let mut written = Vec::with_capacity(staged.len());
+    let mut rest = staged.into_iter();
+    for (s, dest) in rest.by_ref() {
+        if let Err(e) = s.commit() {
+            return Err(format!(
+                "cannot write {}: {e}; already written: {}",
+                ctx.display(dest),
+                if written.is_empty() {
+                    "none".to_string()
+                } else {
+                    written.join(", ")
+                }
+            ));
+        }
+        written.push(ctx.display(dest));
+    }
+    Ok(written)
+}
+
+/// `create_dir_all` that records the folders it created (outermost first).
+fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if dir.as_os_str().is_empty() || dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent() {
+        create_dirs(parent, created)?;
+    }
+    match std::fs::create_dir(dir) {
+        Ok(()) => {
+            created.push(dir.to_path_buf());
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Decodes and verifies a module file; the verifier's verdict is the only way in.
@@ -341,8 +437,11 @@ pub fn fmt(
                     writeln!(out, "would reformat {}", Escaped(&name)).map_err(io)?;
                     code = code.max(INPUT_ERRORS);
                 } else {
-                    crate::fsutil::write_atomic(&f.path, formatted.as_bytes())
-                        .map_err(|e| format!("cannot write {name}: {e}"))?;
+                    if let Err(e) = crate::fsutil::write_atomic(&f.path, formatted.as_bytes()) {
+                        eprintln!("error: cannot write {}: {e}", Escaped(&name));
+                        code = FAILURE;
+                        continue;
+                    }
                     writeln!(out, "formatted {}", Escaped(&name)).map_err(io)?;
                 }
             }
