@@ -508,3 +508,72 @@ fn a_bpg_with_a_byte_order_mark_checks_and_formats_like_one_without() {
         "{text:?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// 17. a symlink alias inside the assets folder is the file it leads to, not a second claimant
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn an_alias_inside_the_assets_folder_is_one_file() {
+    use sinew::catalog::scan::LiveCatalog;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "assets/sub/run.animseq", animseq("run", 2, 4));
+    std::os::unix::fs::symlink("sub/run.animseq", d.join("assets/alias.animseq")).unwrap();
+    std::os::unix::fs::symlink("sub", d.join("assets/dirlink")).unwrap();
+    let (code, out, err) = sinew(d, &["catalog", "--format", "json"]);
+    assert_eq!(code, 0, "{err}{}", String::from_utf8_lossy(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let files: Vec<&str> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["assets/sub/run.animseq"; 2], "{v}");
+    assert_eq!(v["quarantined"], serde_json::json!([]));
+    assert_eq!(v["diagnostics"], serde_json::json!([]));
+    // A change reported under an alias refreshes the one file, and changes nothing else.
+    let mut live = LiveCatalog::scan(&d.join("assets"), Some(d), None).unwrap();
+    assert_eq!(live.catalog().files().count(), 1);
+    let delta = live.refresh(&[d.join("assets/alias.animseq"), d.join("assets/dirlink")]);
+    assert!(delta.is_empty(), "{delta:?}");
+    assert_eq!(live.catalog().files().count(), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 20. n copies of one file: each conflict names a bounded set of claimants plus a count
+// ---------------------------------------------------------------------------------------------
+
+fn copies_report_bytes(n: usize) -> usize {
+    let dir = tempfile::tempdir().unwrap();
+    let text = animseq("same", 3, 4);
+    for i in 0..n {
+        write(dir.path(), &format!("assets/c{i:05}.animseq"), &text);
+    }
+    let (code, out, err) = sinew(dir.path(), &["catalog", "--format", "json"]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), n, "one E0201 per copy");
+    assert!(
+        diags[0]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("and {} more", n - 6)),
+        "{}",
+        diags[0]
+    );
+    // The diagnostics' share of the output (the quarantine list names every claimant, once).
+    serde_json::to_vec(&v["diagnostics"]).unwrap().len()
+}
+
+#[test]
+fn copies_of_one_file_cost_linear_diagnostics() {
+    let (small, large) = (copies_report_bytes(100), copies_report_bytes(400));
+    assert!(
+        large * 10 <= small * 42,
+        "100 copies: {small} B, 400 copies: {large} B"
+    );
+}
