@@ -577,3 +577,105 @@ fn copies_of_one_file_cost_linear_diagnostics() {
         "100 copies: {small} B, 400 copies: {large} B"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// 4. diagnostics render from what was checked: no file is read again (nor a refused one read)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn snippets_show_the_checked_text_and_refused_files_are_never_read() {
+    use sinew::catalog::scan::LiveCatalog;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "assets/bad.animseq",
+        "AnimSeq(format: 2, id: \"x\" name: \"checked\")\n",
+    );
+    // Larger than the catalog loads, and sparse: reading it would take seconds and 300 MB.
+    let huge = std::fs::File::create(d.join("assets/huge.animseq")).unwrap();
+    huge.set_len(300 * 1024 * 1024).unwrap();
+    let live = LiveCatalog::scan(&d.join("assets"), Some(d), None).unwrap();
+    let diags = live.catalog().diagnostics();
+    // The file changes after the scan: the snippet is still the text that was checked.
+    write(d, "assets/bad.animseq", "// something else entirely\n");
+    let text = sinew::diag::render::human(&diags, false);
+    assert!(text.contains("id: \"x\" name: \"checked\""), "{text}");
+    assert!(!text.contains("something else"), "{text}");
+    assert!(text.contains("error[E0003]"), "{text}");
+    assert!(text.len() < 2000, "{} bytes:\n{text}", text.len());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. thousands of diagnostics on one long line: clipped snippets, a capped list
+// ---------------------------------------------------------------------------------------------
+
+fn one_line_graph_output(n: usize) -> (usize, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("assets")).unwrap();
+    let nodes: Vec<String> = (0..n).map(|i| format!("node n{i} = debug.log")).collect();
+    write(d, "g/a.bpg", format!("graph a\n{}\n", nodes.join(" ")));
+    let (code, out, err) = sinew(d, &["check", "g"]);
+    assert_eq!(code, 0, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains(&format!("checked 1 graph: 0 errors, {n} warnings")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("… and {} more diagnostics", n - 200)),
+        "{out}"
+    );
+    let widest = out.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    (out.len(), widest)
+}
+
+#[test]
+fn many_warnings_on_one_long_line_cost_bounded_output() {
+    let (small, w1) = one_line_graph_output(1_000);
+    let (large, w2) = one_line_graph_output(4_000);
+    // 4× the nodes (and a 4× longer line): the report stays the same size.
+    assert!(large <= small + small / 10, "{small} → {large}");
+    assert!(w1 <= 200 && w2 <= 200, "widest lines: {w1}, {w2}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 21. names from assets cannot forge lines or reach the terminal in human output
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn catalog_palette_and_crossings_escape_names_from_assets() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let evil = "Step\\u{1b}]0;owned\\u{7}\\n  forged  \\\"Line\\\"  at 0";
+    write(
+        d,
+        "assets/a.animseq",
+        format!(
+            "AnimSeq(format: 2, id: \"s\", name: \"{evil}\", duration: 1.0, tracks: [], \
+             notifies: [(id: \"n\", name: \"{evil}\", time: 0.5)])\n"
+        ),
+    );
+    // The names really hold the control characters (JSON escapes them its own way).
+    let (_, json, _) = sinew(d, &["catalog", "--format", "json"]);
+    assert!(String::from_utf8(json).unwrap().contains("Step\\u001b]0;owned\\u0007\\n"));
+    for args in [
+        &["catalog"][..],
+        &["palette"],
+        &["crossings", "assets/a.animseq", "--from=0", "--to=1"],
+    ] {
+        let (code, out, err) = sinew(d, args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            !out.contains('\u{1b}') && !out.contains('\u{7}'),
+            "{args:?}: {out:?}"
+        );
+        assert!(
+            !out.lines().any(|l| l.trim_start().starts_with("forged")),
+            "{out}"
+        );
+        assert!(out.contains("\\u{1b}]0;owned\\u{7}\\n"), "{args:?}: {out}");
+    }
+}
