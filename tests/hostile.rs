@@ -3,65 +3,12 @@
 //! The limits themselves (each with its message) are walked by `tests/limits.rs`.
 
 use sinew::bytecode::{self, Const, Instr, ModuleBuilder};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::Path;
 use std::process::Command;
 
-// ---------------------------------------------------------------------------------------------
-// Allocation accounting: per thread, so tests running in parallel do not disturb each other.
-// ---------------------------------------------------------------------------------------------
-
-struct Counting;
-
-thread_local! {
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn on_alloc(n: usize) {
-    let _ = LIVE.try_with(|l| {
-        let v = l.get() + n;
-        l.set(v);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(v)));
-    });
-}
-
-fn on_free(n: usize) {
-    let _ = LIVE.try_with(|l| l.set(l.get().saturating_sub(n)));
-}
-
-// SAFETY: delegates every call to `System`; the counters are thread-local cells that never
-// allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        on_alloc(layout.size());
-        // SAFETY: forwarded unchanged.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        on_free(layout.size());
-        // SAFETY: forwarded unchanged.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
-        on_free(layout.size());
-        on_alloc(new);
-        // SAFETY: forwarded unchanged.
-        unsafe { System.realloc(ptr, layout, new) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Runs `f` and returns its result with the peak of bytes it held live at once (this thread).
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let r = f();
-    (r, PEAK.with(Cell::get) - base)
-}
+#[path = "support/alloc.rs"]
+mod alloc;
+use alloc::peak_of;
 
 // ---------------------------------------------------------------------------------------------
 // The binary
@@ -659,7 +606,11 @@ fn catalog_palette_and_crossings_escape_names_from_assets() {
     );
     // The names really hold the control characters (JSON escapes them its own way).
     let (_, json, _) = sinew(d, &["catalog", "--format", "json"]);
-    assert!(String::from_utf8(json).unwrap().contains("Step\\u001b]0;owned\\u0007\\n"));
+    assert!(
+        String::from_utf8(json)
+            .unwrap()
+            .contains("Step\\u001b]0;owned\\u0007\\n")
+    );
     for args in [
         &["catalog"][..],
         &["palette"],

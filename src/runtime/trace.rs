@@ -86,8 +86,8 @@ pub struct Trace {
     pub limit: usize,
     /// Records refused since the last drain because `limit` was reached.
     pub dropped: u64,
-    /// Reports kept past `limit` since the last drain.
-    reports_over: usize,
+    /// Reports kept past `limit` since the last drain (at most [`MAX_REPORTS`]).
+    pub reports_over: usize,
 }
 
 impl Default for Trace {
