@@ -597,6 +597,48 @@ fn cases() -> Vec<Case> {
             },
             says: &["E0513", "blend tree nested deeper than 32"],
         },
+        Case {
+            limit: "anim.blend_entries",
+            reach: Cli {
+                files: |d| {
+                    let entries: Vec<String> = (0..257)
+                        .map(|i| format!("(clip: \"x\", threshold: {i}.0)"))
+                        .collect();
+                    write(
+                        d,
+                        "sm.animsm",
+                        format!(
+                            "StateMachine(entry: \"s\", states: [(name: \"s\", motion: Blend(Blend1D(param: \"p\", entries: [{}])))])",
+                            entries.join(",")
+                        ),
+                    );
+                },
+                args: &["check", "sm.animsm"],
+                status: 1,
+            },
+            says: &["E0512", "a blend needs 1 to 256 entries"],
+        },
+        Case {
+            limit: "anim.states",
+            reach: Cli {
+                files: |d| {
+                    let states: Vec<String> = (0..4097)
+                        .map(|i| format!("(name: \"s{i}\", motion: Clip(\"x\"))"))
+                        .collect();
+                    write(
+                        d,
+                        "sm.animsm",
+                        format!(
+                            "StateMachine(entry: \"s0\", states: [{}])",
+                            states.join(",")
+                        ),
+                    );
+                },
+                args: &["check", "sm.animsm"],
+                status: 1,
+            },
+            says: &["E0522", "at most 4096 items"],
+        },
         // ------------------------------------------------------------------ crossings
         Case {
             limit: "crossings.limit",
