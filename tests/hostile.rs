@@ -630,3 +630,98 @@ fn catalog_palette_and_crossings_escape_names_from_assets() {
         assert!(out.contains("\\u{1b}]0;owned\\u{7}\\n"), "{args:?}: {out}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fuzz seeds (`fuzz/seeds/`): the hostile shapes above, run here through the fuzz targets'
+// bodies so they stay regression inputs. The `.sbc` seeds are built here; set
+// `SINEW_WRITE_SEEDS=1` to (re)write them after a format change.
+// ---------------------------------------------------------------------------------------------
+
+#[path = "support/bytecode_exercise.rs"]
+mod exercise;
+
+fn seed_modules() -> Vec<(&'static str, Vec<u8>)> {
+    let base = || bytecode::Module::decode(&module_with_constants(3)).unwrap();
+    let mut dup = base();
+    dup.consts = vec![Const::Bool(true), Const::Bool(true)];
+    let mut names = ModuleBuilder::new("m\u{1b}[2J\nhandler h9");
+    names.var_raw("v\n\u{7}", bytecode::Type::Int, Const::Int(0));
+    let mut h = names.handler("tick\u{202e}", &[]);
+    h.at_node("n\r\n  0001  forged");
+    h.emit(Instr::Ret {});
+    h.finish().unwrap();
+    let mut deep = ModuleBuilder::new("deep");
+    let mut h = deep.handler("tick", &[]);
+    let top = h.label();
+    h.bind(top);
+    h.emit(Instr::Call {
+        target: top.target(),
+    });
+    h.emit(Instr::Ret {});
+    h.finish().unwrap();
+    let mut huge = base().encode();
+    let name_len = u32::from_le_bytes(huge[7..11].try_into().unwrap()) as usize;
+    let at = 6 + 5 + name_len + 5 + 8 + 5;
+    huge[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    vec![
+        ("duplicate_constants.sbc", dup.encode()),
+        ("control_names.sbc", names.finish().encode()),
+        ("self_call.sbc", deep.finish().encode()),
+        ("huge_count.sbc", huge),
+        ("many_constants.sbc", module_with_constants(2000)),
+    ]
+}
+
+#[test]
+fn fuzz_seeds_run_clean_through_the_fuzz_targets_bodies() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    let write_seeds = std::env::var_os("SINEW_WRITE_SEEDS").is_some();
+    for (name, bytes) in seed_modules() {
+        let p = root.join("verify").join(name);
+        if write_seeds {
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, &bytes).unwrap();
+        }
+        assert_eq!(
+            std::fs::read(&p).ok(),
+            Some(bytes),
+            "{} is stale",
+            p.display()
+        );
+    }
+    let raw = |d: &str| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<_> = std::fs::read_dir(root.join(d))
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                (p.display().to_string(), std::fs::read(&p).unwrap())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let clean = |text: &str| {
+        !text
+            .chars()
+            .any(|c| c != '\n' && sinew::escape::needs_escape(c))
+    };
+    for (_, bytes) in raw("verify") {
+        exercise::exercise(&bytes);
+    }
+    let catalog = sinew::catalog::Catalog::default();
+    for (name, bytes) in raw("bpg") {
+        let src = sinew::diag::SourceFile::new(&name, String::from_utf8(bytes).unwrap());
+        let c = sinew::compile::compile(&src, &catalog);
+        let human = sinew::diag::render::human(c.diagnostics(), false);
+        assert!(clean(&human), "{name}: {human}");
+        assert!(
+            sinew::graph::fmt::check_round_trip(src.text()).is_ok(),
+            "{name}"
+        );
+    }
+    for (name, bytes) in raw("animseq") {
+        let loaded = sinew::animseq::load_bytes(&name, &bytes);
+        let human = sinew::diag::render::human(&loaded.diagnostics, false);
+        assert!(clean(&human), "{name}: {human}");
+    }
+}
