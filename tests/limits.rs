@@ -213,6 +213,18 @@ fn cases() -> Vec<Case> {
             says: &["E0561", "graph files are limited to 16 MiB"],
         },
         Case {
+            limit: "input.command_line",
+            reach: Cli {
+                files: |d| {
+                    let f = std::fs::File::create(d.join("m.sbc")).unwrap();
+                    f.set_len(65 * 1024 * 1024).unwrap();
+                },
+                args: &["disasm", "m.sbc"],
+                status: 2,
+            },
+            says: &["module files are limited to 64 MiB"],
+        },
+        Case {
             limit: "input.not_a_file",
             reach: Cli {
                 files: |d| {

@@ -194,7 +194,7 @@ pub fn migrate(
     let mut all = Vec::new();
     for f in files {
         let name = ctx.display(f);
-        let bytes = match std::fs::read(f) {
+        let bytes = match crate::fsutil::read_input(f, crate::fsutil::InputKind::Clip) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: cannot read {name}: {e}");

@@ -5,6 +5,7 @@ use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics};
 use crate::animseq::{self, AnimSeq};
 use crate::crossing::{Crossing, DEFAULT_LIMIT, Edge, NotifyIndex, PlaybackInterval};
 use crate::escape::Escaped;
+use crate::fsutil::{InputKind, read_input};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -80,7 +81,8 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         }
     };
     let name = ctx.display(&a.file);
-    let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let bytes =
+        read_input(&a.file, InputKind::Clip).map_err(|e| format!("cannot read {name}: {e}"))?;
     let loaded = animseq::load_bytes(&name, &bytes);
     if loaded.diagnostics.iter().any(|d| d.is_error()) || loaded.seq.is_none() {
         eprint!("{}", human_diagnostics(ctx, &loaded.diagnostics));

@@ -7,6 +7,7 @@ use crate::compile::{self, Compiled};
 use crate::diag::render::{human, to_json};
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::escape::Escaped;
+use crate::fsutil::{InputKind, read_input};
 use rayon::prelude::*;
 use serde_json::json;
 use std::collections::BTreeSet;
@@ -116,7 +117,7 @@ pub fn compile_all(ctx: &Ctx, files: &[GraphFile], live: &LiveCatalog) -> Vec<Gr
         .par_iter()
         .map(|f| {
             let name = ctx.display(&f.path);
-            match std::fs::read(&f.path) {
+            match read_input(&f.path, InputKind::Graph) {
                 Err(e) => GraphResult {
                     compiled: None,
                     diagnostics: vec![
@@ -378,7 +379,8 @@ pub fn load_module(name: &str, bytes: &[u8]) -> Result<bytecode::VerifiedModule,
 
 pub fn disasm(ctx: &Ctx, file: &Path, out: &mut dyn Write) -> Result<u8, String> {
     let name = ctx.display(file);
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let bytes =
+        read_input(file, InputKind::Module).map_err(|e| format!("cannot read {name}: {e}"))?;
     let loaded = load_module(&name, &bytes);
     drop(bytes);
     match loaded {
@@ -408,7 +410,7 @@ pub fn fmt(
     let io = |e: std::io::Error| e.to_string();
     for f in &files {
         let name = ctx.display(&f.path);
-        let text = match std::fs::read(&f.path).map(String::from_utf8) {
+        let text = match read_input(&f.path, InputKind::Graph).map(String::from_utf8) {
             Ok(Ok(t)) => t,
             Ok(Err(_)) => {
                 eprintln!(
