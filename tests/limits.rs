@@ -685,6 +685,25 @@ fn cases() -> Vec<Case> {
             },
             says: &["…"],
         },
+        Case {
+            limit: "animseq.windows",
+            reach: Cli {
+                files: |d| {
+                    let w =
+                        vec!["(id: \"w\", name: \"W\", begin: 0.1, end: 0.2)"; 65_537].join(",");
+                    write(
+                        d,
+                        "assets/w.animseq",
+                        format!(
+                            "AnimSeq(format: 4, id: \"s\", name: \"S\", duration: 1.0, windows: [{w}])"
+                        ),
+                    );
+                },
+                args: &["catalog"],
+                status: 1,
+            },
+            says: &["E0132", "at most 65536 are allowed"],
+        },
         // ------------------------------------------------------------------ reports
         Case {
             limit: "report.per_file",
