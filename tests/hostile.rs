@@ -632,6 +632,47 @@ fn catalog_palette_and_crossings_escape_names_from_assets() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 22. the human `run` trace escapes log messages and entity names
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn the_human_run_trace_escapes_messages_and_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("assets")).unwrap();
+    write(
+        d,
+        "graphs/say.bpg",
+        "graph say\nnode t = event tick\nnode l = debug.log { message = \"hi\\nend  forged\" }\n\
+         t.then -> l.exec\n",
+    );
+    let evil = "hero\\u{1b}]0;owned\\u{7}\\nend  forged";
+    write(
+        d,
+        "s.scene.ron",
+        format!("Scene(entities: [(name: \"{evil}\", graphs: [\"graphs/say.bpg\"])])\n"),
+    );
+    // The texts really hold the control characters (JSON escapes them its own way).
+    let (code, json, err) = sinew(d, &["run", "s.scene.ron", "--ticks=1", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let json = String::from_utf8(json).unwrap();
+    assert!(json.contains("hi\\nend  forged"), "{json}");
+    assert!(json.contains("hero\\u001b]0;owned\\u0007\\nend"), "{json}");
+    let (code, out, err) = sinew(d, &["run", "s.scene.ron", "--ticks=1"]);
+    assert_eq!(code, 0, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
+    // One log line and one `end` line; nothing forged.
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("end  forged")), "{out}");
+    assert!(out.contains("say: hi\\nend  forged"), "{out}");
+    assert!(
+        out.contains("end  hero\\u{1b}]0;owned\\u{7}\\nend  forged"),
+        "{out}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Fuzz seeds (`fuzz/seeds/`): the hostile shapes above, run here through the fuzz targets'
 // bodies so they stay regression inputs. The `.sbc` seeds are built here; set
 // `SINEW_WRITE_SEEDS=1` to (re)write them after a format change.
