@@ -8,7 +8,7 @@ use std::process::Command;
 
 #[path = "support/alloc.rs"]
 mod alloc;
-use alloc::peak_of;
+use alloc::{allocated_by, peak_of};
 
 // ---------------------------------------------------------------------------------------------
 // The binary
@@ -629,6 +629,96 @@ fn catalog_palette_and_crossings_escape_names_from_assets() {
         );
         assert!(out.contains("\\u{1b}]0;owned\\u{7}\\n"), "{args:?}: {out}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. thousands of duplicate notify IDs on one line: linear work, a bounded report
+// ---------------------------------------------------------------------------------------------
+
+/// One line declaring the notify ID `n` `n` times.
+fn duplicates_line(n: usize) -> String {
+    let ns = vec!["(id: \"n\", name: \"N\", time: 0.5)"; n].join(",");
+    format!(
+        "AnimSeq(format: 2, id: \"s\", name: \"S\", duration: 1.0, tracks: [], notifies: [{ns}])"
+    )
+}
+
+/// Bytes allocated to load the file, index its notifies and render its report; the human
+/// `catalog` and `crossings` outputs' sizes.
+fn duplicates_costs(n: usize) -> (usize, usize, usize) {
+    let text = duplicates_line(n);
+    let (diags, work) = allocated_by(|| {
+        let loaded = sinew::animseq::load(&sinew::diag::SourceFile::new("a.animseq", &*text));
+        let seq = loaded.seq.expect("duplicates still load");
+        let times: Vec<f64> = seq.notifies.iter().map(|n| n.time).collect();
+        let index = sinew::crossing::NotifyIndex::new(seq.duration, &times).unwrap();
+        assert_eq!(index.len(), n);
+        let report = sinew::diag::render::human(&loaded.diagnostics, false);
+        assert!(report.contains(&format!("… and {} more diagnostics", n - 1 - 200)));
+        loaded.diagnostics.len()
+    });
+    assert_eq!(diags, n - 1, "one E0110 per duplicate");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "assets/a.animseq", &text);
+    let (code, catalog, err) = sinew(d, &["catalog"]);
+    assert_eq!(code, 1, "{err}");
+    let (code, crossings, err) = sinew(d, &["crossings", "assets/a.animseq", "--from=0", "--to=1"]);
+    assert_eq!(code, 1, "{err}"); // E0110 is an error: crossings lists the report only
+    (work, catalog.len(), crossings.len() + err.len())
+}
+
+#[test]
+fn duplicate_notify_ids_on_one_line_cost_linear_work_and_a_bounded_report() {
+    let (w1, c1, x1) = duplicates_costs(1_000);
+    let (w4, c4, x4) = duplicates_costs(4_000);
+    // 4× the duplicates on a 4× longer line: 4× the work (not 16×), the same report.
+    assert!(w4 <= w1 * 5, "allocated: {w1} B → {w4} B");
+    assert!(c4 <= c1 + c1 / 10, "catalog output: {c1} B → {c4} B");
+    assert!(x4 <= x1 + x1 / 10, "crossings output: {x1} B → {x4} B");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 12. deep nesting in an `.animseq`: one diagnostic at the limit, work linear in the text
+// ---------------------------------------------------------------------------------------------
+
+fn deep_animseq_costs(depth: usize) -> (usize, usize) {
+    let mut out = (0, 0);
+    for (open, close) in [("[", "]"), ("(", ")"), ("Some(", ")"), ("A(x: ", ")")] {
+        let text = format!(
+            "AnimSeq(format: 2, id: \"s\", name: \"S\", duration: 1.0, tracks: [], \
+             notifies: [(id: \"n\", name: \"N\", time: 0.5, fields: {}{})])",
+            open.repeat(depth),
+            close.repeat(depth)
+        );
+        let (loaded, work) = allocated_by(|| {
+            sinew::animseq::load(&sinew::diag::SourceFile::new("a.animseq", &*text))
+        });
+        assert!(loaded.seq.is_none());
+        assert_eq!(
+            loaded.diagnostics.len(),
+            1,
+            "{open}: {:?}",
+            loaded.diagnostics
+        );
+        assert!(
+            loaded.diagnostics[0]
+                .message
+                .contains("nesting deeper than 128 levels"),
+            "{:?}",
+            loaded.diagnostics[0]
+        );
+        out = (out.0.max(work), out.1 + text.len());
+    }
+    out
+}
+
+#[test]
+fn deep_nesting_in_an_animseq_is_one_diagnostic_and_linear_work() {
+    let (w1, t1) = deep_animseq_costs(1_000);
+    let (w2, t2) = deep_animseq_costs(10_000);
+    // 10× the depth: at most 10× the work (the text is 10× longer), never 100× or more.
+    assert!(w2 * t1 <= w1 * t2 * 2, "allocated: {w1} B → {w2} B");
 }
 
 // ---------------------------------------------------------------------------------------------

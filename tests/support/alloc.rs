@@ -10,6 +10,7 @@ struct Counting;
 thread_local! {
     static LIVE: Cell<usize> = const { Cell::new(0) };
     static PEAK: Cell<usize> = const { Cell::new(0) };
+    static TOTAL: Cell<usize> = const { Cell::new(0) };
 }
 
 fn on_alloc(n: usize) {
@@ -18,6 +19,7 @@ fn on_alloc(n: usize) {
         l.set(v);
         let _ = PEAK.try_with(|p| p.set(p.get().max(v)));
     });
+    let _ = TOTAL.try_with(|t| t.set(t.get().saturating_add(n)));
 }
 
 fn on_free(n: usize) {
@@ -54,4 +56,13 @@ pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
     PEAK.with(|p| p.set(base));
     let r = f();
     (r, PEAK.with(Cell::get) - base)
+}
+
+/// Runs `f` and returns its result with the bytes it allocated in all (this thread): a proxy
+/// for work that, unlike wall time, does not depend on the machine's load.
+#[allow(dead_code)]
+pub fn allocated_by<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = TOTAL.with(Cell::get);
+    let r = f();
+    (r, TOTAL.with(Cell::get) - base)
 }
