@@ -722,6 +722,105 @@ fn deep_nesting_in_an_animseq_is_one_diagnostic_and_linear_work() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 2 and 10. graph instances: delays cost nothing until they start; one graph attached n times
+// costs setup linear in n
+// ---------------------------------------------------------------------------------------------
+
+/// Loads a memory project of `scene` with the graph `graphs/g.bpg` = `graph`, spawns it and
+/// runs `ticks` ticks; returns the `end` lines and the bytes that took (peak held, allocated).
+fn spawn_costs(scene: &str, graph: &str, ticks: u32) -> (Vec<String>, usize, usize) {
+    use sinew::project::{self, Layout, MemSource, ProjectPath};
+    use sinew::runtime::scene::{headless, spawn};
+    use sinew::runtime::{TraceFormat, TraceWriter};
+    let mem = MemSource::from_files([
+        ("s.scene.ron", scene),
+        ("graphs/g.bpg", graph),
+        ("assets/.keep", ""),
+    ])
+    .unwrap();
+    let layout = Layout::new(
+        ProjectPath::new("s.scene.ron").unwrap(),
+        ProjectPath::new("assets").unwrap(),
+    );
+    let loaded = project::load(&mem, &layout).unwrap();
+    let (def, assets) = loaded
+        .ready()
+        .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
+    let mut allocated = 0;
+    let (lines, peak) = peak_of(|| {
+        let (lines, bytes) = allocated_by(|| {
+            let (mut world, mut schedule) = headless(1.0 / 60.0).unwrap();
+            let spawned = spawn(&mut world, def, assets).unwrap();
+            for _ in 0..ticks {
+                schedule.run(&mut world);
+            }
+            let names = std::collections::BTreeMap::new();
+            TraceWriter::new(&spawned, &names, TraceFormat::Json).end_lines(&world)
+        });
+        allocated = bytes;
+        lines
+    });
+    (lines, peak, allocated)
+}
+
+/// A graph whose `begin_play` chain passes `delays` one-second delays (only the first starts
+/// within a tick).
+fn delay_chain(delays: usize) -> String {
+    let mut g = String::from("graph g\nnode t = event begin_play\n");
+    for i in 0..delays {
+        g.push_str(&format!("node d{i} = flow.delay {{ seconds = 1.0 }}\n"));
+    }
+    g.push_str("t.then -> d0.exec\n");
+    for i in 1..delays {
+        g.push_str(&format!("d{}.then -> d{i}.exec\n", i - 1));
+    }
+    g
+}
+
+#[test]
+fn delays_cost_nothing_per_instance_until_they_start() {
+    let entities: Vec<String> = (0..200)
+        .map(|i| format!("(name: \"e{i}\", graphs: [\"graphs/g.bpg\"])"))
+        .collect();
+    let scene = format!("Scene(entities: [{}])", entities.join(","));
+    let (_, few, _) = spawn_costs(&scene, &delay_chain(10), 2);
+    let (_, many, _) = spawn_costs(&scene, &delay_chain(4_000), 2);
+    // 3,990 more delays on each of 200 instances: the module is shared, and an instance pays
+    // at most a flag per delay (under 8 B), never a continuation slot (~200 B) per delay.
+    let per_delay = many.saturating_sub(few) as f64 / (200.0 * 3_990.0);
+    assert!(
+        per_delay < 8.0,
+        "{few} B → {many} B: {per_delay:.1} B per delay and instance"
+    );
+}
+
+fn attached_costs(n: usize) -> usize {
+    let graph = "graph g\nvar n: int = 0\nnode t = event tick\nnode b = event begin_play\n\
+                 node s = var.set n\nnode u = var.set n\nt.then -> s.exec\nb.then -> u.exec\n";
+    let scene = format!(
+        "Scene(entities: [(name: \"hero\", graphs: [{}])])",
+        vec!["\"graphs/g.bpg\""; n].join(",")
+    );
+    let (lines, _, allocated) = spawn_costs(&scene, graph, 1);
+    assert_eq!(lines.len(), 1);
+    assert!(
+        lines[0].contains(&format!("\"g#{n}\":{{\"n\":0}}")),
+        "{}",
+        &lines[0][..200]
+    );
+    allocated
+}
+
+#[test]
+fn one_graph_attached_thousands_of_times_costs_linear_setup() {
+    let (small, large) = (attached_costs(1_000), attached_costs(4_000));
+    assert!(
+        large <= small * 5,
+        "1,000 instances: {small} B, 4,000: {large} B"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // 22. the human `run` trace escapes log messages and entity names
 // ---------------------------------------------------------------------------------------------
 

@@ -1035,3 +1035,47 @@ proptest! {
         prop_assert_eq!(h.take_log(), want);
     }
 }
+
+proptest! {
+    /// Subscribing a batch at once (what `attach_graphs` does) is subscribing one at a time:
+    /// the same subscribers per pair in the same delivery order, duplicates refused; after
+    /// `unsubscribe_entity` both start from nothing again.
+    #[test]
+    fn subscribing_a_batch_equals_subscribing_one_at_a_time(
+        subs in proptest::collection::vec((0u32..4, 0u32..3, 0u32..3), 0..40),
+    ) {
+        let mut one = World::new();
+        let e = one.spawn_empty().id();
+        let mut a = EventHub::default();
+        let mut b = EventHub::default();
+        let ids: Vec<EventId> = (0..4)
+            .map(|i| {
+                let n = format!("custom::e{i}");
+                let x = a.intern(&n).unwrap();
+                prop_assert_eq!(b.intern(&n).unwrap(), x);
+                Ok(x)
+            })
+            .collect::<Result<_, _>>()?;
+        let batch: Vec<(EventId, u32, u32)> =
+            subs.iter().map(|&(i, inst, h)| (ids[i as usize], inst, h)).collect();
+        for round in 0..2 {
+            for &(id, inst, h) in &batch {
+                a.subscribe_own(id, e, inst, h);
+            }
+            b.subscribe_own_all(e, &batch);
+            b.subscribe_own_all(e, &batch); // all duplicates: nothing changes
+            for &id in &ids {
+                prop_assert_eq!(
+                    a.subscribers(id, Channel::of(e)),
+                    b.subscribers(id, Channel::of(e)),
+                    "round {}", round
+                );
+            }
+            a.unsubscribe_entity(e);
+            b.unsubscribe_entity(e);
+            for &id in &ids {
+                prop_assert!(b.subscribers(id, Channel::of(e)).is_empty());
+            }
+        }
+    }
+}

@@ -250,11 +250,18 @@ impl ChannelSubs {
 const DENSE_CHANNELS: usize = 1 << 20;
 
 /// Subscriptions: dense per-entity-index table for entity channels, hash maps for the rest.
+/// `members` holds every subscription once more, so a duplicate is found in O(1) however many
+/// subscribers one pair has (one graph attached 20,000 times to one entity).
 #[derive(Debug, Default)]
 struct SubTable {
     dense: Vec<ChannelSubs>,
     sparse: IntMap<u64, ChannelSubs>,
     global: IntMap<EventId, Vec<SubEntry>>,
+    members: HashSet<(SubKey, Subscriber)>,
+}
+
+fn member(channel: Channel, e: &SubEntry) -> (SubKey, Subscriber) {
+    (SubKey { id: e.id, channel }, e.who)
 }
 
 /// Entity index of channel bits, `None` for bits no entity has.
@@ -289,6 +296,9 @@ impl SubTable {
             self.sparse.entry(bits).or_default()
         };
         if slot.bits != bits {
+            for e in &slot.entries {
+                self.members.remove(&member(Channel::Entity(slot.bits), e));
+            }
             slot.bits = bits;
             slot.entries.clear();
         }
@@ -303,34 +313,72 @@ impl SubTable {
         }
     }
 
+    /// The list subscriptions on `channel` live in (`None` when the channel names no entity).
+    fn list_mut(&mut self, channel: Channel, id: EventId) -> Option<&mut Vec<SubEntry>> {
+        match channel {
+            Channel::Global => Some(self.global.entry(id).or_default()),
+            Channel::Entity(bits) => self.channel_mut(bits).map(|c| &mut c.entries),
+        }
+    }
+
     /// Adds `who`; false when it was already there (or the channel names no entity).
     fn add(&mut self, id: EventId, channel: Channel, who: Subscriber) -> bool {
         let entry = SubEntry { id, who };
-        let list = match channel {
-            Channel::Global => self.global.entry(id).or_default(),
-            Channel::Entity(bits) => match self.channel_mut(bits) {
-                Some(c) => &mut c.entries,
-                None => return false,
-            },
-        };
-        if list.contains(&entry) {
+        if matches!(channel, Channel::Entity(bits) if index_of(bits).is_none()) {
             return false;
         }
+        // Before `list_mut`, which may reset a dead entity's slot (and its members).
+        let key = member(channel, &entry);
+        if self.list_mut(channel, id).is_none() || self.members.contains(&key) {
+            return false;
+        }
+        self.members.insert(key);
+        let Some(list) = self.list_mut(channel, id) else {
+            return false;
+        };
         let at = list.partition_point(|x| x.id <= id);
         list.insert(at, entry);
         true
     }
 
+    /// Adds every entry of `new` to the entity channel `bits` (those not already there), in one
+    /// stable sort: O(n log n) for n subscriptions, where one insertion each would shift the
+    /// list n times. Returns the entries added, in `new`'s order.
+    fn add_all(&mut self, bits: u64, new: &[SubEntry]) -> Vec<SubEntry> {
+        let channel = Channel::Entity(bits);
+        if self.channel_mut(bits).is_none() {
+            return Vec::new();
+        }
+        let added: Vec<SubEntry> = new
+            .iter()
+            .filter(|e| self.members.insert(member(channel, e)))
+            .copied()
+            .collect();
+        if let Some(c) = self.channel_mut(bits) {
+            c.entries.extend_from_slice(&added);
+            c.entries.sort_by_key(|e| e.id); // stable: subscription order within an identity
+        }
+        added
+    }
+
     /// Removes every subscription on the channel `bits` (whoever the subscriber).
     fn clear_channel(&mut self, bits: u64) {
         let Some(idx) = index_of(bits) else { return };
-        if idx < self.dense.len() {
+        let entries = if idx < self.dense.len() {
             let slot = &mut self.dense[idx];
             if slot.bits == bits {
-                slot.entries = Vec::new();
+                std::mem::take(&mut slot.entries)
+            } else {
+                Vec::new()
             }
         } else {
-            self.sparse.remove(&bits);
+            self.sparse
+                .remove(&bits)
+                .map(|c| c.entries)
+                .unwrap_or_default()
+        };
+        for e in &entries {
+            self.members.remove(&member(Channel::Entity(bits), e));
         }
     }
 
@@ -339,7 +387,14 @@ impl SubTable {
         match key.channel {
             Channel::Global => {
                 if let Some(list) = self.global.get_mut(&key.id) {
-                    list.retain(|x| x.who.entity != entity);
+                    let members = &mut self.members;
+                    list.retain(|x| {
+                        let keep = x.who.entity != entity;
+                        if !keep {
+                            members.remove(&member(key.channel, x));
+                        }
+                        keep
+                    });
                     if list.is_empty() {
                         self.global.remove(&key.id);
                     }
@@ -356,8 +411,14 @@ impl SubTable {
                     }
                 };
                 if slot.bits == bits {
-                    slot.entries
-                        .retain(|x| !(x.id == key.id && x.who.entity == entity));
+                    let members = &mut self.members;
+                    slot.entries.retain(|x| {
+                        let keep = !(x.id == key.id && x.who.entity == entity);
+                        if !keep {
+                            members.remove(&member(key.channel, x));
+                        }
+                        keep
+                    });
                 }
                 if slot.entries.is_empty() && idx >= DENSE_CHANNELS {
                     self.sparse.remove(&bits);
@@ -580,7 +641,7 @@ pub struct EventHub {
     names: Vec<Arc<str>>,
     subs: SubTable,
     /// For channel clearing: every key each entity subscribed under.
-    keys_of: IntMap<u64, Vec<SubKey>>,
+    keys_of: IntMap<u64, HashSet<SubKey>>,
     queue: Publisher,
     /// Typed notify fields per identity (index = `EventId.0`); shared with a running flush.
     fields: Arc<Vec<Box<[Value]>>>,
@@ -692,9 +753,36 @@ impl EventHub {
             return;
         }
         let key = SubKey { id, channel };
-        let keys = self.keys_of.entry(who.entity.to_bits()).or_default();
-        if !keys.contains(&key) {
-            keys.push(key);
+        self.keys_of
+            .entry(who.entity.to_bits())
+            .or_default()
+            .insert(key);
+    }
+
+    /// Subscribes every `(id, instance, handler)` of `subs` on `entity`'s own channel, as
+    /// [`EventHub::subscribe_own`] one at a time would, in time O(n log n) for n subscriptions
+    /// (what [`crate::runtime::attach_graphs`] uses: one graph may be attached thousands of
+    /// times).
+    pub fn subscribe_own_all(&mut self, entity: Entity, subs: &[(EventId, u32, u32)]) {
+        let new: Vec<SubEntry> = subs
+            .iter()
+            .map(|&(id, instance, handler)| SubEntry {
+                id,
+                who: Subscriber {
+                    entity,
+                    instance,
+                    handler,
+                },
+            })
+            .collect();
+        let bits = entity.to_bits();
+        let added = self.subs.add_all(bits, &new);
+        let keys = self.keys_of.entry(bits).or_default();
+        for e in added {
+            keys.insert(SubKey {
+                id: e.id,
+                channel: Channel::Entity(bits),
+            });
         }
     }
 

@@ -160,11 +160,20 @@ fn value_json(spawned: &Spawned, v: &VmValue) -> Value {
 fn end_vars(spawned: &Spawned, graphs: Option<&Graphs>) -> Map<String, Value> {
     let mut out = Map::new();
     let Some(graphs) = graphs else { return out };
+    // How many instances of each graph name are keyed so far: the next key is found in O(1)
+    // (a graph attached 20,000 times to one entity costs 20,000 keys, not 200 million probes).
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for inst in graphs.instances() {
-        let mut key = inst.name().to_string();
-        let mut n = 1;
+        let n = seen.entry(inst.name()).or_insert(0);
+        *n += 1;
+        let mut key = if *n == 1 {
+            inst.name().to_string()
+        } else {
+            format!("{}#{n}", inst.name())
+        };
         while out.contains_key(&key) {
-            n += 1;
+            // Only when a graph's own name looks like a numbered key (never for identifiers).
+            *n += 1;
             key = format!("{}#{n}", inst.name());
         }
         let mut vars = Map::new();
