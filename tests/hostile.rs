@@ -869,6 +869,8 @@ fn the_human_run_trace_escapes_messages_and_names() {
 
 #[path = "support/bytecode_exercise.rs"]
 mod exercise;
+#[path = "support/scene_exercise.rs"]
+mod scene_exercise;
 
 fn seed_modules() -> Vec<(&'static str, Vec<u8>)> {
     let base = || bytecode::Module::decode(&module_with_constants(3)).unwrap();
@@ -954,4 +956,29 @@ fn fuzz_seeds_run_clean_through_the_fuzz_targets_bodies() {
         let human = sinew::diag::render::human(&loaded.diagnostics, false);
         assert!(clean(&human), "{name}: {human}");
     }
+    // Scenes: which ones run (and say something) is part of the seed's point.
+    let mut ran = Vec::new();
+    for (name, bytes) in raw("scene") {
+        let trace = scene_exercise::exercise(&bytes);
+        let stem = Path::new(&name)
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if let Some(t) = trace {
+            assert!(t.lines().count() > 1, "{name}: {t}");
+            ran.push(stem);
+        }
+    }
+    assert_eq!(
+        ran,
+        [
+            "bom_crlf",
+            "controls",
+            "counter",
+            "delays",
+            "many_instances",
+            "storm"
+        ]
+    );
 }
