@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use bevy_ecs::prelude::*;
-use sinew::diag::render::{Sources, human};
+use sinew::diag::render::human;
 use sinew::project;
 use sinew::runtime::scene::{report_flush, spawn};
 use sinew::runtime::{
@@ -85,9 +85,8 @@ pub fn run(o: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, 
     // 1. Load the project: every file the scene names, diagnostics as data.
     let loaded = project::load_files(&o.scene, &o.assets).map_err(|e| e.to_string())?;
     let diagnostics = loaded.run_diagnostics();
-    let mut sources = Sources::new();
-    sources.insert(loaded.source.name(), loaded.source.shared_text());
-    write!(err, "{}", human(&diagnostics, &sources, false)).map_err(|e| e.to_string())?;
+    // Each diagnostic carries the excerpt it points at: rendering needs no source texts.
+    write!(err, "{}", human(&diagnostics, false)).map_err(|e| e.to_string())?;
     let Some((def, assets)) = loaded.ready() else {
         return Ok(1);
     };

@@ -2,7 +2,9 @@
 //!
 //! Every stage reports [`Diagnostic`] values; rendering (human via codespan-reporting, JSON,
 //! SARIF) happens once, at the edge, in [`render`]. Positions are resolved eagerly against a
-//! [`SourceFile`] so a diagnostic stays meaningful after its source text is dropped.
+//! [`SourceFile`], and each location keeps an [`Excerpt`] of the text it stands on, so a
+//! diagnostic renders its snippet after its source text is dropped: no file is read twice, and
+//! the snippet is the text that was checked even when the file has changed since.
 
 pub mod codes;
 pub mod render;
@@ -66,12 +68,23 @@ pub struct Position {
     pub column: u32,
 }
 
-/// One source text with a line index, so byte offsets resolve to line and column.
+/// One source text with a line index, so byte offsets resolve to line and column in time
+/// independent of the line's length.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     name: String,
     text: std::sync::Arc<str>,
     line_starts: Vec<u32>,
+    /// Chars before each [`CHAR_MARK`]-byte block (empty for ASCII text: chars are bytes).
+    char_marks: Vec<u32>,
+}
+
+/// Bytes per block of the char-count index of a non-ASCII [`SourceFile`].
+const CHAR_MARK: usize = 1024;
+
+/// Chars in `bytes` (which may start or end inside a char: only lead bytes count).
+fn count_chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
 }
 
 impl SourceFile {
@@ -83,10 +96,19 @@ impl SourceFile {
                 line_starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
             }
         }
+        let mut char_marks = Vec::new();
+        if !text.is_ascii() {
+            let mut before = 0usize;
+            for block in text.as_bytes().chunks(CHAR_MARK) {
+                char_marks.push(u32::try_from(before).unwrap_or(u32::MAX));
+                before += count_chars(block);
+            }
+        }
         SourceFile {
             name: name.into(),
             text,
             line_starts,
+            char_marks,
         }
     }
     pub fn name(&self) -> &str {
@@ -97,6 +119,15 @@ impl SourceFile {
     }
     pub fn shared_text(&self) -> std::sync::Arc<str> {
         self.text.clone()
+    }
+    /// Chars before byte `offset` (a char boundary).
+    fn chars_before(&self, offset: usize) -> usize {
+        if self.char_marks.is_empty() {
+            return offset;
+        }
+        let block = offset / CHAR_MARK;
+        let base = self.char_marks.get(block).map_or(0, |&m| m as usize);
+        base + count_chars(&self.text.as_bytes()[block * CHAR_MARK..offset])
     }
     /// The 1-based line and column of a byte offset (clamped to the text, snapped to a char
     /// boundary).
@@ -110,7 +141,7 @@ impl SourceFile {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line] as usize;
-        let column = self.text[start..offset].chars().count() + 1;
+        let column = self.chars_before(offset) - self.chars_before(start) + 1;
         Position {
             line: line as u32 + 1,
             column: u32::try_from(column).unwrap_or(u32::MAX),
@@ -135,6 +166,74 @@ impl SourceFile {
     }
 }
 
+/// The text one location stands on, kept with the diagnostic: the location's line when it has
+/// at most [`EXCERPT_WIDTH`] chars, else a window of that many chars of it around the location
+/// (at least [`EXCERPT_BEFORE`] of them before its start when the line has them), so a snippet
+/// never reprints a long line whole.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Excerpt {
+    /// Part of the location's line, without its line break.
+    pub text: Box<str>,
+    /// Byte offset of `text` in its source.
+    pub at: u32,
+    /// The line goes on before `text`.
+    pub cut_before: bool,
+    /// The line goes on after `text`.
+    pub cut_after: bool,
+}
+
+/// Most chars of a line an [`Excerpt`] keeps.
+pub const EXCERPT_WIDTH: usize = 160;
+/// Chars of context an [`Excerpt`] of a cut line keeps before the location (when there are).
+pub const EXCERPT_BEFORE: usize = 40;
+
+impl Excerpt {
+    /// The excerpt of `text` around `span` (clamped to the text, snapped to char boundaries).
+    /// Costs time proportional to [`EXCERPT_WIDTH`], not to the line or the text.
+    pub fn capture(text: &str, span: Span) -> Excerpt {
+        let mut start = (span.start as usize).min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        // Char starts going back and char ends going forward, each up to the width.
+        let mut back = Vec::with_capacity(EXCERPT_WIDTH);
+        let mut a = start;
+        for c in text[..start].chars().rev() {
+            if c == '\n' || back.len() == EXCERPT_WIDTH {
+                break;
+            }
+            a -= c.len_utf8();
+            back.push(a);
+        }
+        let mut fwd = Vec::with_capacity(EXCERPT_WIDTH);
+        let mut b = start;
+        for c in text[start..].chars() {
+            let crlf = c == '\r' && text[b + 1..].starts_with('\n');
+            if c == '\n' || crlf || fwd.len() == EXCERPT_WIDTH {
+                break;
+            }
+            b += c.len_utf8();
+            fwd.push(b);
+        }
+        let (nb, nf) = (back.len(), fwd.len());
+        let keep_b = if nb + nf <= EXCERPT_WIDTH {
+            nb
+        } else {
+            nb.min(EXCERPT_BEFORE.max(EXCERPT_WIDTH.saturating_sub(nf)))
+        };
+        let keep_f = (EXCERPT_WIDTH - keep_b).min(nf);
+        let a = if keep_b == 0 { start } else { back[keep_b - 1] };
+        let b = if keep_f == 0 { start } else { fwd[keep_f - 1] };
+        let rest = &text[b..];
+        Excerpt {
+            text: text[a..b].into(),
+            at: u32::try_from(a).unwrap_or(u32::MAX),
+            cut_before: a > 0 && !text[..a].ends_with('\n'),
+            cut_after: !(rest.is_empty() || rest.starts_with('\n') || rest.starts_with("\r\n")),
+        }
+    }
+}
+
 /// A secondary location with its own message ("first declared here").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
@@ -143,6 +242,8 @@ pub struct Label {
     pub start: Position,
     pub end: Position,
     pub message: String,
+    /// The text the label stands on (`None`: the source was not at hand).
+    pub excerpt: Option<Excerpt>,
 }
 
 /// One diagnostic. `file`/`span`/`start`/`end` locate the primary label; `labels` are secondary.
@@ -157,6 +258,8 @@ pub struct Diagnostic {
     pub end: Position,
     pub labels: Vec<Label>,
     pub notes: Vec<String>,
+    /// The text the primary location stands on (`None` for whole-file diagnostics).
+    pub excerpt: Option<Excerpt>,
 }
 
 impl Diagnostic {
@@ -171,6 +274,7 @@ impl Diagnostic {
             end: Position { line: 1, column: 1 },
             labels: Vec::new(),
             notes: Vec::new(),
+            excerpt: None,
         }
     }
     pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
@@ -185,6 +289,7 @@ impl Diagnostic {
         self.span = span;
         self.start = source.position(span.start);
         self.end = source.position(span.end);
+        self.excerpt = Some(Excerpt::capture(source.text(), span));
         self
     }
     /// Names a file without a position (line 1, column 1): I/O failures, whole-file problems.
@@ -204,6 +309,7 @@ impl Diagnostic {
             start: source.position(span.start),
             end: source.position(span.end),
             message: message.into(),
+            excerpt: Some(Excerpt::capture(source.text(), span)),
         });
         self
     }
@@ -267,5 +373,61 @@ mod tests {
         sort(&mut v);
         let msgs: Vec<_> = v.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(msgs, ["other file", "early", "late"]);
+    }
+
+    #[test]
+    fn excerpts_clip_long_lines_around_the_location() {
+        let short = "graph a\nnode x = int.ad\n";
+        let e = Excerpt::capture(short, Span::new(17, 23));
+        assert_eq!(
+            (&*e.text, e.at, e.cut_before, e.cut_after),
+            ("node x = int.ad", 8, false, false)
+        );
+        let line = format!("{}NEEDLE{}\r\nnext", "a".repeat(1000), "b".repeat(1000));
+        let e = Excerpt::capture(&line, Span::new(1000, 1006));
+        let after = EXCERPT_WIDTH - EXCERPT_BEFORE - 6;
+        assert_eq!(
+            &*e.text,
+            format!("{}NEEDLE{}", "a".repeat(EXCERPT_BEFORE), "b".repeat(after))
+        );
+        assert!(e.cut_before && e.cut_after);
+        // Near the end of a long line, the window takes more before the location.
+        let e = Excerpt::capture(&line, Span::new(2000, 2006));
+        assert_eq!(e.text.chars().count(), EXCERPT_WIDTH);
+        assert!(e.text.ends_with('b') && e.cut_before && !e.cut_after);
+        // A line that fits is kept whole.
+        let e = Excerpt::capture("x\n  short line here\nz", Span::new(4, 5));
+        assert_eq!(
+            (&*e.text, e.cut_before, e.cut_after),
+            ("  short line here", false, false)
+        );
+        // A span over many lines keeps only its start line; CRLF is not part of the line.
+        let e = Excerpt::capture("ab\r\ncd\r\n", Span::new(1, 9));
+        assert_eq!((&*e.text, e.cut_after), ("ab", false));
+        // Past the end, inside a char: clamped and snapped.
+        let e = Excerpt::capture("é", Span::new(1, 99));
+        assert_eq!((&*e.text, e.at), ("é", 0));
+    }
+
+    #[test]
+    fn positions_cost_no_more_than_a_block_on_long_non_ascii_lines() {
+        let text = format!("é{}x", "ü".repeat(5000));
+        let f = SourceFile::new("a", text.as_str());
+        let at = text.len() - 1;
+        assert_eq!(
+            f.position(at as u32),
+            Position {
+                line: 1,
+                column: 5002
+            }
+        );
+        let g = SourceFile::new("b", format!("x\n{}", "é".repeat(3000)));
+        assert_eq!(
+            g.position(2 + 2 * 2999),
+            Position {
+                line: 2,
+                column: 3000
+            }
+        );
     }
 }

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod compile;
 pub mod crossing;
 pub mod diag;
+pub mod escape;
 pub mod fsutil;
 pub mod graph;
 pub mod nodes;

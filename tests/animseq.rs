@@ -9,7 +9,7 @@ mod root_oracle;
 use common::{fixture_names, load_fixture, ron_crate_reads};
 use sinew::animseq::{self, AnimSeq, load_bytes, to_ron};
 use sinew::diag::SourceFile;
-use sinew::diag::render::{Sources, human, to_json};
+use sinew::diag::render::{human, to_json};
 use std::collections::BTreeSet;
 
 /// Loads `tests/fixtures/animseq/<dir>/<name>.animseq` and snapshots what the loader says.
@@ -24,8 +24,6 @@ fn check(dir: &str, name: &str) {
 fn check_bytes(dir: &str, name: &str, display: &str, bytes: &[u8]) {
     let display = display.to_string();
     let loaded = load_bytes(&display, bytes);
-    let mut sources = Sources::new();
-    sources.insert(display.clone(), String::from_utf8_lossy(bytes).into());
     let mut out = format!(
         "format: {}\nseq: {}\n",
         loaded.format,
@@ -33,7 +31,7 @@ fn check_bytes(dir: &str, name: &str, display: &str, bytes: &[u8]) {
     );
     if !loaded.diagnostics.is_empty() {
         out.push('\n');
-        out.push_str(&human(&loaded.diagnostics, &sources, false));
+        out.push_str(&human(&loaded.diagnostics, false));
         let json = serde_json::to_string_pretty(&to_json(&loaded.diagnostics)).expect("json");
         out.push_str(&json);
         out.push('\n');

@@ -20,13 +20,14 @@ const PURE: &[(&str, &[&str])] = &[
     ("nodes.rs", &[]),
     ("palette.rs", &[]),
     ("suggest.rs", &[]),
+    ("escape.rs", &[]),
     ("diag", &[]),
     ("diag.rs", &[]),
     ("picture", &[]),
 ];
 
 /// Modules that own file-system access (everything else under `src/` must be in `PURE`).
-const IO: &[&str] = &["cli", "catalog", "fsutil.rs", "lib.rs", "main.rs"];
+const IO: &[&str] = &["cli", "catalog", "fsutil", "lib.rs", "main.rs"];
 
 /// Modules a module must not name (`crate::X`) outside comments and tests.
 const LAYERS: &[(&str, &[&str])] = &[
@@ -165,7 +166,8 @@ fn pure_modules_never_touch_the_file_system() {
 fn the_detector_finds_file_system_access() {
     // The modules that may do I/O are found doing it, so the scan above is not vacuous.
     for f in [
-        "src/fsutil.rs",
+        "src/fsutil/read.rs",
+        "src/fsutil/write.rs",
         "src/project/fs.rs",
         "src/catalog/scan.rs",
         "src/cli/scenes.rs",

@@ -1450,8 +1450,11 @@ fn decode_rejects_corruption() {
     let name_len = u32::from_le_bytes(bytes[7..11].try_into().unwrap()) as usize;
     let consts_count_at = 6 + 5 + name_len + 5 + 8 + 5;
     let mut b = bytes.clone();
-    b[consts_count_at..consts_count_at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    b[consts_count_at..consts_count_at + 4].copy_from_slice(&100_000u32.to_le_bytes());
     check_decode_err(&b, "exceeds");
+    // A count above the format's limit is refused before anything is read.
+    b[consts_count_at..consts_count_at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    check_decode_err(&b, "constants; a module holds at most 1048576");
 }
 
 #[test]

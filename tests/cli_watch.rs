@@ -9,6 +9,7 @@ use std::time::Duration;
 struct Watch {
     child: Child,
     lines: Receiver<serde_json::Value>,
+    errors: Receiver<String>,
 }
 
 impl Drop for Watch {
@@ -24,10 +25,19 @@ impl Watch {
             .args(["watch", "--format", "json", "--assets"])
             .arg(assets)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start sinew watch");
         let out = child.stdout.take().unwrap();
+        let err = child.stderr.take().unwrap();
+        let (etx, errors) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                if etx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(out).lines().map_while(Result::ok) {
@@ -37,7 +47,24 @@ impl Watch {
                 }
             }
         });
-        Watch { child, lines: rx }
+        Watch {
+            child,
+            lines: rx,
+            errors,
+        }
+    }
+
+    /// The next stderr line containing `text`, within a generous timeout.
+    fn next_error(&self, text: &str) -> String {
+        loop {
+            let l = self
+                .errors
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no stderr line with `{text}`"));
+            if l.contains(text) {
+                return l;
+            }
+        }
     }
 
     /// The next line of the given kind (skipping others), within a generous timeout.
@@ -143,4 +170,38 @@ fn watch_reports_palette_deltas_for_real_file_changes() {
     std::fs::remove_file(assets.join("walk.animseq")).unwrap();
     let p = w.next_palette();
     assert_eq!(strings(&p["removed"]), ["event animseq::W.w"]);
+}
+
+#[test]
+fn watch_rearms_when_the_assets_folder_is_deleted_and_created_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let assets = dir.path().join("assets");
+    std::fs::create_dir(&assets).unwrap();
+    std::fs::write(assets.join("run.animseq"), seq("Run", &["a"])).unwrap();
+    let w = Watch::start(&assets);
+    assert_eq!(w.next("ready")["events"], 1);
+
+    std::fs::remove_dir_all(&assets).unwrap();
+    let p = w.next_palette();
+    assert_eq!(strings(&p["removed"]), ["event animseq::S.a"]);
+    assert!(
+        w.next_error("is gone")
+            .contains("watching for it to come back")
+    );
+
+    // A new folder of the same name, with a file already in it before the watch is armed.
+    std::fs::create_dir(&assets).unwrap();
+    std::fs::write(
+        assets.join("walk.animseq"),
+        seq_with_id("W", "Walk", &["w"]),
+    )
+    .unwrap();
+    w.next_error("is back");
+    let p = w.next_palette();
+    assert_eq!(strings(&p["added"]), ["event animseq::W.w"]);
+
+    // The new folder is watched: a later change is reported like any other.
+    std::fs::write(assets.join("run.animseq"), seq("Run", &["a"])).unwrap();
+    let p = w.next_palette();
+    assert_eq!(strings(&p["added"]), ["event animseq::S.a"]);
 }

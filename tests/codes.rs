@@ -23,7 +23,7 @@ fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
 
 fn is_code(s: &str) -> bool {
     s.len() == 5
-        && (s.starts_with('E') || s.starts_with('W'))
+        && (s.starts_with('E') || s.starts_with('W') || s.starts_with('N'))
         && s[1..].chars().all(|c| c.is_ascii_digit())
 }
 

@@ -5,7 +5,7 @@
 use sinew::catalog::scan::LiveCatalog;
 use sinew::compile::{self, EventCatalog};
 use sinew::diag::SourceFile;
-use sinew::diag::render::{Sources, human, to_json};
+use sinew::diag::render::{human, to_json};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -23,10 +23,8 @@ fn check(path: &Path) -> (String, BTreeSet<&'static str>, bool) {
     let text = std::fs::read_to_string(path).unwrap();
     let src = SourceFile::new(name.clone(), text);
     let c = compile::compile(&src, catalog().catalog());
-    let mut sources = Sources::new();
-    sources.insert(name, src.shared_text());
     let diags = c.diagnostics();
-    let mut out = human(diags, &sources, false);
+    let mut out = human(diags, false);
     out.push_str("\n--- json\n");
     out.push_str(&serde_json::to_string_pretty(&to_json(diags)).unwrap());
     if let Some(m) = &c.module {

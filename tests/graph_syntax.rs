@@ -1,7 +1,7 @@
 //! Tests of the `.bpg` front end at its public boundary: parse → diagnostics, parse → format.
 
 use proptest::prelude::*;
-use sinew::diag::render::{Sources, human, to_json};
+use sinew::diag::render::{human, to_json};
 use sinew::diag::{Diagnostic, SourceFile};
 use sinew::graph::ast::{EventRef, File, Item, LitValue, Number, Subject};
 use sinew::graph::fmt::check_round_trip;
@@ -45,13 +45,8 @@ fn check_fmt(text: &str, expected: &str) {
 
 fn render(name: &str, text: &str) -> String {
     let diags = diagnose(name, text);
-    let mut sources = Sources::new();
-    sources.insert(name, text.into());
     let json = serde_json::to_string_pretty(&to_json(&diags)).unwrap_or_default();
-    format!(
-        "{}\n---- json ----\n{json}\n",
-        human(&diags, &sources, false)
-    )
+    format!("{}\n---- json ----\n{json}\n", human(&diags, false))
 }
 
 fn fixtures(dir: &str) -> Vec<(String, String)> {

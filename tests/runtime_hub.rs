@@ -8,9 +8,9 @@ use proptest::prelude::*;
 use sinew::runtime::testing::{DeliveryLog, Record, RecordingDispatch, RepublishDispatch, note};
 use sinew::runtime::{
     AnimationSet, Channel, Continuation, Delivery, Dispatch, Dispatcher, EventHub, EventId,
-    FlushReport, GameTime, GraphInstances, LastFlush, MAX_FLUSH_ROUNDS, Notify, Overrun, Payload,
-    PendingDelays, Publisher, SceneActions, Subscriber, Value, add_sinew_systems, flush,
-    init_world,
+    FlushLimit, FlushReport, GameTime, GraphInstances, LastFlush, MAX_FLUSH_ROUNDS, Notify,
+    Overrun, Payload, PendingDelays, Publisher, SceneActions, Subscriber, Value, add_sinew_systems,
+    flush, init_world,
 };
 
 /// A world + schedule with Sinew's systems, and display names for entities.
@@ -144,6 +144,7 @@ fn report(rounds: u32, delivered: u64, overrun: Option<usize>) -> (u32, u64, Opt
     let overrun = overrun.map(|pending| Overrun {
         rounds: MAX_FLUSH_ROUNDS,
         pending,
+        limit: FlushLimit::Rounds,
     });
     (rounds, delivered, overrun)
 }
@@ -349,11 +350,87 @@ fn overrun_message_names_rounds_and_pending() {
     let o = Overrun {
         rounds: 16,
         pending: 3,
+        limit: FlushLimit::Rounds,
     };
     assert_eq!(
         o.to_string(),
         "event flush stopped after 16 rounds; 3 event(s) stay queued for the next update"
     );
+    let o = Overrun {
+        rounds: 4,
+        pending: 9,
+        limit: FlushLimit::Deliveries(1000),
+    };
+    assert_eq!(
+        o.to_string(),
+        "event flush stopped after 1000 deliveries (the limit per update) in 4 round(s); 9 event(s) stay queued for the next update"
+    );
+}
+
+/// A handler that sends its event to itself twice: each round doubles (issue 17, item 9).
+fn storm(limit: u64) -> H {
+    let mut h = H::new(|world: &mut World, d: Delivery<'_>, out: &mut Publisher| {
+        RecordingDispatch.deliver(world, d, out);
+        out.publish(d.event.id, Channel::of(d.to.entity), Payload::None);
+        out.publish(d.event.id, Channel::of(d.to.entity), Payload::None);
+    });
+    let a = h.spawn("a", false);
+    h.sub("custom::storm", a, 0);
+    h.hub().set_delivery_limit(limit);
+    h.publish("custom::storm", Channel::of(a));
+    h
+}
+
+#[test]
+fn an_event_storm_costs_at_most_the_delivery_limit_per_flush() {
+    let mut h = storm(1000);
+    let mut queued = Vec::new();
+    for _ in 0..6 {
+        let r = h.tick();
+        h.take_log();
+        assert!(r.delivered <= 1000, "{r:?}");
+        let o = r
+            .overrun
+            .unwrap_or_else(|| panic!("the storm is cut: {r:?}"));
+        assert!(matches!(o.limit, FlushLimit::Deliveries(1000)), "{o:?}");
+        assert_eq!(o.pending, h.hub().queued().len());
+        queued.push(o.pending);
+    }
+    // Deliveries per flush stay at the limit; what waits grows by one delivery's worth per
+    // delivery (each sends two), bounded by the queue limit.
+    assert_eq!(
+        queued.windows(2).map(|w| w[1] - w[0]).collect::<Vec<_>>(),
+        [1000; 5]
+    );
+}
+
+#[test]
+fn the_delivery_limit_stops_between_events_and_keeps_their_order() {
+    let mut h = H::new(RecordingDispatch);
+    let a = h.spawn("a", false);
+    let b = h.spawn("b", false);
+    h.sub("custom::x", a, 0);
+    h.sub("custom::x", a, 1);
+    h.sub("custom::y", b, 0);
+    h.hub().set_delivery_limit(3);
+    h.publish("custom::x", Channel::of(a));
+    h.publish("custom::x", Channel::of(a));
+    h.publish("custom::y", Channel::of(b));
+    let r = h.flush();
+    // The second `x` has two subscribers: both get it (4 ≥ 3), then the flush stops.
+    assert_eq!(r.delivered, 4);
+    check(
+        &mut h,
+        &[
+            "t0 a custom::x h0",
+            "t0 a custom::x h1",
+            "t0 a custom::x h0",
+            "t0 a custom::x h1",
+        ],
+    );
+    assert_eq!(r.overrun.map(|o| o.pending), Some(1));
+    h.flush();
+    check(&mut h, &["t0 b custom::y h0"]);
 }
 
 #[test]
@@ -956,5 +1033,49 @@ proptest! {
             round = next;
         }
         prop_assert_eq!(h.take_log(), want);
+    }
+}
+
+proptest! {
+    /// Subscribing a batch at once (what `attach_graphs` does) is subscribing one at a time:
+    /// the same subscribers per pair in the same delivery order, duplicates refused; after
+    /// `unsubscribe_entity` both start from nothing again.
+    #[test]
+    fn subscribing_a_batch_equals_subscribing_one_at_a_time(
+        subs in proptest::collection::vec((0u32..4, 0u32..3, 0u32..3), 0..40),
+    ) {
+        let mut one = World::new();
+        let e = one.spawn_empty().id();
+        let mut a = EventHub::default();
+        let mut b = EventHub::default();
+        let ids: Vec<EventId> = (0..4)
+            .map(|i| {
+                let n = format!("custom::e{i}");
+                let x = a.intern(&n).unwrap();
+                prop_assert_eq!(b.intern(&n).unwrap(), x);
+                Ok(x)
+            })
+            .collect::<Result<_, _>>()?;
+        let batch: Vec<(EventId, u32, u32)> =
+            subs.iter().map(|&(i, inst, h)| (ids[i as usize], inst, h)).collect();
+        for round in 0..2 {
+            for &(id, inst, h) in &batch {
+                a.subscribe_own(id, e, inst, h);
+            }
+            b.subscribe_own_all(e, &batch);
+            b.subscribe_own_all(e, &batch); // all duplicates: nothing changes
+            for &id in &ids {
+                prop_assert_eq!(
+                    a.subscribers(id, Channel::of(e)),
+                    b.subscribers(id, Channel::of(e)),
+                    "round {}", round
+                );
+            }
+            a.unsubscribe_entity(e);
+            b.unsubscribe_entity(e);
+            for &id in &ids {
+                prop_assert!(b.subscribers(id, Channel::of(e)).is_empty());
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Fuzz target: `.animseq` bytes → load; whatever loads must write and reload to itself, and
-//! migrate losslessly (in its own text) to every format that holds it.
+//! migrate losslessly (in its own text) to every format that holds it; the diagnostics render
+//! (human and JSON) without a raw control character reaching the terminal.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -8,6 +9,9 @@ use sinew::diag::SourceFile;
 
 fuzz_target!(|data: &[u8]| {
     let loaded = animseq::load_bytes("fuzz.animseq", data);
+    let human = sinew::diag::render::human(&loaded.diagnostics, false);
+    assert!(!human.chars().any(|c| c != '\n' && sinew::escape::needs_escape(c)), "{human:?}");
+    let _ = sinew::diag::render::to_json(&loaded.diagnostics);
     assert_eq!(loaded.seq.is_some(), loaded.spans.is_some());
     match &loaded.seq {
         Some(seq) => {

@@ -1,7 +1,7 @@
 //! Fuzz target: arbitrary UTF-8 → `compile::compile` against a small in-memory catalog. A
 //! module comes out iff there is no error diagnostic; every module runs each handler once (and
 //! its continuations) under a small budget on a no-op host. Nothing may panic, hang or overflow
-//! the stack.
+//! the stack; the diagnostics render (human and JSON) without a raw control character.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -44,6 +44,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let src = SourceFile::new("fuzz.bpg", text);
     let c = compile::compile(&src, &Catalog);
+    let human = sinew::diag::render::human(c.diagnostics(), false);
+    assert!(!human.chars().any(|c| c != '\n' && sinew::escape::needs_escape(c)), "{human:?}");
+    let _ = sinew::diag::render::to_json(c.diagnostics());
     let errors = c.diagnostics().iter().any(|d| d.is_error());
     assert_eq!(c.module.is_some(), !errors, "module iff no errors");
     let Some(m) = &c.module else { return };

@@ -166,6 +166,21 @@ impl W {
     }
 }
 
+/// The format's limits on each section's element count: the decoder refuses a larger count
+/// before reading the section, the verifier refuses a built module that exceeds one. Every
+/// compiled module is far inside them (one instruction per constant it loads, per delay, per
+/// handler at least).
+pub mod limits {
+    /// Instructions (also: delays, handlers, node names, debug entries).
+    pub const CODE: usize = super::super::verify::MAX_CODE;
+    /// Constants (each is loaded by an instruction, so never more than [`CODE`]).
+    pub const CONSTS: usize = CODE;
+    /// Variables, and slots (16-bit operands).
+    pub const VARS: usize = u16::MAX as usize + 1;
+    /// Payload parameters of one handler.
+    pub const PARAMS: usize = super::super::verify::MAX_PARAMS;
+}
+
 impl Module {
     /// Encodes the module. Deterministic: equal modules give equal bytes.
     pub fn encode(&self) -> Vec<u8> {
@@ -251,7 +266,7 @@ impl Module {
 
         let mut s = r.section(section::CONSTS)?;
         let mut consts = Vec::new();
-        for _ in 0..s.count()? {
+        for _ in 0..s.count("constants", limits::CONSTS)? {
             consts.push(s.konst()?);
         }
         s.end()?;
@@ -259,7 +274,7 @@ impl Module {
         let mut decls = [Vec::new(), Vec::new()];
         for (k, tag) in [section::VARS, section::SLOTS].into_iter().enumerate() {
             let mut s = r.section(tag)?;
-            for _ in 0..s.count()? {
+            for _ in 0..s.count("variables or slots", limits::VARS)? {
                 let name = s.str()?;
                 let ty = s.ty()?;
                 let default = s.konst()?;
@@ -271,19 +286,19 @@ impl Module {
 
         let mut s = r.section(section::DELAYS)?;
         let mut delays = Vec::new();
-        for _ in 0..s.count()? {
+        for _ in 0..s.count("delays", limits::CODE)? {
             delays.push(DelayDecl { node: s.u32()? });
         }
         s.end()?;
 
         let mut s = r.section(section::HANDLERS)?;
         let mut handlers = Vec::new();
-        for _ in 0..s.count()? {
+        for _ in 0..s.count("handlers", limits::CODE)? {
             let event = s.str()?;
             let start = s.u32()?;
             let len = s.u32()?;
             let mut params = Vec::new();
-            for _ in 0..s.count()? {
+            for _ in 0..s.count("parameters of one handler", limits::PARAMS)? {
                 params.push(s.ty()?);
             }
             let mut regs = [0u16; 6];
@@ -302,7 +317,7 @@ impl Module {
 
         let mut s = r.section(section::CODE)?;
         let mut code = Vec::new();
-        for _ in 0..s.count()? {
+        for _ in 0..s.count("instructions", limits::CODE)? {
             let at = s.pos;
             match Instr::decode(s.b, &mut s.pos) {
                 Some(i) => code.push(i),
@@ -316,11 +331,11 @@ impl Module {
 
         let mut s = r.section(section::DEBUG)?;
         let mut nodes = Vec::new();
-        for _ in 0..s.count()? {
+        for _ in 0..s.count("node names", limits::CODE)? {
             nodes.push(s.str()?);
         }
         let mut debug = Vec::new();
-        for _ in 0..s.count()? {
+        for _ in 0..s.count("debug entries", limits::CODE)? {
             debug.push(s.u32()?);
         }
         s.end()?;
@@ -431,9 +446,16 @@ impl Sec<'_> {
         Ok(u64::from_le_bytes(a))
     }
     /// An element count: rejected when it exceeds the remaining bytes (every element takes at
-    /// least one byte), so loops over it are bounded by the input length.
-    fn count(&mut self) -> Result<u32, DecodeError> {
+    /// least one byte), so loops over it are bounded by the input length, or when it exceeds
+    /// the format's limit for that section (`max`, see [`limits`]), so the decoded module's
+    /// size is bounded whatever the input.
+    fn count(&mut self, what: &str, max: usize) -> Result<u32, DecodeError> {
+        let at = self.pos;
         let n = self.u32()?;
+        if n as usize > max {
+            self.pos = at;
+            return Err(self.err(&format!("{n} {what}; a module holds at most {max}")));
+        }
         let remaining = self.b.len() - self.pos;
         if n as usize > remaining {
             return Err(self.err(&format!(

@@ -117,6 +117,43 @@ fn check_const(what: &str, c: &Const, ty: Type) -> Result<(), VerifyError> {
     Ok(())
 }
 
+/// The builder interns constants, so no two constants of a module are equal (floats by bits).
+/// Refusing duplicates also bounds a module's memory by a small multiple of its bytes: without
+/// it, a file of 2-byte `bool` constants would take ~28× its size once decoded.
+fn distinct_constants(consts: &[Const]) -> Result<(), VerifyError> {
+    use super::types::EntityConst;
+    fn key(c: &Const) -> (u8, u64, [u32; 3], &str) {
+        match c {
+            Const::Bool(b) => (0, u64::from(*b), [0; 3], ""),
+            Const::Int(i) => (1, *i as u64, [0; 3], ""),
+            Const::Float(f) => (2, f.to_bits(), [0; 3], ""),
+            Const::Vec3(v) => (3, 0, v.map(f32::to_bits), ""),
+            Const::Str(s) => (4, 0, [0; 3], s.as_str()),
+            Const::Entity(EntityConst::None) => (5, 0, [0; 3], ""),
+            Const::Entity(EntityConst::Owner) => (5, 1, [0; 3], ""),
+        }
+    }
+    let mut order: Vec<u32> = (0..consts.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| {
+        key(&consts[a as usize])
+            .cmp(&key(&consts[b as usize]))
+            .then(a.cmp(&b))
+    });
+    for w in order.windows(2) {
+        if key(&consts[w[0] as usize]) == key(&consts[w[1] as usize]) {
+            return Err(err(
+                format!(
+                    "constants c{} and c{} are equal (a module's constants are distinct)",
+                    w[0], w[1]
+                ),
+                None,
+                None,
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks everything the VM relies on; see `docs/bytecode.md` ("Verifier rules").
 pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
     if m.budget == 0 || m.budget > MAX_BUDGET {
@@ -129,9 +166,25 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
     if m.code.len() > MAX_CODE {
         return Err(err("too many instructions", None, None));
     }
+    use super::module::limits;
+    for (what, n, max) in [
+        ("constants", m.consts.len(), limits::CONSTS),
+        ("delays", m.delays.len(), limits::CODE),
+        ("handlers", m.handlers.len(), limits::CODE),
+        ("node names", m.nodes.len(), limits::CODE),
+    ] {
+        if n > max {
+            return Err(err(
+                format!("{n} {what}; a module holds at most {max}"),
+                None,
+                None,
+            ));
+        }
+    }
     for (i, c) in m.consts.iter().enumerate() {
         check_const(&format!("constant c{i}"), c, c.ty())?;
     }
+    distinct_constants(&m.consts)?;
     for (what, decls) in [("variable", &m.vars), ("slot", &m.slots)] {
         let mut seen = BTreeMap::new();
         for (i, d) in decls.iter().enumerate() {

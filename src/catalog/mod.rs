@@ -9,7 +9,7 @@
 pub mod scan;
 
 use crate::animseq::{self, AnimSeq, Target};
-use crate::diag::{Diagnostic, Position, Span};
+use crate::diag::{Diagnostic, Excerpt, Position, Span};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -35,6 +35,22 @@ pub struct EventDescriptor {
     pub fields: Vec<(String, crate::types::Type)>,
 }
 
+/// Most files or identities one message names (the rest are counted): see `docs/limits.md`.
+pub const MAX_LISTED: usize = 5;
+
+/// `shown` joined with `, `, followed by ` and N more` when `total` exceeds their number.
+pub fn list_some<S: AsRef<str>>(shown: &[S], total: usize) -> String {
+    let mut s = shown
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if total > shown.len() {
+        s.push_str(&format!(" and {} more", total - shown.len()));
+    }
+    s
+}
+
 /// The identity string of notify `notify` of sequence `sequence`.
 pub fn identity(sequence: &str, notify: &str) -> String {
     format!("animseq::{sequence}.{notify}")
@@ -47,8 +63,9 @@ pub struct FileEntry {
     pub file: Arc<str>,
     /// The sequence ID, when the file loaded.
     pub sequence: Option<Arc<str>>,
-    /// Where the sequence ID value stands (for conflict errors).
+    /// Where the sequence ID value stands (for conflict errors), with the text it stands on.
     id_location: (Span, Position, Position),
+    id_excerpt: Option<Excerpt>,
     /// Descriptors by notify ID (first occurrence for duplicated IDs).
     events: BTreeMap<String, EventDescriptor>,
     /// Notify IDs declared more than once in this file.
@@ -65,6 +82,7 @@ impl FileEntry {
             file: file.into(),
             sequence: None,
             id_location: (Span::default(), Position::default(), Position::default()),
+            id_excerpt: None,
             events: BTreeMap::new(),
             duplicate_notifies: BTreeSet::new(),
             diagnostics: loaded.diagnostics,
@@ -76,6 +94,9 @@ impl FileEntry {
                     position_of(bytes, spans.id.start),
                     position_of(bytes, spans.id.end),
                 );
+                entry.id_excerpt = std::str::from_utf8(bytes)
+                    .ok()
+                    .map(|text| Excerpt::capture(text, spans.id));
             }
             entry.fill(&seq);
         }
@@ -88,6 +109,7 @@ impl FileEntry {
             file: file.into(),
             sequence: None,
             id_location: (Span::default(), Position::default(), Position::default()),
+            id_excerpt: None,
             events: BTreeMap::new(),
             duplicate_notifies: BTreeSet::new(),
             diagnostics,
@@ -336,7 +358,14 @@ impl Catalog {
             }
             for f in files {
                 let Some(e) = self.files.get(f) else { continue };
-                let others: Vec<&str> = files.iter().filter(|o| *o != f).map(|o| &**o).collect();
+                // At most MAX_LISTED other files and MAX_LISTED identities are named (plus
+                // counts), so n copies of a file cost O(n) text, not O(n²).
+                let others: Vec<&str> = files
+                    .iter()
+                    .filter(|o| *o != f)
+                    .take(MAX_LISTED)
+                    .map(|o| &**o)
+                    .collect();
                 let shared: Vec<&str> = e
                     .identities()
                     .filter(|id| self.claims.get(*id).is_some_and(|c| c.len() > 1))
@@ -347,19 +376,20 @@ impl Catalog {
                     E_SEQUENCE_CONFLICT,
                     format!(
                         "sequence id `{seq}` is also declared by {}",
-                        others.join(", ")
+                        list_some(&others, files.len() - 1)
                     ),
                 );
                 d.file = f.to_string();
                 d.span = span;
                 d.start = start;
                 d.end = end;
+                d.excerpt = e.id_excerpt.clone();
                 d = d.with_note(if shared.is_empty() {
                     "no identities are shared, so none is quarantined; give each copy its own sequence id".to_string()
                 } else {
                     format!(
                         "quarantined (published by none of these files): {}",
-                        shared.join(", ")
+                        list_some(&shared[..shared.len().min(MAX_LISTED)], shared.len())
                     )
                 });
                 out.push(d);

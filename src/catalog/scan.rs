@@ -1,8 +1,11 @@
 //! File-system side of the catalog: recursive walk, parallel load, refresh from changed paths.
 //!
 //! Symlinks are followed only when their target stays inside the assets folder; directory
-//! cycles are cut by remembering canonical directories. Unreadable folders and files become
-//! diagnostics on their own path; a file that vanishes mid-scan is simply absent.
+//! cycles are cut by remembering canonical directories. Files are identified by their real
+//! path: a file reached through a symlink (to it, or to a folder holding it) is the file the
+//! link leads to, loaded once and named by its own path under the root, so an alias never makes
+//! a file conflict with itself. Unreadable folders and files become diagnostics on their own
+//! path; a file that vanishes mid-scan is simply absent.
 
 use super::{Catalog, Delta, FileEntry, display_path};
 use crate::diag::Diagnostic;
@@ -74,6 +77,14 @@ impl LiveCatalog {
         display_path(p, self.base.as_deref())
     }
 
+    /// The root's spelling of the real path of `p` (symlinks resolved), when it is inside the
+    /// root.
+    fn real(&self, p: &Path) -> Option<PathBuf> {
+        let c = p.canonicalize().ok()?;
+        let rel = c.strip_prefix(&self.canonical_root).ok()?;
+        Some(self.root.join(rel))
+    }
+
     /// Walks `dir` (inside the root) and returns the `.animseq` files found plus entries for
     /// folders that could not be read.
     fn walk(&self, dir: &Path) -> (Vec<PathBuf>, Vec<FileEntry>) {
@@ -103,25 +114,34 @@ impl LiveCatalog {
                 }
             };
             for ent in rd.flatten() {
-                let path = ent.path();
+                let mut path = ent.path();
                 let Ok(ft) = ent.file_type() else { continue };
                 let (is_dir, is_file) = if ft.is_symlink() {
-                    match path.canonicalize() {
-                        Ok(target) if target.starts_with(&self.canonical_root) => {
-                            (target.is_dir(), target.is_file())
+                    // Followed under the real path's spelling, so every file has one name.
+                    match self.real(&path) {
+                        Some(real) => {
+                            let kind = (real.is_dir(), real.is_file());
+                            if kind.1 && !is_animseq(&path) {
+                                continue;
+                            }
+                            path = real;
+                            kind
                         }
-                        _ => (false, false), // dangling, or leads out of the assets folder
+                        None => (false, false), // dangling, or leads out of the assets folder
                     }
                 } else {
                     (ft.is_dir(), ft.is_file())
                 };
                 if is_dir {
                     stack.push(path);
-                } else if is_file && is_animseq(&path) {
+                } else if is_file && (ft.is_symlink() || is_animseq(&path)) {
                     files.push(path);
                 }
             }
         }
+        // A file reached by several paths (its own and aliases) is one file.
+        files.sort();
+        files.dedup();
         (files, failed)
     }
 
@@ -196,18 +216,16 @@ impl LiveCatalog {
             }
             match std::fs::metadata(&p) {
                 Ok(m) if m.is_dir() => {
-                    let inside = p
-                        .canonicalize()
-                        .is_ok_and(|c| c.starts_with(&self.canonical_root));
-                    if inside {
-                        let (files, failed) = self.walk(&p);
+                    // Walked under its real spelling (it may be reached through a symlink).
+                    if let Some(real) = self.real(&p) {
+                        let (files, failed) = self.walk(&real);
                         to_load.extend(files);
                         for f in failed {
                             changes.insert(f.file.to_string(), Some(f));
                         }
                     }
                 }
-                Ok(m) if m.is_file() && is_animseq(&p) => to_load.push(p),
+                Ok(m) if m.is_file() && is_animseq(&p) => to_load.extend(self.real(&p)),
                 _ => {}
             }
         }

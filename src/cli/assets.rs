@@ -5,6 +5,7 @@ use crate::animseq::{self, Target};
 use crate::catalog::EventDescriptor;
 use crate::catalog::scan::LiveCatalog;
 use crate::diag::render::to_json;
+use crate::escape::Escaped;
 use crate::palette::{self, PaletteEntry};
 use serde_json::{Value, json};
 use std::io::{IsTerminal, Write};
@@ -83,8 +84,7 @@ pub fn catalog(
                     Target::Owner => "owner".to_string(),
                     Target::Variable(v) => format!("variable {v}"),
                 };
-                writeln!(
-                    out,
+                let line = format!(
                     "  {}  \"{}\"  at {}  target {}{}  ({})",
                     d.id,
                     d.name,
@@ -96,14 +96,20 @@ pub fn catalog(
                         format!("  fields {}", fields.join(", "))
                     },
                     d.file
-                )
-                .map_err(io)?;
+                );
+                writeln!(out, "{}", Escaped(&line)).map_err(io)?;
             }
             let q = cat.quarantined();
             if !q.is_empty() {
                 writeln!(out, "{} quarantined", q.len()).map_err(io)?;
                 for q in q {
-                    writeln!(out, "  {}  claimed by {}", q.id, q.files.join(", ")).map_err(io)?;
+                    let shown = &q.files[..q.files.len().min(crate::catalog::MAX_LISTED)];
+                    let line = format!(
+                        "  {}  claimed by {}",
+                        q.id,
+                        crate::catalog::list_some(shown, q.files.len())
+                    );
+                    writeln!(out, "{}", Escaped(&line)).map_err(io)?;
                 }
             }
             if !diags.is_empty() {
@@ -141,7 +147,7 @@ pub fn palette(
             for e in &entries {
                 if e.category != category {
                     category = &e.category;
-                    writeln!(out, "{category}").map_err(io)?;
+                    writeln!(out, "{}", Escaped(category)).map_err(io)?;
                 }
                 let pins = |p: &[palette::PalettePin]| {
                     p.iter()
@@ -149,15 +155,14 @@ pub fn palette(
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                writeln!(
-                    out,
+                let line = format!(
                     "  {:<24} {:<20} ({}) -> ({})",
                     e.kind,
                     e.name,
                     pins(&e.inputs),
                     pins(&e.outputs)
-                )
-                .map_err(io)?;
+                );
+                writeln!(out, "{}", Escaped(&line)).map_err(io)?;
             }
         }
     }
@@ -189,7 +194,7 @@ pub fn migrate(
     let mut all = Vec::new();
     for f in files {
         let name = ctx.display(f);
-        let bytes = match std::fs::read(f) {
+        let bytes = match crate::fsutil::read_input(f, crate::fsutil::InputKind::Clip) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: cannot read {name}: {e}");

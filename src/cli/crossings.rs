@@ -4,7 +4,8 @@
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics};
 use crate::animseq::{self, AnimSeq};
 use crate::crossing::{Crossing, DEFAULT_LIMIT, Edge, NotifyIndex, PlaybackInterval};
-use serde_json::json;
+use crate::escape::Escaped;
+use crate::fsutil::{InputKind, read_input};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -38,8 +39,12 @@ pub struct Args {
     pub format: Format,
 }
 
-/// The largest `--limit` accepted: the result is held in memory, so the limit bounds it.
+/// The largest `--limit` accepted: the crossings (not their output) are held in memory, so the
+/// limit bounds it.
 pub const MAX_LIMIT: usize = 10_000_000;
+
+/// Most chars of a notify or window name `crossings` prints (a longer one is cut, ending in `…`).
+pub const MAX_NAME_CHARS: usize = 256;
 
 pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
     if a.limit > MAX_LIMIT {
@@ -76,7 +81,8 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         }
     };
     let name = ctx.display(&a.file);
-    let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let bytes =
+        read_input(&a.file, InputKind::Clip).map_err(|e| format!("cannot read {name}: {e}"))?;
     let loaded = animseq::load_bytes(&name, &bytes);
     if loaded.diagnostics.iter().any(|d| d.is_error()) || loaded.seq.is_none() {
         eprint!("{}", human_diagnostics(ctx, &loaded.diagnostics));
@@ -97,18 +103,31 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         }
     };
     let io = |e: std::io::Error| e.to_string();
+    // Streamed, one crossing at a time, in both formats: the output never sits in memory, and
+    // each name is capped (`MAX_NAME_CHARS`), so output is at most `limit` short records.
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
     match a.format {
         Format::Json => {
-            // One crossing at a time: the output is never built whole in memory.
-            out.write_all(b"{\"crossings\":[").map_err(io)?;
+            w.write_all(b"{\"crossings\":[").map_err(io)?;
             for (i, c) in result.list.iter().enumerate() {
                 if i > 0 {
-                    out.write_all(b",").map_err(io)?;
+                    w.write_all(b",").map_err(io)?;
                 }
-                serde_json::to_writer(&mut *out, &crossing_json(&seq, c))
-                    .map_err(|e| e.to_string())?;
+                let (id, name) = marker(&seq, c);
+                let record = JsonCrossing {
+                    id,
+                    name: &capped(name),
+                    edge: c.edge.map(|e| match e {
+                        Edge::Begin => "begin",
+                        Edge::End => "end",
+                    }),
+                    time: c.time,
+                    clip_time: c.clip_time,
+                    cycle: c.cycle,
+                };
+                serde_json::to_writer(&mut w, &record).map_err(|e| e.to_string())?;
             }
-            writeln!(out, "],\"truncated\":{}}}", result.truncated).map_err(io)?;
+            writeln!(w, "],\"truncated\":{}}}", result.truncated).map_err(io)?;
         }
         Format::Human => {
             for c in &result.list {
@@ -119,16 +138,18 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                     Some(Edge::End) => "  end",
                 };
                 writeln!(
-                    out,
-                    "{:<8} {id}  \"{name}\"{edge}  clip {}  cycle {}",
+                    w,
+                    "{:<8} {}  \"{}\"{edge}  clip {}  cycle {}",
                     super::num(c.time),
+                    Escaped(id),
+                    Escaped(&capped(name)),
                     super::num(c.clip_time),
                     c.cycle
                 )
                 .map_err(io)?;
             }
             writeln!(
-                out,
+                w,
                 "{} crossing{}{}",
                 result.list.len(),
                 if result.list.len() == 1 { "" } else { "s" },
@@ -141,6 +162,7 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
             .map_err(io)?;
         }
     }
+    w.flush().map_err(io)?;
     Ok(OK)
 }
 
@@ -153,18 +175,23 @@ fn marker<'s>(seq: &'s AnimSeq, c: &Crossing) -> (&'s str, &'s str) {
     }
 }
 
-/// The JSON form of one crossing (`cli.md`; `windows.md` adds `"edge"` to window edges).
-fn crossing_json(seq: &AnimSeq, c: &Crossing) -> serde_json::Value {
-    let (id, name) = marker(seq, c);
-    let mut v = json!({"id": id, "name": name});
-    if let Some(edge) = c.edge {
-        v["edge"] = json!(match edge {
-            Edge::Begin => "begin",
-            Edge::End => "end",
-        });
+/// One crossing as the JSON shape of `cli.md` (`windows.md` adds `"edge"` to window edges),
+/// fields in output order.
+#[derive(serde::Serialize)]
+struct JsonCrossing<'a> {
+    id: &'a str,
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    edge: Option<&'static str>,
+    time: f64,
+    clip_time: f64,
+    cycle: i64,
+}
+
+/// `name` cut to [`MAX_NAME_CHARS`] chars (with `…`) when longer.
+fn capped(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.char_indices().nth(MAX_NAME_CHARS) {
+        None => name.into(),
+        Some((at, _)) => format!("{}…", &name[..at]).into(),
     }
-    v["time"] = json!(c.time);
-    v["clip_time"] = json!(c.clip_time);
-    v["cycle"] = json!(c.cycle);
-    v
 }

@@ -4,8 +4,10 @@ use super::{Ctx, FAILURE, INPUT_ERRORS, OK, status, write_json};
 use crate::bytecode::{self, Module};
 use crate::catalog::scan::LiveCatalog;
 use crate::compile::{self, Compiled};
-use crate::diag::render::{Sources, human, to_json};
+use crate::diag::render::{human, to_json};
 use crate::diag::{self, Diagnostic, SourceFile};
+use crate::escape::Escaped;
+use crate::fsutil::{InputKind, read_input};
 use rayon::prelude::*;
 use serde_json::json;
 use std::collections::BTreeSet;
@@ -28,9 +30,17 @@ pub struct GraphFile {
 }
 
 /// Every `.bpg` under the paths (a named file is taken whatever its extension), in a stable
-/// order; a missing path is an I/O failure.
+/// order, each file once (by its real path) however often it is named; a missing path is an
+/// I/O failure, and so is a path that is neither a regular file nor a folder (a FIFO, a device:
+/// reading one could block forever).
 pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
     let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut add = |path: PathBuf, rel: PathBuf, out: &mut Vec<GraphFile>| {
+        if seen.insert(path.canonicalize().unwrap_or_else(|_| path.clone())) {
+            out.push(GraphFile { path, out: rel });
+        }
+    };
     for p in paths {
         let meta =
             std::fs::metadata(p).map_err(|e| format!("cannot read {}: {e}", ctx.display(p)))?;
@@ -39,11 +49,18 @@ pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
                 continue; // validated by `scenes::check_animation_files`
             }
             let stem = p.file_stem().unwrap_or_default();
-            out.push(GraphFile {
-                path: p.clone(),
-                out: PathBuf::from(stem).with_extension("sbc"),
-            });
+            add(
+                p.clone(),
+                PathBuf::from(stem).with_extension("sbc"),
+                &mut out,
+            );
             continue;
+        }
+        if !meta.is_dir() {
+            return Err(format!(
+                "{} is not a regular file or a folder",
+                ctx.display(p)
+            ));
         }
         let mut stack = vec![p.clone()];
         let mut found = Vec::new();
@@ -63,15 +80,32 @@ pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
         found.sort();
         for f in found {
             let rel = f.strip_prefix(p).unwrap_or(&f).with_extension("sbc");
-            out.push(GraphFile { path: f, out: rel });
+            add(f, rel, &mut out);
         }
     }
     Ok(out)
 }
 
+/// Refuses two graphs whose modules would land on one path under `--out` (compared without
+/// case, as case-insensitive file systems do): never a silent overwrite.
+fn distinct_outputs(ctx: &Ctx, files: &[GraphFile], out_dir: &Path) -> Result<(), String> {
+    let mut by_out: std::collections::BTreeMap<String, &GraphFile> = Default::default();
+    for f in files {
+        let key = f.out.to_string_lossy().replace('\\', "/").to_lowercase();
+        if let Some(first) = by_out.insert(key, f) {
+            return Err(format!(
+                "{} and {} would both be written to {}; build them into separate --out folders or rename one",
+                ctx.display(&first.path),
+                ctx.display(&f.path),
+                ctx.display(&out_dir.join(&f.out)),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// One compiled graph.
 pub struct GraphResult {
-    pub source: SourceFile,
     pub compiled: Option<Compiled>,
     /// Read/UTF-8 failures.
     pub diagnostics: Vec<Diagnostic>,
@@ -83,9 +117,8 @@ pub fn compile_all(ctx: &Ctx, files: &[GraphFile], live: &LiveCatalog) -> Vec<Gr
         .par_iter()
         .map(|f| {
             let name = ctx.display(&f.path);
-            match std::fs::read(&f.path) {
+            match read_input(&f.path, InputKind::Graph) {
                 Err(e) => GraphResult {
-                    source: SourceFile::new(name.clone(), ""),
                     compiled: None,
                     diagnostics: vec![
                         Diagnostic::error(
@@ -107,7 +140,6 @@ pub fn compile_all(ctx: &Ctx, files: &[GraphFile], live: &LiveCatalog) -> Vec<Gr
                                 Diagnostic::error(diag::E_NOT_UTF8, "file is not valid UTF-8")
                                     .at(&src, diag::Span::new(at, at + 1)),
                             ],
-                            source: src,
                             compiled: None,
                         }
                     }
@@ -115,7 +147,6 @@ pub fn compile_all(ctx: &Ctx, files: &[GraphFile], live: &LiveCatalog) -> Vec<Gr
                         let src = SourceFile::new(name, text);
                         let compiled = compile::compile(&src, live.catalog());
                         GraphResult {
-                            source: src,
                             compiled: Some(compiled),
                             diagnostics: Vec::new(),
                         }
@@ -132,16 +163,15 @@ struct Checked {
     scenes: usize,
     results: Vec<GraphResult>,
     all: Vec<Diagnostic>,
-    sources: Sources,
 }
 
 fn check_inner(
     ctx: &Ctx,
     paths: &[PathBuf],
+    files: Vec<GraphFile>,
     assets: &Path,
     quiet_progress: bool,
 ) -> Result<Checked, String> {
-    let files = collect(ctx, paths)?;
     let fmt = if quiet_progress {
         super::Format::Json
     } else {
@@ -150,18 +180,13 @@ fn check_inner(
     let live = super::assets::scan(ctx, assets, fmt)?;
     let results = compile_all(ctx, &files, &live);
     let mut all = live.catalog().diagnostics();
-    let mut sources = Sources::new();
     for r in &results {
-        sources.insert(r.source.name(), r.source.shared_text());
         all.extend(r.diagnostics.iter().cloned());
         if let Some(c) = &r.compiled {
             all.extend(c.diagnostics().iter().cloned());
         }
     }
     let anim = super::scenes::check_animation_files(ctx, paths, assets, live.catalog());
-    for s in &anim.sources {
-        sources.insert(s.name(), s.shared_text());
-    }
     // A file checked on its own and again for a scene (a state machine, a scene's graph or
     // clip, which the catalog and the graph check report too) reports each problem once.
     let key = |d: &Diagnostic| {
@@ -181,21 +206,11 @@ fn check_inner(
         scenes: anim.scenes,
         results,
         all,
-        sources,
     })
 }
 
 fn human_report(ctx: &Ctx, c: &Checked) -> String {
-    // Asset diagnostics name files not in `sources`: read them for snippets.
-    let mut sources = c.sources.clone();
-    for d in &c.all {
-        if sources.get(&d.file).is_none()
-            && let Ok(t) = std::fs::read_to_string(&d.file)
-        {
-            sources.insert(d.file.clone(), t.into());
-        }
-    }
-    human(&c.all, &sources, ctx.color)
+    human(&c.all, ctx.color)
 }
 
 /// `n thing` or `n things`.
@@ -210,7 +225,8 @@ pub fn check(
     format: CheckFormat,
     out: &mut dyn Write,
 ) -> Result<u8, String> {
-    let c = check_inner(ctx, paths, assets, format != CheckFormat::Human)?;
+    let files = collect(ctx, paths)?;
+    let c = check_inner(ctx, paths, files, assets, format != CheckFormat::Human)?;
     let (errors, warnings) = diag::counts(&c.all);
     let io = |e: std::io::Error| e.to_string();
     match format {
@@ -250,23 +266,22 @@ pub fn build(
     format: super::Format,
     out: &mut dyn Write,
 ) -> Result<u8, String> {
-    let c = check_inner(ctx, paths, assets, format == super::Format::Json)?;
+    let files = collect(ctx, paths)?;
+    distinct_outputs(ctx, &files, out_dir)?;
+    let c = check_inner(ctx, paths, files, assets, format == super::Format::Json)?;
     let (errors, warnings) = diag::counts(&c.all);
     let mut written = Vec::new();
     if errors == 0 {
-        for (f, r) in c.files.iter().zip(&c.results) {
-            let Some(m) = r.compiled.as_ref().and_then(|c| c.module.as_ref()) else {
-                continue;
-            };
-            let dest = out_dir.join(&f.out);
-            if let Some(parent) = dest.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("cannot create {}: {e}", ctx.display(parent)))?;
-            }
-            crate::fsutil::write_atomic(&dest, &m.module().encode())
-                .map_err(|e| format!("cannot write {}: {e}", ctx.display(&dest)))?;
-            written.push(ctx.display(&dest));
-        }
+        let modules: Vec<(PathBuf, Vec<u8>)> = c
+            .files
+            .iter()
+            .zip(&c.results)
+            .filter_map(|(f, r)| {
+                let m = r.compiled.as_ref()?.module.as_ref()?;
+                Some((out_dir.join(&f.out), m.module().encode()))
+            })
+            .collect();
+        written = write_all_or_nothing(ctx, &modules)?;
     }
     let io = |e: std::io::Error| e.to_string();
     match format {
@@ -278,7 +293,7 @@ pub fn build(
             out.write_all(human_report(ctx, &c).as_bytes())
                 .map_err(io)?;
             for w in &written {
-                writeln!(out, "wrote {w}").map_err(io)?;
+                writeln!(out, "wrote {}", Escaped(w)).map_err(io)?;
             }
             if errors > 0 {
                 writeln!(
@@ -293,6 +308,69 @@ pub fn build(
     Ok(status(&c.all))
 }
 
+/// Writes every module or none: each is first staged beside its destination (folders created
+/// as needed); only when all are on disk are they renamed into place. A failure while staging
+/// removes the temporaries and the folders it created and leaves every destination as it was.
+/// Returns the display paths written.
+fn write_all_or_nothing(ctx: &Ctx, modules: &[(PathBuf, Vec<u8>)]) -> Result<Vec<String>, String> {
+    let mut created: Vec<PathBuf> = Vec::new();
+    let mut staged = Vec::with_capacity(modules.len());
+    let result = (|| -> Result<(), String> {
+        for (dest, bytes) in modules {
+            if let Some(parent) = dest.parent() {
+                create_dirs(parent, &mut created)
+                    .map_err(|e| format!("cannot create {}: {e}", ctx.display(parent)))?;
+            }
+            let s = crate::fsutil::stage(dest, bytes)
+                .map_err(|e| format!("cannot write {}: {e}", ctx.display(dest)))?;
+            staged.push((s, dest));
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        drop(staged);
+        for d in created.iter().rev() {
+            let _ = std::fs::remove_dir(d);
+        }
+        return Err(format!("{e}; nothing written"));
+    }
+    let mut written = Vec::with_capacity(staged.len());
+    let mut rest = staged.into_iter();
+    for (s, dest) in rest.by_ref() {
+        if let Err(e) = s.commit() {
+            return Err(format!(
+                "cannot write {}: {e}; already written: {}",
+                ctx.display(dest),
+                if written.is_empty() {
+                    "none".to_string()
+                } else {
+                    written.join(", ")
+                }
+            ));
+        }
+        written.push(ctx.display(dest));
+    }
+    Ok(written)
+}
+
+/// `create_dir_all` that records the folders it created (outermost first).
+fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if dir.as_os_str().is_empty() || dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent() {
+        create_dirs(parent, created)?;
+    }
+    match std::fs::create_dir(dir) {
+        Ok(()) => {
+            created.push(dir.to_path_buf());
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// Decodes and verifies a module file; the verifier's verdict is the only way in.
 pub fn load_module(name: &str, bytes: &[u8]) -> Result<bytecode::VerifiedModule, Box<Diagnostic>> {
     let m = Module::decode(bytes).map_err(|e| Box::new(e.to_diagnostic(name)))?;
@@ -301,18 +379,21 @@ pub fn load_module(name: &str, bytes: &[u8]) -> Result<bytecode::VerifiedModule,
 
 pub fn disasm(ctx: &Ctx, file: &Path, out: &mut dyn Write) -> Result<u8, String> {
     let name = ctx.display(file);
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {name}: {e}"))?;
-    match load_module(&name, &bytes) {
+    let bytes =
+        read_input(file, InputKind::Module).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let loaded = load_module(&name, &bytes);
+    drop(bytes);
+    match loaded {
         Ok(m) => {
-            out.write_all(bytecode::disasm(&m).as_bytes())
+            // Streamed: the text never sits in memory whole.
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+            bytecode::disasm::disasm_to(&m, &mut w)
+                .and_then(|()| w.flush())
                 .map_err(|e| e.to_string())?;
             Ok(OK)
         }
         Err(d) => {
-            eprint!(
-                "{}",
-                human(std::slice::from_ref(&d), &Sources::new(), ctx.color)
-            );
+            eprint!("{}", human(std::slice::from_ref(&d), ctx.color));
             Ok(INPUT_ERRORS)
         }
     }
@@ -329,15 +410,19 @@ pub fn fmt(
     let io = |e: std::io::Error| e.to_string();
     for f in &files {
         let name = ctx.display(&f.path);
-        let text = match std::fs::read(&f.path).map(String::from_utf8) {
+        let text = match read_input(&f.path, InputKind::Graph).map(String::from_utf8) {
             Ok(Ok(t)) => t,
             Ok(Err(_)) => {
-                eprintln!("error[{}]: {name} is not valid UTF-8", diag::E_NOT_UTF8);
+                eprintln!(
+                    "error[{}]: {} is not valid UTF-8",
+                    diag::E_NOT_UTF8,
+                    Escaped(&name)
+                );
                 code = code.max(INPUT_ERRORS);
                 continue;
             }
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                eprintln!("error: cannot read {}: {e}", Escaped(&name));
                 code = FAILURE;
                 continue;
             }
@@ -345,20 +430,21 @@ pub fn fmt(
         let src = SourceFile::new(name.clone(), text);
         match crate::graph::format_source(&src) {
             Err(diags) => {
-                let mut s = Sources::new();
-                s.insert(name.clone(), src.shared_text());
-                eprint!("{}", human(&diags, &s, ctx.color));
+                eprint!("{}", human(&diags, ctx.color));
                 code = code.max(INPUT_ERRORS);
             }
             Ok(formatted) if formatted == src.text() => {}
             Ok(formatted) => {
                 if check_only {
-                    writeln!(out, "would reformat {name}").map_err(io)?;
+                    writeln!(out, "would reformat {}", Escaped(&name)).map_err(io)?;
                     code = code.max(INPUT_ERRORS);
                 } else {
-                    crate::fsutil::write_atomic(&f.path, formatted.as_bytes())
-                        .map_err(|e| format!("cannot write {name}: {e}"))?;
-                    writeln!(out, "formatted {name}").map_err(io)?;
+                    if let Err(e) = crate::fsutil::write_atomic(&f.path, formatted.as_bytes()) {
+                        eprintln!("error: cannot write {}: {e}", Escaped(&name));
+                        code = FAILURE;
+                        continue;
+                    }
+                    writeln!(out, "formatted {}", Escaped(&name)).map_err(io)?;
                 }
             }
         }

@@ -195,7 +195,7 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
     match res {
         Ok(code) => code,
         Err(msg) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", crate::escape::Escaped(&msg));
             FAILURE
         }
     }
@@ -210,23 +210,10 @@ pub fn status(diags: &[Diagnostic]) -> u8 {
     }
 }
 
-/// Renders diagnostics for people, re-reading the source text of each file they name.
+/// Renders diagnostics for people. Reads no file: each diagnostic carries the excerpts of the
+/// text it points at (`diag::Excerpt`).
 pub fn human_diagnostics(ctx: &Ctx, diags: &[Diagnostic]) -> String {
-    let mut sources = diag::render::Sources::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for d in diags {
-        for f in std::iter::once(&d.file).chain(d.labels.iter().map(|l| &l.file)) {
-            if f.is_empty() || !seen.insert(f.clone()) {
-                continue;
-            }
-            if let Ok(bytes) = std::fs::read(f)
-                && let Ok(text) = String::from_utf8(bytes)
-            {
-                sources.insert(f.clone(), text.into());
-            }
-        }
-    }
-    diag::render::human(diags, &sources, ctx.color)
+    diag::render::human(diags, ctx.color)
 }
 
 /// Writes a JSON value on one line.

@@ -3,7 +3,7 @@
 
 use super::{Ctx, OK};
 use crate::compile::{EventCatalog, EventInfo};
-use crate::diag::{Diagnostic, SourceFile, render::Sources};
+use crate::diag::{Diagnostic, SourceFile};
 use crate::graph::Model;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -45,9 +45,7 @@ pub fn read_text(ctx: &Ctx, path: &Path) -> Result<SourceFile, String> {
 
 /// Prints syntax diagnostics and the one-line failure naming the file.
 pub fn parse_failure(ctx: &Ctx, src: &SourceFile, diags: &[Diagnostic]) -> String {
-    let mut sources = Sources::new();
-    sources.insert(src.name(), src.shared_text());
-    eprint!("{}", crate::diag::render::human(diags, &sources, ctx.color));
+    eprint!("{}", crate::diag::render::human(diags, ctx.color));
     format!("{} does not parse", src.name())
 }
 

@@ -68,6 +68,8 @@ struct Resolver<'a> {
     diags: Vec<Diagnostic>,
     graph: Graph,
     spans: GraphSpans,
+    /// The catalog's published identities, read once (for did-you-mean) when first needed.
+    published: Option<Vec<String>>,
 }
 
 /// Resolves a parsed file against the node table and the event catalog.
@@ -85,6 +87,7 @@ pub fn resolve(
             ..Graph::default()
         },
         spans: GraphSpans::default(),
+        published: None,
     };
     let var_index = r.vars(file);
     let node_index = r.nodes(file, &var_index);
@@ -400,12 +403,19 @@ impl Resolver<'_> {
                                 "event `{identity}` is quarantined: more than one asset declares it"
                             ),
                         );
-                        d.notes.push(format!("declared by {}", files.join(", ")));
+                        d.notes.push(format!(
+                            "declared by {}",
+                            crate::catalog::list_some(
+                                &files[..files.len().min(crate::catalog::MAX_LISTED)],
+                                files.len()
+                            )
+                        ));
                         d.notes.push("give each sequence its own id (or remove the copy) to publish it again".into());
                         return Self::error_node(n);
                     }
                     EventInfo::Unknown => {
-                        let published = self.events.published();
+                        let events = self.events;
+                        let published = self.published.get_or_insert_with(|| events.published());
                         let prefix = format!("animseq::{}.", sequence.name);
                         let same_seq: Vec<&str> = published
                             .iter()

@@ -294,6 +294,11 @@ codes! {
         /// the slot plays the clip un-retargeted, by name (warning).
         W0563 W_SCENE_SOURCE_SKELETON "a clip's source skeleton cannot be read or does not load (played un-retargeted)";
     }
+    /// Reports themselves (`diag::render`): notes about what a report lists.
+    pub mod report {
+        /// More diagnostics in one file than a report lists: the rest are counted.
+        N0001 N_MORE "more diagnostics in one file than a report lists (the rest are counted)";
+    }
 }
 
 /// The summary of a code, if registered.
@@ -312,7 +317,7 @@ mod tests {
             assert!(seen.insert(*code), "{code} is declared twice");
             assert!(
                 code.len() == 5
-                    && (code.starts_with('E') || code.starts_with('W'))
+                    && (code.starts_with('E') || code.starts_with('W') || code.starts_with('N'))
                     && code[1..].chars().all(|c| c.is_ascii_digit()),
                 "{code} is not a code"
             );
@@ -325,8 +330,8 @@ mod tests {
 
     #[test]
     fn groups_partition_the_registry_and_ascend() {
-        // Each group with the code ranges (after the `E`/`W`) it owns.
-        let groups: [(&[&str], &[&str]); 9] = [
+        // Each group with the code ranges (after the `E`/`W`/`N`) it owns.
+        let groups: [(&[&str], &[&str]); 10] = [
             (files::CODES, &["000"]),
             (bytecode::CODES, &["006"]),
             (animseq::CODES, &["01"]),
@@ -336,6 +341,7 @@ mod tests {
             (expr::CODES, &["041"]),
             (anim::CODES, &["050", "051", "052"]),
             (scene::CODES, &["055", "056"]),
+            (report::CODES, &["000"]),
         ];
         let all: Vec<&str> = groups.iter().flat_map(|g| g.0.iter().copied()).collect();
         let registry: Vec<&str> = CODES.iter().map(|(c, _)| *c).collect();

@@ -1,33 +1,30 @@
 //! Rendering of diagnostics: human (codespan-reporting), JSON (shape in the CLI contract).
 //!
-//! This is the only place diagnostics become text. Callers hand in the source texts they still
-//! hold; a diagnostic whose file text is unknown renders without a snippet.
+//! This is the only place diagnostics become text, and it reads no file: each location carries
+//! the [`Excerpt`] of the text it stands on, and a snippet shows exactly that (clipped around the
+//! location, never a whole long line). Every rendering — human, JSON and SARIF — lists a bounded
+//! report ([`bounded`], `docs/limits.md`): at most [`MAX_PER_FILE`] diagnostics per file (the rest
+//! are counted in one [`N_MORE`] note per file) and messages of at most [`MAX_MESSAGE`] chars.
+//! Human output escapes control characters in everything it prints ([`crate::escape`]).
 
-use super::{Diagnostic, Severity};
+use super::{Diagnostic, Excerpt, Position, Severity, Span};
+use crate::escape::{escape, needs_escape};
 use codespan_reporting::diagnostic as cs;
-use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::files::{Error as FilesError, Files};
 use codespan_reporting::term;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::ops::Range;
 
-/// Source texts by display file name, for snippets in human output.
-#[derive(Default, Clone, Debug)]
-pub struct Sources {
-    texts: BTreeMap<String, Arc<str>>,
-}
+/// More diagnostics of one file than a report lists (the note that counts the rest).
+pub use super::codes::report::N_MORE;
 
-impl Sources {
-    pub fn new() -> Sources {
-        Sources::default()
-    }
-    pub fn insert(&mut self, name: impl Into<String>, text: Arc<str>) {
-        self.texts.insert(name.into(), text);
-    }
-    pub fn get(&self, name: &str) -> Option<&Arc<str>> {
-        self.texts.get(name)
-    }
-}
+/// Most diagnostics a report lists per file (in the order given, normally canonical order).
+pub const MAX_PER_FILE: usize = 200;
+
+/// Most chars of a message, note or label message a report shows.
+pub const MAX_MESSAGE: usize = 1000;
 
 /// The JSON form of one diagnostic, exactly as `cli.md` specifies.
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -67,86 +64,131 @@ impl<'a> From<&'a Diagnostic> for JsonDiagnostic<'a> {
     }
 }
 
-/// Diagnostics as a JSON array value.
+/// Diagnostics as a JSON array value (the [`bounded`] report).
 pub fn to_json(diags: &[Diagnostic]) -> serde_json::Value {
     serde_json::Value::Array(
-        diags
+        bounded(diags)
             .iter()
             .map(|d| serde_json::to_value(JsonDiagnostic::from(d)).unwrap_or_default())
             .collect(),
     )
 }
 
-/// Renders diagnostics for people with codespan-reporting. `color` adds ANSI styles.
-pub fn human(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
-    let mut files = SimpleFiles::new();
-    let mut ids: BTreeMap<String, usize> = BTreeMap::new();
-    let mut id_of = |name: &str, files: &mut SimpleFiles<String, Arc<str>>| -> Option<usize> {
-        if let Some(&id) = ids.get(name) {
-            return Some(id);
+/// `s` cut to [`MAX_MESSAGE`] chars, saying how many more there were.
+fn clip(s: &str) -> Cow<'_, str> {
+    match s.char_indices().nth(MAX_MESSAGE) {
+        None => Cow::Borrowed(s),
+        Some((at, _)) => {
+            let rest = s[at..].chars().count();
+            Cow::Owned(format!("{}… ({rest} more chars)", &s[..at]))
         }
-        let id = files.add(name.to_string(), sources.get(name)?.clone());
-        ids.insert(name.to_string(), id);
-        Some(id)
-    };
+    }
+}
+
+fn clip_owned(s: &mut String) {
+    if let Cow::Owned(c) = clip(s) {
+        *s = c;
+    }
+}
+
+/// The report every rendering lists: `diags` in the given order with at most [`MAX_PER_FILE`]
+/// per file — the rest counted by one [`N_MORE`] note placed after the file's last listed one,
+/// at the first unlisted one's position — and messages, notes and label messages clipped to
+/// [`MAX_MESSAGE`] chars. Error and warning counts (and exit statuses) are the caller's, taken
+/// over all of `diags`.
+pub fn bounded(diags: &[Diagnostic]) -> Vec<Diagnostic> {
+    struct Omitted {
+        first: (Position, Position),
+        errors: usize,
+        warnings: usize,
+        notes: usize,
+    }
+    let mut listed: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut omitted: BTreeMap<&str, Omitted> = BTreeMap::new();
+    let mut last_of: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len().min(4 * MAX_PER_FILE));
+    for d in diags {
+        let n = listed.entry(&d.file).or_insert(0);
+        if *n < MAX_PER_FILE {
+            *n += 1;
+            last_of.insert(&d.file, out.len());
+            let mut d = d.clone();
+            clip_owned(&mut d.message);
+            d.notes.iter_mut().for_each(clip_owned);
+            d.labels.iter_mut().for_each(|l| clip_owned(&mut l.message));
+            out.push(d);
+            continue;
+        }
+        let o = omitted.entry(&d.file).or_insert(Omitted {
+            first: (d.start, d.end),
+            errors: 0,
+            warnings: 0,
+            notes: 0,
+        });
+        match d.severity {
+            Severity::Error => o.errors += 1,
+            Severity::Warning => o.warnings += 1,
+            Severity::Note => o.notes += 1,
+        }
+    }
+    // Insert from the back so earlier positions stay valid.
+    let mut notes: Vec<(usize, Diagnostic)> = omitted
+        .into_iter()
+        .map(|(file, o)| {
+            let total = o.errors + o.warnings + o.notes;
+            let mut d = Diagnostic::new(
+                Severity::Note,
+                N_MORE,
+                format!(
+                    "… and {total} more diagnostic{} in this file ({} error{}, {} warning{}) not listed",
+                    if total == 1 { "" } else { "s" },
+                    o.errors,
+                    if o.errors == 1 { "" } else { "s" },
+                    o.warnings,
+                    if o.warnings == 1 { "" } else { "s" },
+                ),
+            )
+            .in_file(file)
+            .with_note(format!(
+                "a report lists at most {MAX_PER_FILE} diagnostics per file; fix these and run again to see the rest"
+            ));
+            (d.start, d.end) = o.first;
+            (last_of.get(file).map_or(out.len(), |&i| i + 1), d)
+        })
+        .collect();
+    notes.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    for (at, d) in notes {
+        out.insert(at.min(out.len()), d);
+    }
+    out
+}
+
+/// Renders diagnostics for people with codespan-reporting. `color` adds ANSI styles.
+pub fn human(diags: &[Diagnostic], color: bool) -> String {
     let config = term::Config::default();
     let mut out = String::new();
-    for d in diags {
-        let file_id = id_of(&d.file, &mut files);
-        let mut cd = match d.severity {
-            Severity::Error => cs::Diagnostic::error(),
-            Severity::Warning => cs::Diagnostic::warning(),
-            Severity::Note => cs::Diagnostic::note(),
-        }
-        .with_code(d.code)
-        .with_message(d.message.clone());
-        let mut notes = Vec::new();
-        match file_id {
-            Some(id) => {
-                let mut labels = vec![cs::Label::primary(id, d.span.range())];
-                for l in &d.labels {
-                    match id_of(&l.file, &mut files) {
-                        Some(lid) => labels.push(
-                            cs::Label::secondary(lid, l.span.range())
-                                .with_message(l.message.clone()),
-                        ),
-                        None => notes.push(format!(
-                            "{}:{}:{}: {}",
-                            l.file, l.start.line, l.start.column, l.message
-                        )),
-                    }
-                }
-                cd = cd.with_labels(labels);
-            }
-            None => {
-                if !d.file.is_empty() {
-                    notes.push(format!("at {}:{}:{}", d.file, d.start.line, d.start.column));
-                }
-                for l in &d.labels {
-                    notes.push(format!(
-                        "{}:{}:{}: {}",
-                        l.file, l.start.line, l.start.column, l.message
-                    ));
-                }
-            }
-        }
-        notes.extend(d.notes.iter().cloned());
-        cd = cd.with_notes(notes);
+    for d in bounded(diags) {
         let mut buf = Vec::new();
+        let (snippets, cd) = to_codespan(&d);
         let res = if color {
             let mut w = term::termcolor::Ansi::new(&mut buf);
-            term::emit_to_write_style(&mut w, &config, &files, &cd)
+            term::emit_to_write_style(&mut w, &config, &snippets, &cd)
         } else {
             let mut w = term::termcolor::NoColor::new(&mut buf);
-            term::emit_to_write_style(&mut w, &config, &files, &cd)
+            term::emit_to_write_style(&mut w, &config, &snippets, &cd)
         };
         if res.is_err() {
-            // A span outside its text (should not happen): fall back to a plain line.
+            // Cannot happen with ranges built below; fall back to a plain line regardless.
             buf.clear();
             buf.extend_from_slice(
                 format!(
                     "{}[{}]: {}\n  --> {}:{}:{}\n",
-                    d.severity, d.code, d.message, d.file, d.start.line, d.start.column
+                    d.severity,
+                    d.code,
+                    escape(&d.message),
+                    escape(&d.file),
+                    d.start.line,
+                    d.start.column
                 )
                 .as_bytes(),
             );
@@ -154,6 +196,304 @@ pub fn human(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
         out.push_str(&String::from_utf8_lossy(&buf));
     }
     out
+}
+
+/// One location to show in a snippet.
+struct Pending<'d> {
+    file: &'d str,
+    line: u32,
+    column: u32,
+    span: Span,
+    excerpt: &'d Excerpt,
+    primary: bool,
+    message: &'d str,
+}
+
+fn to_codespan(d: &Diagnostic) -> (Snippets, cs::Diagnostic<usize>) {
+    let mut pending = Vec::new();
+    let mut notes = Vec::new();
+    match &d.excerpt {
+        Some(e) if !d.file.is_empty() => pending.push(Pending {
+            file: &d.file,
+            line: d.start.line,
+            column: d.start.column,
+            span: d.span,
+            excerpt: e,
+            primary: true,
+            message: "",
+        }),
+        _ if !d.file.is_empty() => notes.push(format!(
+            "at {}:{}:{}",
+            escape(&d.file),
+            d.start.line,
+            d.start.column
+        )),
+        _ => {}
+    }
+    for l in &d.labels {
+        match &l.excerpt {
+            Some(e) if !l.file.is_empty() => pending.push(Pending {
+                file: &l.file,
+                line: l.start.line,
+                column: l.start.column,
+                span: l.span,
+                excerpt: e,
+                primary: false,
+                message: &l.message,
+            }),
+            _ => notes.push(format!(
+                "{}:{}:{}: {}",
+                escape(&l.file),
+                l.start.line,
+                l.start.column,
+                escape(&l.message)
+            )),
+        }
+    }
+    notes.extend(d.notes.iter().map(|n| escape(n).into_owned()));
+    let (snippets, labels) = Snippets::build(&pending);
+    let cd = match d.severity {
+        Severity::Error => cs::Diagnostic::error(),
+        Severity::Warning => cs::Diagnostic::warning(),
+        Severity::Note => cs::Diagnostic::note(),
+    }
+    .with_code(d.code)
+    .with_message(escape(&d.message))
+    .with_labels(labels)
+    .with_notes(notes);
+    (snippets, cd)
+}
+
+/// One shown line: (part of) a source line.
+struct Line {
+    number: u32,
+    at: u32,
+    text: String,
+    cut_before: bool,
+    cut_after: bool,
+}
+
+impl Line {
+    fn end(&self) -> u32 {
+        self.at + self.text.len() as u32
+    }
+
+    /// Joins an excerpt of the same line that overlaps or touches this one.
+    fn merge(&mut self, e: &Excerpt) -> bool {
+        let (e_at, e_end) = (e.at, e.at + e.text.len() as u32);
+        if e_at > self.end() || e_end < self.at {
+            return false;
+        }
+        if e_at < self.at {
+            let head = &e.text[..(self.at - e_at) as usize];
+            self.text.insert_str(0, head);
+            self.at = e_at;
+            self.cut_before = e.cut_before;
+        }
+        if e_end > self.end() {
+            let tail = &e.text[(self.end() - e_at) as usize..];
+            self.text.push_str(tail);
+            self.cut_after = e.cut_after;
+        }
+        true
+    }
+
+    /// The byte offset in the shown line (after the `…` and the escapes) of source offset `o`.
+    fn shown_offset(&self, o: u32) -> usize {
+        let mut rel = (o.saturating_sub(self.at) as usize).min(self.text.len());
+        while !self.text.is_char_boundary(rel) {
+            rel -= 1;
+        }
+        let mut n = if self.cut_before { ELLIPSIS.len() } else { 0 };
+        for c in self.text[..rel].chars() {
+            n += if needs_escape(c) {
+                let mut s = String::new();
+                crate::escape::push(&mut s, c);
+                s.len()
+            } else {
+                c.len_utf8()
+            };
+        }
+        n
+    }
+
+    fn shown(&self) -> String {
+        let mut s = String::with_capacity(self.text.len() + 2 * ELLIPSIS.len());
+        if self.cut_before {
+            s.push_str(ELLIPSIS);
+        }
+        for c in self.text.chars() {
+            crate::escape::push(&mut s, c);
+        }
+        if self.cut_after {
+            s.push_str(ELLIPSIS);
+        }
+        s
+    }
+}
+
+const ELLIPSIS: &str = "…";
+
+/// The snippets of one diagnostic as codespan "files": per source file, only the lines its
+/// labels stand on (clipped excerpts, escaped), numbered as in the source. Unlisted lines
+/// between them are two empty filler lines, so codespan draws a break (`·`) there.
+#[derive(Default)]
+struct Snippets {
+    files: Vec<SnippetFile>,
+}
+
+struct SnippetFile {
+    name: String,
+    source: String,
+    line_starts: Vec<usize>,
+    numbers: Vec<usize>,
+    /// (byte index in `source`, real column) of every label start.
+    columns: Vec<(usize, usize)>,
+}
+
+impl Snippets {
+    fn build(pending: &[Pending<'_>]) -> (Snippets, Vec<cs::Label<usize>>) {
+        // Group by file in order of first appearance; per file, lines by (number, offset).
+        let mut order: Vec<&str> = Vec::new();
+        for p in pending {
+            if !order.contains(&p.file) {
+                order.push(p.file);
+            }
+        }
+        let mut snippets = Snippets::default();
+        let mut labels = Vec::new();
+        for name in order {
+            let mine: Vec<&Pending> = pending.iter().filter(|p| p.file == name).collect();
+            let mut lines: Vec<Line> = Vec::new();
+            let mut sorted = mine.clone();
+            sorted.sort_by_key(|p| (p.line, p.excerpt.at));
+            for p in &sorted {
+                let merged = lines
+                    .last_mut()
+                    .is_some_and(|l| l.number == p.line && l.merge(p.excerpt));
+                if !merged {
+                    lines.push(Line {
+                        number: p.line,
+                        at: p.excerpt.at,
+                        text: p.excerpt.text.to_string(),
+                        cut_before: p.excerpt.cut_before,
+                        cut_after: p.excerpt.cut_after,
+                    });
+                }
+            }
+            let id = snippets.files.len();
+            let mut f = SnippetFile {
+                name: escape(name).into_owned(),
+                source: String::new(),
+                line_starts: Vec::new(),
+                numbers: Vec::new(),
+                columns: Vec::new(),
+            };
+            let mut starts = Vec::with_capacity(lines.len());
+            let mut prev: Option<u32> = None;
+            for l in &lines {
+                if let Some(p) = prev
+                    && l.number > p + 1
+                {
+                    for k in 1..=2 {
+                        f.line_starts.push(f.source.len());
+                        f.numbers.push(p as usize + k);
+                        f.source.push('\n');
+                    }
+                }
+                prev = Some(l.number);
+                f.line_starts.push(f.source.len());
+                f.numbers.push(l.number as usize);
+                starts.push(f.source.len());
+                f.source.push_str(&l.shown());
+                f.source.push('\n');
+            }
+            for p in mine {
+                // The shown line holding this label: the one of its line whose range has it.
+                let Some(i) = lines.iter().position(|l| {
+                    l.number == p.line && l.at <= p.excerpt.at && p.excerpt.at <= l.end()
+                }) else {
+                    continue;
+                };
+                let l = &lines[i];
+                let start = starts[i] + l.shown_offset(p.span.start.max(l.at));
+                let end = starts[i] + l.shown_offset(p.span.end.max(p.span.start).max(l.at));
+                f.columns.push((start, p.column as usize));
+                let label = if p.primary {
+                    cs::Label::primary(id, start..end)
+                } else {
+                    cs::Label::secondary(id, start..end).with_message(escape(p.message))
+                };
+                labels.push(label);
+            }
+            snippets.files.push(f);
+        }
+        // The primary label first, as codespan expects for the header location.
+        labels.sort_by_key(|l| l.style != cs::LabelStyle::Primary);
+        (snippets, labels)
+    }
+
+    fn file(&self, id: usize) -> Result<&SnippetFile, FilesError> {
+        self.files.get(id).ok_or(FilesError::FileMissing)
+    }
+}
+
+impl<'a> Files<'a> for Snippets {
+    type FileId = usize;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<&'a str, FilesError> {
+        Ok(&self.file(id)?.name)
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, FilesError> {
+        Ok(&self.file(id)?.source)
+    }
+
+    fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, FilesError> {
+        let f = self.file(id)?;
+        Ok(match f.line_starts.binary_search(&byte_index) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        })
+    }
+
+    fn line_number(&'a self, id: usize, line_index: usize) -> Result<usize, FilesError> {
+        let f = self.file(id)?;
+        Ok(f.numbers.get(line_index).copied().unwrap_or(line_index + 1))
+    }
+
+    fn column_number(
+        &'a self,
+        id: usize,
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, FilesError> {
+        let f = self.file(id)?;
+        if let Some(&(_, col)) = f.columns.iter().find(|(b, _)| *b == byte_index) {
+            return Ok(col);
+        }
+        let range = self.line_range(id, line_index)?;
+        Ok(codespan_reporting::files::column_index(&f.source, range, byte_index) + 1)
+    }
+
+    fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, FilesError> {
+        let f = self.file(id)?;
+        let start = *f
+            .line_starts
+            .get(line_index)
+            .ok_or(FilesError::LineTooLarge {
+                given: line_index,
+                max: f.line_starts.len().saturating_sub(1),
+            })?;
+        let end = f
+            .line_starts
+            .get(line_index + 1)
+            .copied()
+            .unwrap_or(f.source.len());
+        Ok(start..end)
+    }
 }
 
 #[cfg(test)]
@@ -175,15 +515,90 @@ mod tests {
     }
 
     #[test]
-    fn human_has_snippet_when_source_known_and_location_otherwise() {
+    fn human_has_snippet_from_the_excerpt_and_location_otherwise() {
         let f = SourceFile::new("a.bpg", "graph a\nnode x = int.ad\n");
         let d = Diagnostic::error("E0302", "unknown kind").at(&f, Span::new(17, 23));
-        let mut s = Sources::new();
-        s.insert("a.bpg", f.shared_text());
-        let text = human(std::slice::from_ref(&d), &s, false);
+        drop(f); // the diagnostic renders without its source
+        let text = human(std::slice::from_ref(&d), false);
         assert!(text.contains("error[E0302]: unknown kind"), "{text}");
-        assert!(text.contains("node x = int.ad"), "{text}");
-        let bare = human(std::slice::from_ref(&d), &Sources::new(), false);
-        assert!(bare.contains("at a.bpg:2:10"), "{bare}");
+        assert!(text.contains("┌─ a.bpg:2:10"), "{text}");
+        assert!(text.contains("2 │ node x = int.ad"), "{text}");
+        assert!(text.contains("^^^^^^"), "{text}");
+        let bare = Diagnostic::error("E0001", "cannot read file").in_file("a.bpg");
+        let text = human(std::slice::from_ref(&bare), false);
+        assert!(text.contains("at a.bpg:1:1"), "{text}");
+    }
+
+    #[test]
+    fn labels_on_one_line_share_it_and_distant_lines_break() {
+        let text = "graph a\nnode x = int.add\n\n\n\nnode x = int.sub\n";
+        let f = SourceFile::new("a.bpg", text);
+        let d = Diagnostic::error("E0317", "duplicate node name `x`")
+            .at(&f, Span::new(33, 34))
+            .with_label(&f, Span::new(13, 14), "first declared here")
+            .with_label(&f, Span::new(17, 24), "kind");
+        let out = human(std::slice::from_ref(&d), false);
+        assert_eq!(out.matches("2 │ node x = int.add").count(), 1, "{out}");
+        assert!(out.contains("6 │ node x = int.sub"), "{out}");
+        assert!(out.contains("·"), "{out}");
+        assert!(out.contains("┌─ a.bpg:6:6"), "{out}");
+    }
+
+    #[test]
+    fn long_lines_are_clipped_and_the_column_stays_true() {
+        let line = format!("{}int.ad{}", "x ".repeat(5000), " y".repeat(5000));
+        let f = SourceFile::new("a.bpg", line.as_str());
+        let d = Diagnostic::error("E0302", "unknown kind").at(&f, Span::new(10_000, 10_006));
+        let out = human(std::slice::from_ref(&d), false);
+        assert!(out.len() < 800, "{} bytes:\n{out}", out.len());
+        assert!(out.contains("┌─ a.bpg:1:10001"), "{out}");
+        assert!(out.contains("…x x"), "{out}");
+        assert!(out.contains("int.ad y"), "{out}");
+    }
+
+    #[test]
+    fn control_characters_are_escaped_everywhere_in_human_output() {
+        let f = SourceFile::new("a\nb.bpg", "node \u{1b}[2J = x\n");
+        let d = Diagnostic::error("E0302", "unknown kind `\u{1b}[2J`\nerror[E0000]: forged")
+            .at(&f, Span::new(5, 9))
+            .with_note("note \u{7}");
+        let out = human(std::slice::from_ref(&d), false);
+        assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
+        assert!(!out.contains("\nerror[E0000]"), "{out}");
+        assert!(out.contains("a\\nb.bpg"), "{out}");
+        assert!(out.contains("node \\u{1b}[2J = x"), "{out}");
+    }
+
+    #[test]
+    fn reports_list_a_bounded_number_per_file_and_count_the_rest() {
+        let f = SourceFile::new("a.bpg", "x\n");
+        let g = SourceFile::new("b.bpg", "x\n");
+        let mut diags: Vec<Diagnostic> = (0..250)
+            .map(|i| {
+                let sev = if i % 2 == 0 {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
+                Diagnostic::new(sev, "E0302", format!("d{i}")).at(&f, Span::point(0))
+            })
+            .collect();
+        diags.push(Diagnostic::error("E0302", "other").at(&g, Span::point(0)));
+        let b = bounded(&diags);
+        assert_eq!(b.len(), MAX_PER_FILE + 2);
+        let note = &b[MAX_PER_FILE];
+        assert_eq!((note.code, note.file.as_str()), (N_MORE, "a.bpg"));
+        assert!(
+            note.message
+                .contains("50 more diagnostics in this file (25 errors, 25 warnings)")
+        );
+        assert_eq!(b[MAX_PER_FILE + 1].file, "b.bpg");
+        // Output size does not grow with the number of diagnostics past the cap.
+        let (few, many) = (&diags[..230], &diags[..250]);
+        let (small, large) = (human(few, false).len(), human(many, false).len());
+        assert!(large <= small + 10, "{small} vs {large}");
+        // Long messages are cut.
+        let long = Diagnostic::error("E0302", "m".repeat(5000)).in_file("c.bpg");
+        assert!(bounded(&[long])[0].message.ends_with("… (4000 more chars)"));
     }
 }

@@ -15,8 +15,10 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// The SARIF log of a set of diagnostics (sorted already). `version` is the tool's version.
+/// The SARIF log of a set of diagnostics (sorted already; the [`bounded`](super::render::bounded)
+/// report of them is listed). `version` is the tool's version.
 pub fn to_sarif(diags: &[Diagnostic], version: &str) -> Value {
+    let diags = &super::render::bounded(diags)[..];
     let mut rule_ids: Vec<&str> = diags.iter().map(|d| d.code).collect();
     rule_ids.sort_unstable();
     rule_ids.dedup();
@@ -29,7 +31,11 @@ pub fn to_sarif(diags: &[Diagnostic], version: &str) -> Value {
                 "name": id,
                 "shortDescription": {"text": text},
                 "fullDescription": {"text": text},
-                "defaultConfiguration": {"level": if id.starts_with('W') { "warning" } else { "error" }},
+                "defaultConfiguration": {"level": match id.as_bytes().first() {
+                    Some(b'W') => "warning",
+                    Some(b'N') => "note",
+                    _ => "error",
+                }},
             })
         })
         .collect();

@@ -27,7 +27,11 @@ pub fn format(file: &File) -> String {
 pub fn format_source(src: &SourceFile) -> Result<String, Vec<Diagnostic>> {
     let (file, diags) = parse(src);
     if diags.is_empty() {
-        Ok(format(&file))
+        let mut text = format(&file);
+        if src.text().starts_with(super::lexer::BOM) {
+            text.insert(0, super::lexer::BOM);
+        }
+        Ok(text)
     } else {
         Err(diags)
     }

@@ -97,11 +97,21 @@ pub struct Tokens {
     pub comments: Vec<Token>,
 }
 
-/// Lexes `src` completely (linear time, never fails).
+/// A leading UTF-8 byte-order mark, which every text input tolerates (editors on some platforms
+/// write one; `ron_span` skips it the same way) and the formatter keeps.
+pub const BOM: char = '\u{feff}';
+
+/// Lexes `src` completely (linear time, never fails). A leading [`BOM`] is skipped.
 pub fn lex(src: &str) -> Tokens {
     let mut out = Tokens::default();
     let mut lexer = Tok::lexer(src);
-    let mut prev_end = 0usize;
+    let start = if src.starts_with(BOM) {
+        lexer.bump(BOM.len_utf8());
+        BOM.len_utf8()
+    } else {
+        0
+    };
+    let mut prev_end = start;
     while let Some(res) = lexer.next() {
         let mut range = lexer.span();
         let kind = res.unwrap_or(Tok::Error);
@@ -115,8 +125,8 @@ pub fn lex(src: &str) -> Tokens {
             }
         }
         let gap = src.get(prev_end..range.start).unwrap_or("");
-        let line_start =
-            prev_end == 0 && out.tokens.is_empty() && out.comments.is_empty() || gap.contains('\n');
+        let line_start = prev_end == start && out.tokens.is_empty() && out.comments.is_empty()
+            || gap.contains('\n');
         prev_end = range.end;
         let span = Span::new(range.start, range.end);
         if kind == Tok::Comment {

@@ -10,8 +10,11 @@
 //!   pair; publishing to `Global` reaches only the `Global` subscribers of that identity.
 //! * Every publish is deferred into a queue. [`flush`] delivers the queue in publish order; events
 //!   published by handlers during a flush are delivered in later rounds of the same flush, up to
-//!   [`MAX_FLUSH_ROUNDS`] rounds. Whatever is left stays queued (at the front) for the next flush
-//!   and the flush reports an [`Overrun`].
+//!   [`MAX_FLUSH_ROUNDS`] rounds and up to the hub's delivery limit (handler invocations per
+//!   flush, [`DEFAULT_FLUSH_DELIVERIES`] unless set; the flush stops between two events, never
+//!   between two subscribers of one). Whatever is left stays queued (at the front, in order) for
+//!   the next flush and the flush reports an [`Overrun`]. So an event storm — a handler sending
+//!   to itself twice — costs at most the delivery limit per flush, however long it runs.
 //! * Despawning an entity that carries [`GraphInstances`] clears its channel: its subscriptions
 //!   are removed and queued events for it are dropped, silently. Deliveries to an entity that
 //!   died during the current round are skipped (counted in [`FlushReport::dropped`]).
@@ -42,6 +45,9 @@ pub const MAX_FLUSH_ROUNDS: u32 = 16;
 /// Default bound on the number of events one queue may hold; further publishes are dropped and
 /// counted (see [`Publisher::dropped`]). Keeps a runaway graph from allocating without bound.
 pub const DEFAULT_QUEUE_LIMIT: usize = 1 << 20;
+
+/// Default bound on handler invocations in one flush (see [`EventHub::set_delivery_limit`]).
+pub const DEFAULT_FLUSH_DELIVERIES: u64 = 1 << 16;
 
 /// Maximum number of distinct interned identities.
 pub const MAX_IDENTITIES: usize = 1 << 24;
@@ -244,11 +250,18 @@ impl ChannelSubs {
 const DENSE_CHANNELS: usize = 1 << 20;
 
 /// Subscriptions: dense per-entity-index table for entity channels, hash maps for the rest.
+/// `members` holds every subscription once more, so a duplicate is found in O(1) however many
+/// subscribers one pair has (one graph attached 20,000 times to one entity).
 #[derive(Debug, Default)]
 struct SubTable {
     dense: Vec<ChannelSubs>,
     sparse: IntMap<u64, ChannelSubs>,
     global: IntMap<EventId, Vec<SubEntry>>,
+    members: HashSet<(SubKey, Subscriber)>,
+}
+
+fn member(channel: Channel, e: &SubEntry) -> (SubKey, Subscriber) {
+    (SubKey { id: e.id, channel }, e.who)
 }
 
 /// Entity index of channel bits, `None` for bits no entity has.
@@ -283,6 +296,9 @@ impl SubTable {
             self.sparse.entry(bits).or_default()
         };
         if slot.bits != bits {
+            for e in &slot.entries {
+                self.members.remove(&member(Channel::Entity(slot.bits), e));
+            }
             slot.bits = bits;
             slot.entries.clear();
         }
@@ -297,34 +313,72 @@ impl SubTable {
         }
     }
 
+    /// The list subscriptions on `channel` live in (`None` when the channel names no entity).
+    fn list_mut(&mut self, channel: Channel, id: EventId) -> Option<&mut Vec<SubEntry>> {
+        match channel {
+            Channel::Global => Some(self.global.entry(id).or_default()),
+            Channel::Entity(bits) => self.channel_mut(bits).map(|c| &mut c.entries),
+        }
+    }
+
     /// Adds `who`; false when it was already there (or the channel names no entity).
     fn add(&mut self, id: EventId, channel: Channel, who: Subscriber) -> bool {
         let entry = SubEntry { id, who };
-        let list = match channel {
-            Channel::Global => self.global.entry(id).or_default(),
-            Channel::Entity(bits) => match self.channel_mut(bits) {
-                Some(c) => &mut c.entries,
-                None => return false,
-            },
-        };
-        if list.contains(&entry) {
+        if matches!(channel, Channel::Entity(bits) if index_of(bits).is_none()) {
             return false;
         }
+        // Before `list_mut`, which may reset a dead entity's slot (and its members).
+        let key = member(channel, &entry);
+        if self.list_mut(channel, id).is_none() || self.members.contains(&key) {
+            return false;
+        }
+        self.members.insert(key);
+        let Some(list) = self.list_mut(channel, id) else {
+            return false;
+        };
         let at = list.partition_point(|x| x.id <= id);
         list.insert(at, entry);
         true
     }
 
+    /// Adds every entry of `new` to the entity channel `bits` (those not already there), in one
+    /// stable sort: O(n log n) for n subscriptions, where one insertion each would shift the
+    /// list n times. Returns the entries added, in `new`'s order.
+    fn add_all(&mut self, bits: u64, new: &[SubEntry]) -> Vec<SubEntry> {
+        let channel = Channel::Entity(bits);
+        if self.channel_mut(bits).is_none() {
+            return Vec::new();
+        }
+        let added: Vec<SubEntry> = new
+            .iter()
+            .filter(|e| self.members.insert(member(channel, e)))
+            .copied()
+            .collect();
+        if let Some(c) = self.channel_mut(bits) {
+            c.entries.extend_from_slice(&added);
+            c.entries.sort_by_key(|e| e.id); // stable: subscription order within an identity
+        }
+        added
+    }
+
     /// Removes every subscription on the channel `bits` (whoever the subscriber).
     fn clear_channel(&mut self, bits: u64) {
         let Some(idx) = index_of(bits) else { return };
-        if idx < self.dense.len() {
+        let entries = if idx < self.dense.len() {
             let slot = &mut self.dense[idx];
             if slot.bits == bits {
-                slot.entries = Vec::new();
+                std::mem::take(&mut slot.entries)
+            } else {
+                Vec::new()
             }
         } else {
-            self.sparse.remove(&bits);
+            self.sparse
+                .remove(&bits)
+                .map(|c| c.entries)
+                .unwrap_or_default()
+        };
+        for e in &entries {
+            self.members.remove(&member(Channel::Entity(bits), e));
         }
     }
 
@@ -333,7 +387,14 @@ impl SubTable {
         match key.channel {
             Channel::Global => {
                 if let Some(list) = self.global.get_mut(&key.id) {
-                    list.retain(|x| x.who.entity != entity);
+                    let members = &mut self.members;
+                    list.retain(|x| {
+                        let keep = x.who.entity != entity;
+                        if !keep {
+                            members.remove(&member(key.channel, x));
+                        }
+                        keep
+                    });
                     if list.is_empty() {
                         self.global.remove(&key.id);
                     }
@@ -350,8 +411,14 @@ impl SubTable {
                     }
                 };
                 if slot.bits == bits {
-                    slot.entries
-                        .retain(|x| !(x.id == key.id && x.who.entity == entity));
+                    let members = &mut self.members;
+                    slot.entries.retain(|x| {
+                        let keep = !(x.id == key.id && x.who.entity == entity);
+                        if !keep {
+                            members.remove(&member(key.channel, x));
+                        }
+                        keep
+                    });
                 }
                 if slot.entries.is_empty() && idx >= DENSE_CHANNELS {
                     self.sparse.remove(&bits);
@@ -574,7 +641,7 @@ pub struct EventHub {
     names: Vec<Arc<str>>,
     subs: SubTable,
     /// For channel clearing: every key each entity subscribed under.
-    keys_of: IntMap<u64, Vec<SubKey>>,
+    keys_of: IntMap<u64, HashSet<SubKey>>,
     queue: Publisher,
     /// Typed notify fields per identity (index = `EventId.0`); shared with a running flush.
     fields: Arc<Vec<Box<[Value]>>>,
@@ -585,6 +652,8 @@ pub struct EventHub {
     /// Reused buffers for [`flush`].
     spare: Vec<Event>,
     deliveries: Vec<(usize, Subscriber)>,
+    /// Most handler invocations one flush makes.
+    delivery_limit: u64,
     /// Set while [`flush`] runs: a re-entrant flush does nothing.
     flushing: bool,
 }
@@ -609,6 +678,7 @@ impl EventHub {
             removed_hosts: IntSet::default(),
             spare: Vec::new(),
             deliveries: Vec::new(),
+            delivery_limit: DEFAULT_FLUSH_DELIVERIES,
             flushing: false,
         };
         // The first two interns cannot fail (limit is far above 2).
@@ -622,6 +692,13 @@ impl EventHub {
     /// Sets the bound on queued events (applies to the main queue and to each flush round).
     pub fn set_queue_limit(&mut self, limit: usize) {
         self.queue.limit = limit;
+    }
+
+    /// Sets the most handler invocations (deliveries, including ones skipped for a despawned
+    /// target) one flush makes; at least 1. The flush stops at the first event boundary at or
+    /// past it and reports an [`Overrun`].
+    pub fn set_delivery_limit(&mut self, limit: u64) {
+        self.delivery_limit = limit.max(1);
     }
 
     /// Interns `name` (e.g. `animseq::S.N`), returning its stable id for this hub.
@@ -676,9 +753,36 @@ impl EventHub {
             return;
         }
         let key = SubKey { id, channel };
-        let keys = self.keys_of.entry(who.entity.to_bits()).or_default();
-        if !keys.contains(&key) {
-            keys.push(key);
+        self.keys_of
+            .entry(who.entity.to_bits())
+            .or_default()
+            .insert(key);
+    }
+
+    /// Subscribes every `(id, instance, handler)` of `subs` on `entity`'s own channel, as
+    /// [`EventHub::subscribe_own`] one at a time would, in time O(n log n) for n subscriptions
+    /// (what [`crate::runtime::attach_graphs`] uses: one graph may be attached thousands of
+    /// times).
+    pub fn subscribe_own_all(&mut self, entity: Entity, subs: &[(EventId, u32, u32)]) {
+        let new: Vec<SubEntry> = subs
+            .iter()
+            .map(|&(id, instance, handler)| SubEntry {
+                id,
+                who: Subscriber {
+                    entity,
+                    instance,
+                    handler,
+                },
+            })
+            .collect();
+        let bits = entity.to_bits();
+        let added = self.subs.add_all(bits, &new);
+        let keys = self.keys_of.entry(bits).or_default();
+        for e in added {
+            keys.insert(SubKey {
+                id: e.id,
+                channel: Channel::Entity(bits),
+            });
         }
     }
 
@@ -799,21 +903,40 @@ impl EventHub {
 // Flush
 // ---------------------------------------------------------------------------------------------
 
-/// The flush stopped after [`MAX_FLUSH_ROUNDS`] rounds with events left over.
+/// Which bound stopped a flush.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlushLimit {
+    /// [`MAX_FLUSH_ROUNDS`] rounds were delivered.
+    Rounds,
+    /// The hub's delivery limit was reached after this many deliveries.
+    Deliveries(u64),
+}
+
+/// The flush stopped at [`MAX_FLUSH_ROUNDS`] rounds or at the delivery limit with events left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Overrun {
-    /// Rounds delivered before stopping.
+    /// Rounds delivered (or begun) before stopping.
     pub rounds: u32,
     /// Events left queued for the next flush.
     pub pending: usize,
+    /// The bound that stopped it.
+    pub limit: FlushLimit,
 }
 
 impl fmt::Display for Overrun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.limit {
+            FlushLimit::Rounds => write!(f, "event flush stopped after {} rounds", self.rounds)?,
+            FlushLimit::Deliveries(n) => write!(
+                f,
+                "event flush stopped after {n} deliveries (the limit per update) in {} round(s)",
+                self.rounds
+            )?,
+        }
         write!(
             f,
-            "event flush stopped after {} rounds; {} event(s) stay queued for the next update",
-            self.rounds, self.pending
+            "; {} event(s) stay queued for the next update",
+            self.pending
         )
     }
 }
@@ -837,7 +960,7 @@ pub struct FlushReport {
 /// Does nothing when the world has no [`EventHub`] or when called from inside a flush.
 pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
     let mut report = FlushReport::default();
-    let (mut current, mut deliveries, mut next) = {
+    let (mut current, mut deliveries, mut next, delivery_limit) = {
         let Some(mut hub) = world.get_resource_mut::<EventHub>() else {
             return report;
         };
@@ -850,7 +973,7 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
         let deliveries = std::mem::take(&mut hub.deliveries);
         let mut next = Publisher::with_limit(limit);
         next.events = std::mem::take(&mut hub.spare);
-        (current, deliveries, next)
+        (current, deliveries, next, hub.delivery_limit)
     };
     // Snapshot of the notify field table: one reference-count operation per flush.
     let mut fields = world.resource::<EventHub>().fields.clone();
@@ -861,6 +984,7 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
             report.overrun = Some(Overrun {
                 rounds: report.rounds,
                 pending: current.len(),
+                limit: FlushLimit::Rounds,
             });
             break;
         }
@@ -880,8 +1004,18 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
         }
         report.events = report.events.saturating_add(current.len() as u64);
 
-        // … then run handlers with the world free.
+        // … then run handlers with the world free, stopping between two events once the
+        // delivery limit is reached (`stop`: the first event not delivered).
+        let mut stop = None;
+        let mut last = usize::MAX;
         for &(index, to) in &deliveries {
+            if index != last {
+                if report.delivered + report.dropped >= delivery_limit {
+                    stop = Some(index);
+                    break;
+                }
+                last = index;
+            }
             if !world.entities().contains_spawned(to.entity) {
                 report.dropped += 1;
                 if dead.last() != Some(&to.entity) {
@@ -896,6 +1030,21 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
             };
             dispatch.deliver(world, Delivery { to, event, fields }, &mut next);
             report.delivered += 1;
+        }
+        if let Some(first) = stop {
+            // The undelivered rest of this round, then what this round published.
+            current.drain(..first);
+            report.events = report.events.saturating_sub(current.len() as u64);
+            current.append(&mut next.events);
+            if let Some(mut hub) = world.get_resource_mut::<EventHub>() {
+                current.append(&mut hub.queue.events);
+            }
+            report.overrun = Some(Overrun {
+                rounds: report.rounds,
+                pending: current.len(),
+                limit: FlushLimit::Deliveries(report.delivered + report.dropped),
+            });
+            break;
         }
 
         // Next round: what handlers published through `out`, then anything published straight

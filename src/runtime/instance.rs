@@ -8,6 +8,7 @@
 //! `custom::NAME` → `[sender: entity]`; `animseq::S.N` → `[entity, time, clip_time, cycle,
 //! fields…]`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
@@ -28,20 +29,20 @@ pub struct GraphInstance {
     name: Arc<str>,
     /// `None` only while one of its handlers runs.
     state: Option<InstanceState>,
-    /// Per `flow.delay` of the module: the suspended handler waiting on it.
-    pending: Vec<Option<vm::Continuation>>,
+    /// The suspended handlers, by the `flow.delay` each waits on: allocated when a delay starts
+    /// (an instance of a 20,000-delay graph costs nothing for delays that never run).
+    pending: BTreeMap<usize, vm::Continuation>,
 }
 
 impl GraphInstance {
     /// A fresh instance of `module` on `owner` (variables at their declared values).
     pub fn new(module: Arc<VerifiedModule>, owner: Entity) -> GraphInstance {
         let state = InstanceState::new(&module, owner.to_bits());
-        let delays = module.module().delays.len();
         GraphInstance {
             name: Arc::from(module.module().name.as_str()),
             module,
             state: Some(state),
-            pending: vec![None; delays],
+            pending: BTreeMap::new(),
         }
     }
 
@@ -87,7 +88,7 @@ impl GraphInstance {
 
     /// Number of delays with a suspended handler.
     pub fn pending_delays(&self) -> usize {
-        self.pending.iter().filter(|p| p.is_some()).count()
+        self.pending.len()
     }
 }
 
@@ -144,14 +145,16 @@ pub fn attach_graphs(
     let Some(mut hub) = world.get_resource_mut::<EventHub>() else {
         return Err(AttachError::NoHub);
     };
+    let mut subs = Vec::new();
     for (i, m) in modules.iter().enumerate() {
         let instance = u32::try_from(i).unwrap_or(u32::MAX);
         for (h, handler) in m.module().handlers.iter().enumerate() {
             let id = hub.intern(&handler.event)?;
             let h = u32::try_from(h).unwrap_or(u32::MAX);
-            hub.subscribe_own(id, entity, instance, h);
+            subs.push((id, instance, h));
         }
     }
+    hub.subscribe_own_all(entity, &subs);
     let instances = modules
         .iter()
         .map(|m| GraphInstance::new(m.clone(), entity))
@@ -244,9 +247,9 @@ impl VmDispatch {
                 let delay = continuation.delay();
                 if let Some(mut graphs) = world.get_mut::<Graphs>(entity)
                     && let Some(inst) = graphs.instances.get_mut(idx)
-                    && let Some(slot) = inst.pending.get_mut(delay)
+                    && delay < module.module().delays.len()
                 {
-                    *slot = Some(continuation);
+                    inst.pending.insert(delay, continuation);
                 }
                 if !delay_seconds.is_finite() {
                     return; // an infinite delay never resumes (and stays busy)
@@ -293,8 +296,7 @@ impl Dispatch for VmDispatch {
         let taken = world.get_mut::<Graphs>(c.entity).and_then(|mut g| {
             g.instances
                 .get_mut(c.instance as usize)
-                .and_then(|i| i.pending.get_mut(c.resume as usize))
-                .and_then(Option::take)
+                .and_then(|i| i.pending.remove(&(c.resume as usize)))
         });
         let Some(k) = taken else { return };
         self.invoke(world, c.entity, c.instance, out, |vm, m, st, host| {

@@ -20,9 +20,10 @@ pub mod trace;
 
 pub use animator::{AnimCommand, Animator, AnimatorOutput, Clip, animate};
 pub use hub::{
-    Channel, Continuation, DEFAULT_QUEUE_LIMIT, Delivery, Dispatch, Dispatcher, Event, EventHub,
-    EventId, FlushReport, GraphInstances, HubError, LastFlush, MAX_FLUSH_ROUNDS, NoopDispatch,
-    Notify, Overrun, Payload, Publisher, Subscriber, Value, flush, flush_events,
+    Channel, Continuation, DEFAULT_FLUSH_DELIVERIES, DEFAULT_QUEUE_LIMIT, Delivery, Dispatch,
+    Dispatcher, Event, EventHub, EventId, FlushLimit, FlushReport, GraphInstances, HubError,
+    LastFlush, MAX_FLUSH_ROUNDS, NoopDispatch, Notify, Overrun, Payload, Publisher, Subscriber,
+    Value, flush, flush_events,
 };
 pub use instance::{AttachError, GraphInstance, Graphs, VmDispatch, attach_graphs};
 pub use notify::publish_notifies;

@@ -13,6 +13,7 @@ use super::instance::Graphs;
 use super::scene::Spawned;
 use super::trace::{Trace, TraceKind, TraceRecord};
 use crate::bytecode::Value as VmValue;
+use crate::escape::{Escaped, escape};
 
 /// How trace lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,8 +96,9 @@ impl<'a> TraceWriter<'a> {
                 .to_string(),
                 TraceFormat::Human => {
                     let mut line = format!(
-                        "end  {name}  state {}  position ({}, {}, {})  yaw {yaw}",
-                        state.as_deref().unwrap_or("-"),
+                        "end  {}  state {}  position ({}, {}, {})  yaw {yaw}",
+                        Escaped(name),
+                        Escaped(state.as_deref().unwrap_or("-")),
                         position[0],
                         position[1],
                         position[2]
@@ -104,7 +106,7 @@ impl<'a> TraceWriter<'a> {
                     for (g, vs) in &vars {
                         if let Value::Object(vs) = vs {
                             for (k, v) in vs {
-                                line.push_str(&format!("  {g}.{k} = {v}"));
+                                line.push_str(&format!("  {}.{} = {v}", Escaped(g), Escaped(k)));
                             }
                         }
                     }
@@ -158,11 +160,20 @@ fn value_json(spawned: &Spawned, v: &VmValue) -> Value {
 fn end_vars(spawned: &Spawned, graphs: Option<&Graphs>) -> Map<String, Value> {
     let mut out = Map::new();
     let Some(graphs) = graphs else { return out };
+    // How many instances of each graph name are keyed so far: the next key is found in O(1)
+    // (a graph attached 20,000 times to one entity costs 20,000 keys, not 200 million probes).
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for inst in graphs.instances() {
-        let mut key = inst.name().to_string();
-        let mut n = 1;
+        let n = seen.entry(inst.name()).or_insert(0);
+        *n += 1;
+        let mut key = if *n == 1 {
+            inst.name().to_string()
+        } else {
+            format!("{}#{n}", inst.name())
+        };
         while out.contains_key(&key) {
-            n += 1;
+            // Only when a graph's own name looks like a numbered key (never for identifiers).
+            *n += 1;
             key = format!("{}#{n}", inst.name());
         }
         let mut vars = Map::new();
@@ -239,7 +250,9 @@ pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
     Value::Object(m)
 }
 
-/// The human line of one trace record; `names` maps event identities to display names.
+/// The human line of one trace record; `names` maps event identities to display names. Every
+/// name and message is written through [`crate::escape`] (a newline in a log message cannot
+/// forge another line; ESC never reaches the terminal).
 pub fn record_human(
     spawned: &Spawned,
     names: &BTreeMap<String, String>,
@@ -248,7 +261,7 @@ pub fn record_human(
     let who = |e: &Entity| {
         spawned
             .name_of(e.to_bits())
-            .map_or_else(|| "?".to_string(), str::to_string)
+            .map_or_else(|| "?".to_string(), |n| escape(n).into_owned())
     };
     let head = format!("tick {:>4}  t={:<7.3}", r.tick, r.time);
     match &r.kind {
@@ -261,16 +274,27 @@ pub fn record_human(
         } => format!(
             "{head} notify  {}  {}  clip {clip} at {} (cycle {cycle})",
             who(entity),
-            names.get(&**event).map_or(&**event, String::as_str),
-            num(*clip_time)
+            Escaped(names.get(&**event).map_or(&**event, String::as_str)),
+            num(*clip_time),
+            clip = Escaped(clip)
         ),
         TraceKind::Log {
             entity,
             graph,
             message,
-        } => format!("{head} log     {}  {graph}: {message}", who(entity)),
+        } => format!(
+            "{head} log     {}  {}: {}",
+            who(entity),
+            Escaped(graph),
+            Escaped(message)
+        ),
         TraceKind::State { entity, from, to } => {
-            format!("{head} state   {}  {from} -> {to}", who(entity))
+            format!(
+                "{head} state   {}  {} -> {}",
+                who(entity),
+                Escaped(from),
+                Escaped(to)
+            )
         }
         TraceKind::Error {
             entity,
@@ -280,16 +304,17 @@ pub fn record_human(
         } => {
             let mut at = String::new();
             if let Some(g) = graph {
-                at.push_str(g);
+                at.push_str(&escape(g));
                 if let Some(n) = node {
                     at.push('.');
-                    at.push_str(n);
+                    at.push_str(&escape(n));
                 }
                 at.push_str(": ");
             }
             format!(
-                "{head} error   {}  {at}{message}",
-                entity.as_ref().map_or_else(|| "-".to_string(), who)
+                "{head} error   {}  {at}{}",
+                entity.as_ref().map_or_else(|| "-".to_string(), who),
+                Escaped(message)
             )
         }
     }

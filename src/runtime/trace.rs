@@ -69,9 +69,15 @@ pub enum TraceKind {
 /// Most records a [`Trace`] holds between drains by default; later ones are counted, not kept.
 pub const DEFAULT_TRACE_LIMIT: usize = 1 << 20;
 
+/// Most reports (see [`report`]) a [`Trace`] keeps beyond its limit between drains.
+pub const MAX_REPORTS: usize = 64;
+
 /// Collects trace records while present in the world (insert it to trace; a game normally
 /// does not). Drain it after each tick with [`Trace::drain`]; at most `limit` records are kept
 /// between drains (a runaway graph cannot allocate without bound), the rest are counted.
+/// Reports about the run itself — flush overruns, queue-limit drops: `error` records naming no
+/// entity, graph or node — are kept past the limit (up to [`MAX_REPORTS`] more), so the line
+/// that says why a tick was cut short is never the one the cut drops.
 #[derive(Resource, Debug, Clone)]
 pub struct Trace {
     /// Records in the order they happened.
@@ -80,6 +86,8 @@ pub struct Trace {
     pub limit: usize,
     /// Records refused since the last drain because `limit` was reached.
     pub dropped: u64,
+    /// Reports kept past `limit` since the last drain (at most [`MAX_REPORTS`]).
+    pub reports_over: usize,
 }
 
 impl Default for Trace {
@@ -88,6 +96,7 @@ impl Default for Trace {
             records: Vec::new(),
             limit: DEFAULT_TRACE_LIMIT,
             dropped: 0,
+            reports_over: 0,
         }
     }
 }
@@ -114,8 +123,35 @@ impl Trace {
             });
             self.dropped = 0;
         }
+        self.reports_over = 0;
         out
     }
+
+    /// Keeps `record` if there is room (a report may use the reserve past the limit).
+    fn push(&mut self, record: TraceRecord) {
+        let report = is_report(&record.kind);
+        if self.records.len() < self.limit {
+            self.records.push(record);
+        } else if report && self.reports_over < MAX_REPORTS {
+            self.reports_over += 1;
+            self.records.push(record);
+        } else {
+            self.dropped = self.dropped.saturating_add(1);
+        }
+    }
+}
+
+/// A report about the run itself: an `error` naming no entity, graph or node.
+fn is_report(kind: &TraceKind) -> bool {
+    matches!(
+        kind,
+        TraceKind::Error {
+            entity: None,
+            graph: None,
+            node: None,
+            ..
+        }
+    )
 }
 
 /// Appends a record stamped with the current tick, when the world has a [`Trace`].
@@ -124,12 +160,14 @@ pub fn record(world: &mut World, kind: TraceKind) {
         .get_resource::<GameTime>()
         .map_or((0, 0.0), |t| (t.tick(), t.time()));
     if let Some(mut trace) = world.get_resource_mut::<Trace>() {
-        if trace.records.len() < trace.limit {
-            trace.records.push(TraceRecord { tick, time, kind });
-        } else {
-            trace.dropped = trace.dropped.saturating_add(1);
-        }
+        trace.push(TraceRecord { tick, time, kind });
     }
+}
+
+/// Appends a report about the run itself (an `error` record naming no entity, graph or node),
+/// kept even when the trace is full (see [`Trace`]).
+pub fn report(world: &mut World, message: impl Into<String>) {
+    error(world, None, None, None, message);
 }
 
 /// Appends an `error` record.
@@ -149,4 +187,74 @@ pub fn error(
             message: message.into(),
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(world: &mut World, i: usize) {
+        record(
+            world,
+            TraceKind::Log {
+                entity: Entity::PLACEHOLDER,
+                graph: "g".into(),
+                message: format!("m{i}"),
+            },
+        );
+    }
+
+    fn message(r: &TraceRecord) -> &str {
+        match &r.kind {
+            TraceKind::Error { message, .. } | TraceKind::Log { message, .. } => message,
+            _ => "",
+        }
+    }
+
+    #[test]
+    fn reports_survive_a_full_trace_and_drops_are_counted() {
+        let mut world = World::new();
+        world.insert_resource(Trace {
+            limit: 3,
+            ..Trace::default()
+        });
+        for i in 0..10 {
+            log(&mut world, i);
+        }
+        report(&mut world, "event flush stopped after 16 rounds");
+        let got: Vec<String> = world
+            .resource_mut::<Trace>()
+            .drain()
+            .iter()
+            .map(|r| message(r).to_string())
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "m0",
+                "m1",
+                "m2",
+                "event flush stopped after 16 rounds",
+                "7 trace record(s) dropped: more than 3 in one tick"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_report_reserve_is_bounded_too() {
+        let mut world = World::new();
+        world.insert_resource(Trace {
+            limit: 0,
+            ..Trace::default()
+        });
+        for i in 0..MAX_REPORTS + 5 {
+            report(&mut world, format!("r{i}"));
+        }
+        let drained = world.resource_mut::<Trace>().drain();
+        assert_eq!(drained.len(), MAX_REPORTS + 1);
+        assert!(message(&drained[MAX_REPORTS]).starts_with("5 trace record(s) dropped"));
+        // The reserve is per drain.
+        report(&mut world, "again");
+        assert_eq!(world.resource_mut::<Trace>().drain().len(), 1);
+    }
 }

@@ -15,7 +15,13 @@ pub fn exercise(bytes: &[u8]) {
         "decoding is strict, so re-encoding is exact"
     );
     let Ok(vm) = verify(m) else { return };
-    let _ = disasm(&vm);
+    let text = disasm(&vm);
+    assert!(
+        !text
+            .chars()
+            .any(|c| c != '\n' && sinew::escape::needs_escape(c)),
+        "a raw control character in disasm output"
+    );
     let mut machine = Vm::new();
     let mut st = InstanceState::new(&vm, 3);
     for (hi, h) in vm.module().handlers.iter().enumerate() {
