@@ -24,7 +24,9 @@ pub use hub::{
     EventId, FlushReport, GraphInstances, HubError, LastFlush, MAX_FLUSH_ROUNDS, NoopDispatch,
     Notify, Overrun, Payload, Publisher, Subscriber, Value, flush, flush_events,
 };
-pub use instance::{AttachError, GraphInstance, Graphs, VmDispatch, attach_graphs};
+pub use instance::{
+    AttachError, ExecLog, GraphInstance, Graphs, Invocation, VmDispatch, attach_graphs,
+};
 pub use notify::publish_notifies;
 pub use render::{TraceFormat, TraceWriter};
 pub use schedule::{

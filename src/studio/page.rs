@@ -22,15 +22,27 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
     ),
 ];
 
+/// For working on the page: when set, the same files are read from this folder (a fresh
+/// `npm run build` output) on every request instead of from the binary.
+pub const DEV_DIST_ENV: &str = "SINEW_STUDIO_DIST";
+
 /// The file at `path` (`/index.html` is `/`), or `None`.
 pub fn file(path: &str) -> Option<Response> {
     let path = if path == "/index.html" { "/" } else { path };
     FILES
         .iter()
         .find(|(p, _, _)| *p == path)
-        .map(|(_, ty, bytes)| {
+        .map(|(p, ty, bytes)| {
             let ty: &'static str = ty;
-            Response::new(200, ty, Body::Static(bytes)).with_header(
+            let dev = std::env::var_os(DEV_DIST_ENV).and_then(|d| {
+                let rel = if *p == "/" { "index.html" } else { &p[1..] };
+                std::fs::read(std::path::Path::new(&d).join(rel)).ok()
+            });
+            let body = match dev {
+                Some(b) => Body::Bytes(b),
+                None => Body::Static(bytes),
+            };
+            Response::new(200, ty, body).with_header(
                 "Content-Security-Policy",
                 "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
             )

@@ -86,6 +86,7 @@ export function App() {
   const [search, setSearch] = useState<{ x: number; y: number; query: string } | null>(null);
   const [checkedOnce, setCheckedOnce] = useState(false);
   const checkSeq = useRef(0);
+  const needsFit = useRef(false);
   const stateRef = useRef({ model, loaded, dirty });
   stateRef.current = { model, loaded, dirty };
 
@@ -121,10 +122,10 @@ export function App() {
       setDiskChanged(false);
       setExecuted(null);
       setCheckedOnce(true);
+      needsFit.current = true;
       const u = new URL(location.href);
       u.searchParams.set('graph', path);
       history.replaceState(null, '', u);
-      setTimeout(() => rf.fitView({ padding: 0.15 }), 50);
     },
     [resetHistory, rf],
   );
@@ -171,7 +172,10 @@ export function App() {
     let i = 0;
     for (const e of executed) {
       if (e.graph !== model.graph) continue;
-      for (const n of e.nodes) m.set(n, [...(m.get(n) ?? []), ++i]);
+      // The event node that started the handler comes first, whether or not it ran code.
+      const start = e.event ? model.nodes.find((n) => n.kind === `event ${e.event}`)?.id : undefined;
+      const seq = start && e.nodes[0] !== start ? [start, ...e.nodes] : e.nodes;
+      for (const n of seq) m.set(n, [...(m.get(n) ?? []), ++i]);
     }
     return m;
   }, [executed, model]);
@@ -209,7 +213,12 @@ export function App() {
       return { id: n.id, type: 'sinew', position: pos, data: c.data, selected: n.id === selected };
     });
     setRfNodes(next);
-  }, [model, pinsCache, diagsByNode, order, linkedInputs, vocab, layout, selected]);
+    const unplaced = model.nodes.some((n) => (n.x === null || n.y === null) && !layout.has(n.id));
+    if (needsFit.current && !unplaced) {
+      needsFit.current = false;
+      requestAnimationFrame(() => requestAnimationFrame(() => rf.fitView({ padding: 0.12 })));
+    }
+  }, [rf, model, pinsCache, diagsByNode, order, linkedInputs, vocab, layout, selected]);
 
   const edges: SinewWire[] = useMemo(() => {
     if (!model) return [];
@@ -664,7 +673,7 @@ export function App() {
           proOptions={{ hideAttribution: true }}
         >
           <Background gap={24} color="#2a2a31" />
-          <MiniMap pannable zoomable nodeColor={(n) => ((n.data as NodeData | undefined)?.executed?.length ? '#ffd166' : '#666')} />
+          <MiniMap pannable zoomable maskColor="#0c0c10cc" bgColor="#1b1b21" nodeColor={(n) => ((n.data as NodeData | undefined)?.executed?.length ? '#ffd166' : '#666')} />
           <Controls />
         </ReactFlow>
         {search && (
@@ -709,7 +718,7 @@ export function App() {
             [
               ['node', 'Node'],
               ['vars', 'Variables'],
-              ['problems', `Problems (${diags.length})`],
+              ['problems', `Problems ${diags.length}`],
               ['run', 'Run'],
             ] as [Tab, string][]
           ).map(([t, label]) => (

@@ -14,8 +14,20 @@ export interface PaletteChange {
 
 export function fuzzy(entries: PaletteEntry[], query: string): PaletteEntry[] {
   if (!query.trim()) return entries;
-  const f = new Fuse(entries, { keys: ['name', 'kind', 'category'], threshold: 0.4, ignoreLocation: true });
-  return f.search(query).map((r) => r.item);
+  // Extended search: words separated by spaces must all match (each one fuzzily).
+  const f = new Fuse(entries, {
+    keys: ['name', 'kind', 'category'],
+    threshold: 0.35,
+    ignoreLocation: true,
+    useExtendedSearch: true,
+  });
+  const q = query
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[|'!^$=]/g, ''))
+    .filter(Boolean)
+    .join(' ');
+  return q ? f.search(q).map((r) => r.item) : entries;
 }
 
 export function Palette(props: {

@@ -97,6 +97,7 @@ export interface Catalog {
 export interface Executed {
   graph: string;
   entity: string | null;
+  event: string | null;
   nodes: string[];
 }
 export interface RunDoc {
