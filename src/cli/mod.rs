@@ -216,6 +216,7 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
                 graphs,
                 scenes,
                 port,
+                limits: crate::studio::http::Limits::default(),
             },
             out,
         ),

@@ -35,6 +35,8 @@ pub struct Config {
     pub scenes: PathBuf,
     /// 0 picks a free port.
     pub port: u16,
+    /// Connection bounds (the defaults in the command).
+    pub limits: http::Limits,
 }
 
 /// One folder the API reads or writes: as given and canonical.
@@ -172,10 +174,11 @@ pub fn start(ctx: &Ctx, config: &Config) -> Result<Running, String> {
     );
     let s = state.clone();
     let handler: http::Handler = Arc::new(move |req| api::handle(&s, req));
+    let limits = config.limits.clone();
     threads.push(
         std::thread::Builder::new()
             .name("studio-accept".into())
-            .spawn(move || http::serve(listener, http::Limits::default(), handler, stop))
+            .spawn(move || http::serve(listener, limits, handler, stop))
             .map_err(|e| e.to_string())?,
     );
     Ok(Running {
