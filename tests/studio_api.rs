@@ -114,6 +114,7 @@ impl Studio {
     /// Sends raw bytes and reads the whole answer (the server closes each connection).
     fn raw(&self, bytes: &[u8]) -> Reply {
         let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        s.set_nodelay(true).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
         s.write_all(bytes).unwrap();
         let mut out = Vec::new();

@@ -412,23 +412,22 @@ fn serve_connection(mut s: TcpStream, limits: &Limits, handler: &Handler) {
 }
 
 /// Serves `listener` until `stop` is set: one thread per connection, at most
-/// `limits.max_connections` at once. Returns when stopped (after the accept loop wakes up).
+/// `limits.max_connections` at once. Accepting blocks; whoever sets `stop` wakes the loop with
+/// one connection of its own (see [`wake`]).
 pub fn serve(listener: TcpListener, limits: Limits, handler: Handler, stop: Arc<AtomicBool>) {
     let active = Arc::new(AtomicUsize::new(0));
-    let _ = listener.set_nonblocking(true);
     while !stop.load(Ordering::SeqCst) {
         let s = match listener.accept() {
             Ok((s, _)) => s,
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(20));
-                continue;
-            }
             Err(_) => {
+                // Out of file descriptors and the like: back off instead of spinning.
                 std::thread::sleep(Duration::from_millis(20));
                 continue;
             }
         };
-        let _ = s.set_nonblocking(false);
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
         if active.load(Ordering::SeqCst) >= limits.max_connections {
             let _ = s.set_write_timeout(Some(Duration::from_millis(500)));
             let mut s = s;
@@ -454,6 +453,11 @@ pub fn serve(listener: TcpListener, limits: Limits, handler: Handler, stop: Arc<
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+}
+
+/// Wakes a [`serve`] loop blocked in `accept` after its stop flag was set.
+pub fn wake(addr: std::net::SocketAddr) {
+    let _ = TcpStream::connect_timeout(&addr, Duration::from_secs(1));
 }
 
 /// Frees a connection slot when the connection's thread ends (or never starts).

@@ -111,9 +111,15 @@ impl Running {
         )
     }
 
+    /// The shared state the handlers use (for calling [`api::handle`] in process).
+    pub fn state(&self) -> &Arc<State> {
+        &self.state
+    }
+
     /// Stops accepting, ends event streams and the watcher, and waits for them.
     pub fn stop(mut self) {
         self.state.stop.store(true, Ordering::SeqCst);
+        http::wake(self.addr);
         self.state.events.close();
         for t in self.threads.drain(..) {
             let _ = t.join();

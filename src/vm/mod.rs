@@ -370,7 +370,9 @@ impl NodeTrace {
     }
 }
 
-impl Recorder for NodeTrace {
+// By reference: the interpreter takes its recorder by value, so the plain loop's `NoRecord`
+// (zero-sized) occupies no register at all.
+impl Recorder for &mut NodeTrace {
     #[inline]
     fn at(&mut self, m: &VerifiedModule, pc: u32) {
         let Some(&node) = m.module().debug.get(pc as usize) else {
@@ -408,7 +410,7 @@ impl Vm {
         host: &mut dyn Host,
         budget: u64,
     ) -> Outcome {
-        self.run_handler_with(m, st, handler, event_payload, host, budget, &mut NoRecord)
+        self.run_handler_with(m, st, handler, event_payload, host, budget, NoRecord)
     }
 
     /// [`Vm::run_handler`], recording into `trace` which nodes ran, in order (the debugger).
@@ -435,7 +437,7 @@ impl Vm {
         event_payload: &[Value],
         host: &mut dyn Host,
         budget: u64,
-        rec: &mut R,
+        rec: R,
     ) -> Outcome {
         let Some(h) = m.module().handlers.get(handler) else {
             return Outcome::Error(RuntimeError {
@@ -484,7 +486,7 @@ impl Vm {
         host: &mut dyn Host,
         budget: u64,
     ) -> Outcome {
-        self.resume_with(m, st, continuation, host, budget, &mut NoRecord)
+        self.resume_with(m, st, continuation, host, budget, NoRecord)
     }
 
     /// [`Vm::resume`], recording into `trace` which nodes ran, in order (the debugger).
@@ -507,7 +509,7 @@ impl Vm {
         continuation: Continuation,
         host: &mut dyn Host,
         budget: u64,
-        rec: &mut R,
+        rec: R,
     ) -> Outcome {
         let k = continuation;
         let module = m.module();
@@ -625,7 +627,7 @@ fn exec<R: Recorder>(
     payload: &[Value],
     host: &mut dyn Host,
     budget: u64,
-    rec: &mut R,
+    mut rec: R,
 ) -> Outcome {
     let code = &m.module().code[..];
     let mut left = budget;

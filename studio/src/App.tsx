@@ -146,10 +146,19 @@ export function App() {
   }, []);
 
   // ---- pins and layout ----
+  // A node whose kind stops resolving (its event was renamed on disk) keeps the pins it had,
+  // so its wires stay drawn while its badge says what is wrong.
+  const lastPins = useRef(new Map<string, { kind: string; pins: NodePins }>());
   const pinsCache = useMemo(() => {
     const m = new Map<string, NodePins>();
     if (!model) return m;
-    for (const n of model.nodes) m.set(n.id, pinsOf(n, model, vocab, resolved.pins, resolved.kinds));
+    for (const n of model.nodes) {
+      let p = pinsOf(n, model, vocab, resolved.pins, resolved.kinds);
+      const last = lastPins.current.get(n.id);
+      if (p.inputs.length === 0 && p.outputs.length === 0 && last && last.kind === n.kind) p = last.pins;
+      else lastPins.current.set(n.id, { kind: n.kind, pins: p });
+      m.set(n.id, p);
+    }
     return m;
   }, [model, vocab, resolved]);
   const pinsFn = useCallback((id: string) => pinsCache.get(id), [pinsCache]);

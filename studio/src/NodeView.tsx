@@ -52,6 +52,7 @@ function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
       style={{ width: NODE_WIDTH }}
       title={data.comment || undefined}
     >
+      {data.comment && <div className="sn-comment">{data.comment.replace(/^\/\/ ?/gm, '')}</div>}
       <div className="sn-header" style={{ background: FAMILY_COLORS[data.family] ?? '#444', height: HEADER }}>
         <span className="sn-id">{id}</span>
         <span className="sn-kind">{data.kind}</span>
