@@ -1,10 +1,8 @@
-//! The studio: `POST /api/check` of a 1,000-node graph through a real server on loopback, side
-//! by side with the compiler's own compile of the same text (the work the endpoint wraps), and
+//! The studio: the `POST /api/check` handler on a 1,000-node graph (in process, on a running
+//! studio's state), side by side with the compiler's own compile of the same text, and
 //! the cost of recording node execution (the debugger) next to the plain VM entry point.
 
 use std::hint::black_box;
-use std::io::{Read, Write};
-use std::net::TcpStream;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use sinew::cli::Ctx;
@@ -32,27 +30,6 @@ fn big_graph() -> String {
         }
     }
     s
-}
-
-fn post(port: u16, token: &str, body: &[u8]) -> Vec<u8> {
-    let mut c = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    // As browsers do: no Nagle delay between the head and the body.
-    c.set_nodelay(true).expect("nodelay");
-    let head = format!(
-        "POST /api/check HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Sinew-Token: {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    let mut req = head.into_bytes();
-    req.extend_from_slice(body);
-    c.write_all(&req).expect("write");
-    let mut out = Vec::new();
-    c.read_to_end(&mut out).expect("read");
-    assert!(
-        out.starts_with(b"HTTP/1.1 200"),
-        "{}",
-        String::from_utf8_lossy(&out[..80.min(out.len())])
-    );
-    out
 }
 
 fn check_1000(c: &mut Criterion) {
@@ -88,9 +65,6 @@ fn check_1000(c: &mut Criterion) {
     let catalog = sinew::catalog::Catalog::default();
     let mut g = c.benchmark_group("studio/check_1000_nodes");
     g.sample_size(30);
-    g.bench_function("api_check_http", |b| {
-        b.iter(|| post(port, &running.token, black_box(&body)))
-    });
     let state = running.state().clone();
     let request = || studio::http::Request {
         method: "POST".into(),

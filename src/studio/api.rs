@@ -9,9 +9,12 @@
 use super::State;
 use super::http::{Request, Response};
 use crate::compile;
-use crate::diag::render::to_json;
+use crate::diag::render::JsonDiagnostic;
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::graph::ast::{self, Item};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -132,47 +135,65 @@ fn graph_path(state: &State, req: &Request) -> Result<(String, std::path::PathBu
     }
 }
 
-/// Diagnostics as JSON, each with `node` (and `link`) when its span lies on that item.
-pub fn diagnostics_json(source: Option<&str>, diags: &[Diagnostic]) -> Value {
-    let mut arr = to_json(diags);
-    let Some(text) = source else { return arr };
-    let src = SourceFile::new("", text);
-    let (file, _) = crate::graph::parse(&src);
-    let items: Vec<(u32, u32, Value, Option<String>)> = file
-        .items
+/// A diagnostic as `cli.md` prints it plus, when its span lies on a node's or a link's line,
+/// the node it names (`node`; for a link, the node it goes to) and the link (`link`).
+#[derive(Serialize)]
+pub struct Annotated<'a> {
+    #[serde(flatten)]
+    base: JsonDiagnostic<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    link: Option<String>,
+}
+
+/// Annotates diagnostics of `source` (parsed once more to find the items' spans).
+pub fn annotate<'a>(source: Option<&str>, diags: &'a [Diagnostic]) -> Vec<Annotated<'a>> {
+    let mut out: Vec<Annotated> = diags
         .iter()
-        .filter_map(|it| match it {
-            Item::Node(n) => Some((n.span.start, n.span.end, json!(n.name.name), None)),
-            Item::Link(l) => Some((
-                l.span.start,
-                l.span.end,
-                json!(l.to_node.name),
-                Some(link_text(l)),
-            )),
-            Item::Var(_) => None,
+        .map(|d| Annotated {
+            base: JsonDiagnostic::from(d),
+            node: None,
+            link: None,
         })
         .collect();
-    if let Value::Array(list) = &mut arr {
-        for (d, j) in diags.iter().zip(list.iter_mut()) {
-            let at = d.span.start;
-            // Items are in file order and do not overlap: binary search by start.
-            let i = items.partition_point(|(s, _, _, _)| *s <= at);
-            if i == 0 {
-                continue;
+    let Some(text) = source else { return out };
+    if diags.is_empty() {
+        return out;
+    }
+    let src = SourceFile::new("", text);
+    let (file, _) = crate::graph::parse(&src);
+    // Items are in file order and do not overlap: found by binary search on their start.
+    let items: Vec<(u32, u32, &Item)> = file
+        .items
+        .iter()
+        .filter(|it| !matches!(it, Item::Var(_)))
+        .map(|it| (it.span().start, it.span().end, it))
+        .collect();
+    for (d, a) in diags.iter().zip(out.iter_mut()) {
+        let at = d.span.start;
+        let i = items.partition_point(|(s, _, _)| *s <= at);
+        let Some((s, e, item)) = i.checked_sub(1).map(|i| items[i]) else {
+            continue;
+        };
+        if at < s || at > e {
+            continue;
+        }
+        match item {
+            Item::Node(n) => a.node = Some(n.name.name.clone()),
+            Item::Link(l) => {
+                a.node = Some(l.to_node.name.clone());
+                a.link = Some(link_text(l));
             }
-            let (s, e, node, link) = &items[i - 1];
-            if at >= *s
-                && at <= *e
-                && let Value::Object(o) = j
-            {
-                o.insert("node".into(), node.clone());
-                if let Some(l) = link {
-                    o.insert("link".into(), json!(l));
-                }
-            }
+            Item::Var(_) => {}
         }
     }
-    arr
+    out
+}
+
+/// [`annotate`] as a JSON value (for events).
+pub fn diagnostics_json(source: Option<&str>, diags: &[Diagnostic]) -> Value {
+    serde_json::to_value(annotate(source, diags)).unwrap_or(Value::Null)
 }
 
 fn link_text(l: &ast::Link) -> String {
@@ -182,34 +203,80 @@ fn link_text(l: &ast::Link) -> String {
     )
 }
 
-/// Each node's pins as the compiler resolved them: `{"node": {"inputs": [...], "outputs": [...]}}`.
-fn pins_json(g: &compile::ir::Graph) -> Value {
-    let mut m = serde_json::Map::new();
-    for n in &g.nodes {
-        let pins = |ps: &[compile::ir::Pin]| {
-            ps.iter()
-                .map(|p| json!({"name": p.name, "type": p.ty.name()}))
-                .collect::<Vec<_>>()
-        };
-        m.insert(
-            n.name.clone(),
-            json!({"inputs": pins(&n.inputs), "outputs": pins(&n.outputs)}),
-        );
+/// Each node's pins as the compiler resolved them: `{"node": {"inputs": [...], "outputs": [...]}}`
+/// (the first node of a duplicated name).
+pub struct Pins<'a>(&'a compile::ir::Graph);
+
+struct PinList<'a>(&'a [compile::ir::Pin]);
+
+impl Serialize for PinList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for p in self.0 {
+            seq.serialize_element(&PinJson {
+                name: &p.name,
+                ty: p.ty.name(),
+            })?;
+        }
+        seq.end()
     }
-    Value::Object(m)
 }
 
-/// Compiles `text` as graph `name` against the live catalog: diagnostics and resolved pins.
-fn compile_text(state: &State, name: &str, text: &str) -> Result<(Value, Value), Response> {
+#[derive(Serialize)]
+struct PinJson<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    ty: &'static str,
+}
+
+#[derive(Serialize)]
+struct NodePins<'a> {
+    inputs: PinList<'a>,
+    outputs: PinList<'a>,
+}
+
+impl Serialize for Pins<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seen = std::collections::HashSet::new();
+        let mut map = s.serialize_map(None)?;
+        for n in &self.0.nodes {
+            if seen.insert(n.name.as_str()) {
+                map.serialize_entry(
+                    &n.name,
+                    &NodePins {
+                        inputs: PinList(&n.inputs),
+                        outputs: PinList(&n.outputs),
+                    },
+                )?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// A graph text compiled against the live catalog.
+struct Checked {
+    text: String,
+    compiled: compile::Compiled,
+}
+
+impl Checked {
+    fn diagnostics(&self) -> Vec<Annotated<'_>> {
+        annotate(Some(&self.text), self.compiled.diagnostics())
+    }
+    fn pins(&self) -> Pins<'_> {
+        Pins(&self.compiled.checked.graph)
+    }
+}
+
+/// Compiles `text` as graph `name` against the live catalog.
+fn compile_text(state: &State, name: &str, text: String) -> Result<Checked, Response> {
     let Ok(live) = state.live.read() else {
         return Err(Response::error(500, "studio state is unavailable"));
     };
-    let src = SourceFile::new(name, text);
-    let c = compile::compile(&src, live.catalog().catalog());
-    Ok((
-        diagnostics_json(Some(text), c.diagnostics()),
-        pins_json(&c.checked.graph),
-    ))
+    let src = SourceFile::new(name, text.as_str());
+    let compiled = compile::compile(&src, live.catalog().catalog());
+    Ok(Checked { text, compiled })
 }
 
 fn get_graph(state: &State, req: &Request) -> Response {
@@ -225,15 +292,30 @@ fn get_graph(state: &State, req: &Request) -> Response {
     let Ok(text) = String::from_utf8(bytes) else {
         return Response::error(422, format!("{rel} is not valid UTF-8"));
     };
-    let (diagnostics, pins) = match compile_text(state, &rel, &text) {
+    let model = super::model::model_json(&rel, &text);
+    let c = match compile_text(state, &rel, text) {
         Ok(x) => x,
         Err(r) => return r,
     };
-    let model = super::model::model_json(&rel, &text);
-    Response::json(
+    #[derive(Serialize)]
+    struct Answer<'a> {
+        path: &'a str,
+        version: &'a str,
+        source: &'a str,
+        model: Value,
+        diagnostics: Vec<Annotated<'a>>,
+        pins: Pins<'a>,
+    }
+    Response::serialized(
         200,
-        &json!({"path": rel, "version": version, "source": text, "model": model,
-                "diagnostics": diagnostics, "pins": pins}),
+        &Answer {
+            path: &rel,
+            version: &version,
+            source: &c.text,
+            model,
+            diagnostics: c.diagnostics(),
+            pins: c.pins(),
+        },
     )
 }
 
@@ -260,23 +342,40 @@ fn read_limited(path: &std::path::Path) -> Result<Vec<u8>, Response> {
     Ok(buf)
 }
 
-/// A body's JSON object, or a 400.
-fn body_object(req: &Request) -> Result<serde_json::Map<String, Value>, Response> {
+fn some<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// The body of `POST /api/check` and `PUT /api/graph` (the model kept as raw JSON so its size
+/// is checked before it is built).
+#[derive(Deserialize)]
+struct GraphBody<'a> {
+    #[serde(default, deserialize_with = "some")]
+    path: Option<Option<String>>,
+    #[serde(default, deserialize_with = "some")]
+    base: Option<Option<String>>,
+    #[serde(borrow, default)]
+    model: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "some")]
+    source: Option<Value>,
+}
+
+/// A body's graph request, or a 400/415.
+fn body_of(req: &Request) -> Result<GraphBody<'_>, Response> {
     let ct = req.header("content-type").unwrap_or("application/json");
     if !ct.starts_with("application/json") {
         return Err(Response::error(415, "send the body as application/json"));
     }
-    match serde_json::from_slice::<Value>(&req.body) {
-        Ok(Value::Object(o)) => Ok(o),
-        Ok(_) => Err(Response::error(400, "the body must be a JSON object")),
-        Err(e) => Err(Response::error(400, format!("the body is not JSON: {e}"))),
-    }
+    serde_json::from_slice::<GraphBody>(&req.body)
+        .map_err(|e| Response::error(400, format!("the body is not a graph request: {e}")))
 }
 
 /// The canonical text of a body's graph (`model` or `source`), or the refusal.
-fn body_text(name: &str, o: &serde_json::Map<String, Value>) -> Result<String, Response> {
-    match (o.get("model"), o.get("source")) {
-        (Some(m), None) => super::model::text_of_model(m),
+fn body_text(name: &str, b: &GraphBody) -> Result<String, Response> {
+    match (b.model, &b.source) {
+        (Some(m), None) => super::model::text_of_model(m.get()),
         (None, Some(Value::String(s))) => {
             let src = SourceFile::new(name, s.as_str());
             match crate::graph::format_source(&src) {
@@ -294,27 +393,40 @@ fn body_text(name: &str, o: &serde_json::Map<String, Value>) -> Result<String, R
     }
 }
 
+#[derive(Serialize)]
+struct CheckAnswer<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<&'a str>,
+    diagnostics: Vec<Annotated<'a>>,
+    source: &'a str,
+    pins: Pins<'a>,
+}
+
 fn check(state: &State, req: &Request) -> Response {
-    let o = match body_object(req) {
-        Ok(o) => o,
+    let b = match body_of(req) {
+        Ok(b) => b,
         Err(r) => return r,
     };
-    let name = match o.get("path") {
-        None | Some(Value::Null) => "untitled.bpg".to_string(),
-        Some(Value::String(p)) => match crate::studio::security::plain_relative(p) {
+    let name = match &b.path {
+        None | Some(None) => "untitled.bpg".to_string(),
+        Some(Some(p)) => match crate::studio::security::plain_relative(p) {
             Ok(_) => p.clone(),
             Err(e) => return Response::error(400, e.0),
         },
-        Some(_) => return Response::error(400, "`path` must be a string"),
     };
-    let text = match body_text(&name, &o) {
+    let text = match body_text(&name, &b) {
         Ok(t) => t,
         Err(r) => return r,
     };
-    match compile_text(state, &name, &text) {
-        Ok((diagnostics, pins)) => Response::json(
+    match compile_text(state, &name, text) {
+        Ok(c) => Response::serialized(
             200,
-            &json!({"diagnostics": diagnostics, "source": text, "pins": pins}),
+            &CheckAnswer {
+                version: None,
+                diagnostics: c.diagnostics(),
+                source: &c.text,
+                pins: c.pins(),
+            },
         ),
         Err(r) => r,
     }
@@ -325,22 +437,17 @@ fn put_graph(state: &State, req: &Request) -> Response {
         Ok(x) => x,
         Err(r) => return r,
     };
-    let o = match body_object(req) {
-        Ok(o) => o,
+    let b = match body_of(req) {
+        Ok(b) => b,
         Err(r) => return r,
     };
-    let base = match o.get("base") {
-        Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        None => {
-            return Response::error(
-                400,
-                "the body needs `base` (a version, or null for a new file)",
-            );
-        }
-        Some(_) => return Response::error(400, "`base` must be a version string or null"),
+    let Some(base) = b.base.clone() else {
+        return Response::error(
+            400,
+            "the body needs `base` (a version, or null for a new file)",
+        );
     };
-    let text = match body_text(&rel, &o) {
+    let text = match body_text(&rel, &b) {
         Ok(t) => t,
         Err(r) => return r,
     };
@@ -364,10 +471,15 @@ fn put_graph(state: &State, req: &Request) -> Response {
         return Response::error(500, format!("cannot write {rel}: {e}"));
     }
     let version = crate::cli::live::version_of(text.as_bytes());
-    match compile_text(state, &rel, &text) {
-        Ok((diagnostics, pins)) => Response::json(
+    match compile_text(state, &rel, text) {
+        Ok(c) => Response::serialized(
             200,
-            &json!({"version": version, "diagnostics": diagnostics, "source": text, "pins": pins}),
+            &CheckAnswer {
+                version: Some(&version),
+                diagnostics: c.diagnostics(),
+                source: &c.text,
+                pins: c.pins(),
+            },
         ),
         Err(r) => r,
     }

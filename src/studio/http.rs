@@ -121,6 +121,13 @@ impl Response {
             Body::Bytes(v.to_string().into_bytes()),
         )
     }
+    /// A JSON response serialized straight from a value (no intermediate tree).
+    pub fn serialized<T: serde::Serialize>(status: u16, v: &T) -> Response {
+        match serde_json::to_vec(v) {
+            Ok(b) => Response::new(status, "application/json", Body::Bytes(b)),
+            Err(e) => Response::error(500, format!("cannot encode the answer: {e}")),
+        }
+    }
     /// A JSON error `{"error": message}`.
     pub fn error(status: u16, message: impl Into<String>) -> Response {
         Response::json(status, &serde_json::json!({"error": message.into()}))

@@ -18,11 +18,22 @@ pub fn model_json(name: &str, text: &str) -> Value {
     }
 }
 
-/// The canonical text of a `model` sent by the page: 413 past [`MAX_MODEL_NODES`] nodes or
-/// links, 400 when it is not a valid model (the error names the part).
-pub fn text_of_model(m: &Value) -> Result<String, Response> {
-    let count = |k: &str| m.get(k).and_then(Value::as_array).map_or(0, Vec::len);
-    if count("nodes") > MAX_MODEL_NODES || count("links") > 4 * MAX_MODEL_NODES {
+/// Just the sizes of a model, read without building it.
+#[derive(Deserialize)]
+struct Sizes {
+    #[serde(default)]
+    nodes: Vec<serde::de::IgnoredAny>,
+    #[serde(default)]
+    links: Vec<serde::de::IgnoredAny>,
+}
+
+/// The canonical text of a `model` (raw JSON) sent by the page: 413 past [`MAX_MODEL_NODES`]
+/// nodes (or 4× as many links), checked before the model is built; 400 when it is not a valid
+/// model (the error names the part).
+pub fn text_of_model(raw: &str) -> Result<String, Response> {
+    let sizes: Sizes = serde_json::from_str(raw)
+        .map_err(|e| Response::error(400, format!("not a graph model: {e}")))?;
+    if sizes.nodes.len() > MAX_MODEL_NODES || sizes.links.len() > 4 * MAX_MODEL_NODES {
         return Err(Response::error(
             413,
             format!(
@@ -30,7 +41,7 @@ pub fn text_of_model(m: &Value) -> Result<String, Response> {
             ),
         ));
     }
-    match Model::deserialize(m) {
+    match serde_json::from_str::<Model>(raw) {
         Ok(model) => Ok(model.to_text()),
         Err(e) => Err(Response::error(400, format!("not a graph model: {e}"))),
     }
