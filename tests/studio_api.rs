@@ -617,6 +617,17 @@ fn the_page_is_served_from_the_binary() {
     assert_eq!(s.get("/assets/index.js").status, 200);
     assert_eq!(s.get("/assets/index.css").status, 200);
     assert_eq!(s.get("/assets/nothing.js").status, 404);
+    let svg = s.get("/api/graph.svg?path=demo/hero.bpg");
+    assert_eq!(svg.status, 200);
+    let svg = String::from_utf8(svg.body).unwrap();
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..80]
+    );
+    assert!(svg.contains("data-node-id=\"count\""));
+    std::fs::write(s.graphs().join("broken.bpg"), "graph {").unwrap();
+    assert_eq!(s.get("/api/graph.svg?path=broken.bpg").status, 422);
     let kinds = s.get("/api/kinds").json();
     assert!(
         kinds["kinds"]

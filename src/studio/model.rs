@@ -4,7 +4,7 @@
 
 use super::State;
 use super::api::MAX_MODEL_NODES;
-use super::http::Response;
+use super::http::{Body, Response};
 use crate::diag::SourceFile;
 use crate::graph::model::Model;
 use serde::Deserialize;
@@ -47,10 +47,38 @@ pub fn text_of_model(raw: &str) -> Result<String, Response> {
     }
 }
 
-/// `GET /api/graph.svg`.
-pub fn svg(_state: &State, _name: &str, _text: &str) -> Response {
-    Response::error(
-        501,
-        "the SVG renderer (`sinew graph --svg`) is not available in this build yet",
-    )
+/// `GET /api/graph.svg`: the picture `sinew graph --svg` draws, against the live catalog (a
+/// graph with compile errors still draws, its erroring nodes marked); 422 when it does not parse.
+pub fn svg(state: &State, name: &str, text: &str) -> Response {
+    let Ok(live) = state.live.read() else {
+        return Response::error(500, "studio state is unavailable");
+    };
+    let src = SourceFile::new(name, text);
+    match crate::picture::graph_svg(&src, live.catalog().catalog()) {
+        Ok(svg) => {
+            let file: String = name
+                .rsplit('/')
+                .next()
+                .unwrap_or("graph")
+                .trim_end_matches(".bpg")
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                .collect();
+            Response::new(200, "image/svg+xml", Body::Bytes(svg.into_bytes()))
+                .with_header(
+                    "Content-Disposition",
+                    format!("inline; filename=\"{file}.svg\""),
+                )
+                // Opened on its own, the picture runs nothing and loads nothing.
+                .with_header(
+                    "Content-Security-Policy",
+                    "default-src 'none'; style-src 'unsafe-inline'",
+                )
+        }
+        Err(d) => Response::json(
+            422,
+            &serde_json::json!({"error": format!("{name} does not parse, so it cannot be drawn"),
+                                "diagnostics": super::api::diagnostics_json(Some(text), &d)}),
+        ),
+    }
 }

@@ -125,6 +125,11 @@ test('loads a graph and shows every node', async () => {
   assert.equal(await page.locator('[data-link]').count(), 17);
   assert.ok(await page.locator('[data-pin="count.value"]').count());
   await shot('01-loaded');
+  // export picture: the SVG of `sinew graph --svg`
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-svg"]')]);
+  assert.equal(download.suggestedFilename(), 'hero.svg');
+  const svg = readFileSync(await download.path(), 'utf8');
+  assert.match(svg, /data-node-id="count"/);
 });
 
 test('adds nodes from the palette (drag, and double-click search)', async () => {
