@@ -850,3 +850,81 @@ fn runs_answer_the_cli_records_and_the_nodes_that_ran() {
     let r = s.send("POST", "/api/run", &json!({"scene": "bad.scene.ron"}));
     assert_eq!(r.status, 422);
 }
+
+#[cfg(unix)]
+#[test]
+fn the_command_prints_its_address_and_ends_cleanly_on_ctrl_c() {
+    let s = start(); // only for a project folder
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(["studio", "--port", "0"])
+        .current_dir(s.dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("studio: ")
+        .expect("the address first");
+    let rest = url
+        .strip_prefix("http://127.0.0.1:")
+        .expect("127.0.0.1 only");
+    let (port, token) = rest.split_once("/?token=").expect("a token");
+    assert_eq!(token.len(), 64);
+    let port: u16 = port.parse().unwrap();
+    assert_ne!(port, s.port);
+    let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        c,
+        "GET /api/graphs HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n"
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    c.read_to_end(&mut out).unwrap();
+    assert_eq!(parse_reply(&out).status, 200);
+    let st = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let t = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(t.elapsed() < Duration::from_secs(10), "still running");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+}
+
+mod paths {
+    use proptest::prelude::*;
+    use sinew::studio::security::resolve;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        /// Whatever a request names, a resolved path stays inside its folder.
+        #[test]
+        fn resolved_paths_stay_inside(parts in proptest::collection::vec(
+            prop_oneof![Just(".."), Just("."), Just(""), Just("a"), Just("b.bpg"), Just("/"),
+                        Just("\\\\"), Just("%2e%2e"), Just("link"), Just("C:")], 1..6)) {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path().join("graphs");
+            std::fs::create_dir_all(root.join("a")).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(dir.path(), root.join("link")).unwrap();
+            let canonical = root.canonicalize().unwrap();
+            let rel = parts.join("/");
+            if let Ok(p) = resolve(&root, &canonical, &rel) {
+                let c = p.canonicalize().or_else(|_| p.parent().unwrap().canonicalize()).unwrap();
+                prop_assert!(c.starts_with(&canonical), "{rel} -> {}", c.display());
+                prop_assert!(!rel.split('/').any(|s| s == ".." || s == "." || s.is_empty()));
+            }
+        }
+    }
+}
