@@ -19,7 +19,6 @@ import {
   ApiError,
   RawNum,
   api,
-  parseJson,
   type Catalog,
   type Diagnostic,
   type Executed,
@@ -50,6 +49,7 @@ import { Palette, fuzzy, type PaletteChange } from './Palette';
 import { Inspector, Problems, Variables } from './Panels';
 import { Runs } from './Runs';
 import { useHistory } from './history';
+import { useLiveProject, useShortcuts } from './hooks';
 
 const nodeTypes = { sinew: NodeView };
 const edgeTypes = { wire: WireView };
@@ -472,58 +472,18 @@ export function App() {
   );
 
   // ---- keyboard ----
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const mod = e.ctrlKey || e.metaKey;
-      if (!mod) return;
-      const inField = (e.target as HTMLElement)?.closest?.('input, textarea, select');
-      if (e.key === 's' || e.key === 'S') {
-        e.preventDefault();
-        (document.activeElement as HTMLElement | null)?.blur?.();
-        setTimeout(() => save(), 0);
-      } else if (!inField && (e.key === 'z' || e.key === 'Z') && !e.shiftKey) {
-        e.preventDefault();
-        if (hist.undo()) setDirty(true);
-      } else if (!inField && (e.key === 'y' || ((e.key === 'z' || e.key === 'Z') && e.shiftKey))) {
-        e.preventDefault();
-        if (hist.redo()) setDirty(true);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [save, hist]);
+  useShortcuts({
+    save: () => save(),
+    undo: () => hist.undo() && setDirty(true),
+    redo: () => hist.redo() && setDirty(true),
+  });
 
   // ---- live project (Server-Sent Events) ----
-  const live = useRef({ loadVocabulary, recheck, refreshGraphs, openGraph, say });
-  live.current = { loadVocabulary, recheck, refreshGraphs, openGraph, say };
-  useEffect(() => {
-    const es = new EventSource('/api/events');
-    es.addEventListener('palette', async (ev) => {
-      const d = parseJson((ev as MessageEvent).data) as PaletteChange;
-      await live.current.loadVocabulary();
-      setPaletteChange({ added: d.added ?? [], removed: d.removed ?? [], changed: d.changed ?? [], at: Date.now() });
-      live.current.recheck().catch(() => {});
-    });
-    es.addEventListener('check', (ev) => {
-      const d = parseJson((ev as MessageEvent).data) as { path: string; diagnostics: Diagnostic[] };
-      live.current.refreshGraphs();
-      if (d.path === stateRef.current.loaded?.path) {
-        if (stateRef.current.dirty) live.current.recheck().catch(() => {});
-        else setDiags(d.diagnostics);
-      }
-    });
-    es.addEventListener('file', (ev) => {
-      const d = parseJson((ev as MessageEvent).data) as { path: string; version: string | null };
-      const l = stateRef.current.loaded;
-      live.current.refreshGraphs();
-      if (!l || d.path !== l.path || d.version === l.version) return;
-      if (stateRef.current.dirty) setDiskChanged(true);
-      else if (d.version)
-        live.current.openGraph(l.path).then(() => live.current.say(`${l.path} changed on disk: reloaded`, 'info'));
-    });
-    es.onopen = () => document.documentElement.setAttribute('data-events', 'open');
-    return () => es.close();
-  }, []);
+  useLiveProject(stateRef, { loadVocabulary, recheck, refreshGraphs, openGraph, say }, {
+    setPaletteChange,
+    setDiags,
+    setDiskChanged,
+  });
 
   // ---- drop and double-click search ----
   const onDrop = useCallback(
