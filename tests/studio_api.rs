@@ -606,3 +606,29 @@ fn runs_answer_the_cli_records_and_the_nodes_that_ran() {
     let r = s.send("POST", "/api/run", &json!({"scene": "bad.scene.ron"}));
     assert_eq!(r.status, 422);
 }
+
+#[test]
+fn runs_work_from_any_current_folder() {
+    // The demo scene names `../graphs/demo/*.bpg`: the project folder of a run is the folder
+    // holding --graphs, --scenes and --assets, not wherever the studio was started.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let s = start_in(
+        sinew::studio::http::Limits::default(),
+        Some(elsewhere.path().to_path_buf()),
+    );
+    let r = s.send(
+        "POST",
+        "/api/run",
+        &json!({"scene": "demo.scene.ron", "ticks": 30}),
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let d = r.json();
+    assert!(
+        d["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["kind"] == "log" && r["graph"] == "hero"),
+        "the hero graph ran: {d}"
+    );
+}

@@ -84,6 +84,10 @@ pub struct State {
     pub assets: Folder,
     pub graphs: Folder,
     pub scenes: Folder,
+    /// The project folder of runs (what a scene may name besides its own and the assets
+    /// folder): the current folder when it holds the graphs, scenes and assets folders (as
+    /// `sinew run`), otherwise the deepest folder holding all three.
+    pub project: PathBuf,
     /// Display context for the CLI-shaped documents (`/api/catalog`).
     pub ctx: Ctx,
     pub live: RwLock<Live>,
@@ -127,12 +131,30 @@ impl Running {
     }
 }
 
+/// See [`State::project`].
+fn project_folder(cwd: Option<&Path>, folders: [&Folder; 3]) -> PathBuf {
+    let cwd = cwd.and_then(|c| c.canonicalize().ok());
+    if let Some(c) = &cwd
+        && folders.iter().all(|f| f.canonical.starts_with(c))
+    {
+        return c.clone();
+    }
+    let mut out = folders[0].canonical.clone();
+    while !folders.iter().all(|f| f.canonical.starts_with(&out)) {
+        if !out.pop() {
+            break;
+        }
+    }
+    out
+}
+
 /// Binds 127.0.0.1, scans the project and starts serving (accept loop and file watcher
 /// threads). Fails when a folder cannot be read or the port cannot be bound.
 pub fn start(ctx: &Ctx, config: &Config) -> Result<Running, String> {
     let assets = Folder::new(&config.assets, "assets")?;
     let graphs = Folder::new(&config.graphs, "graphs")?;
     let scenes = Folder::new(&config.scenes, "scenes")?;
+    let project = project_folder(ctx.cwd.as_deref(), [&assets, &graphs, &scenes]);
     let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, config.port)))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{}: {e}", config.port))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
@@ -161,6 +183,7 @@ pub fn start(ctx: &Ctx, config: &Config) -> Result<Running, String> {
         assets,
         graphs,
         scenes,
+        project,
         ctx: Ctx {
             color: false,
             cwd: ctx.cwd.clone(),

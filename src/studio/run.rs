@@ -139,6 +139,11 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
             ),
         );
     }
+    // Absolute, so the loader places it under the project folder whatever the current folder.
+    let path = state
+        .scenes
+        .canonical
+        .join(path.strip_prefix(&state.scenes.root).unwrap_or(&path));
     match run_scene(state, &path, ticks, dt) {
         Ok(v) => Response::json(200, &v),
         Err(msg) => Response::error(422, format!("the scene does not run: {msg}")),
@@ -148,7 +153,7 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
 /// Loads and runs the scene; the error is the loader's diagnostics as `sinew run` prints them.
 fn run_scene(state: &State, scene: &std::path::Path, ticks: u64, dt: f64) -> Result<Value, String> {
     let ctx = &state.ctx;
-    let (source, layout) = FsSource::open(ctx.cwd.as_deref(), scene, &state.assets.root)
+    let (source, layout) = FsSource::open(Some(&state.project), scene, &state.assets.canonical)
         .map_err(|e| format!("cannot read {}: {e}", ctx.display(scene)))?;
     let loaded = project::load(&source, &layout).map_err(|e| e.to_string())?;
     let Some((def, assets)) = loaded.ready() else {

@@ -39,6 +39,11 @@ pub fn copy_dir(from: &Path, to: &Path) {
 }
 
 pub fn start_with(limits: Limits) -> Studio {
+    start_in(limits, None)
+}
+
+/// A studio whose current folder is `cwd` (default: the project folder itself).
+pub fn start_in(limits: Limits, cwd: Option<PathBuf>) -> Studio {
     let dir = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     copy_dir(&root.join("assets"), &dir.path().join("assets"));
@@ -46,7 +51,7 @@ pub fn start_with(limits: Limits) -> Studio {
     copy_dir(&root.join("scenes"), &dir.path().join("scenes"));
     let ctx = Ctx {
         color: false,
-        cwd: Some(dir.path().to_path_buf()),
+        cwd: Some(cwd.unwrap_or_else(|| dir.path().to_path_buf())),
     };
     let running = studio::start(
         &ctx,
