@@ -10,8 +10,9 @@
 //! `max_connections` open connections a new one is answered 503 at once. Handlers run on the
 //! connection's own thread; a long-lived stream (Server-Sent Events) keeps its thread.
 //!
-//! (`tiny_http` 0.12 was the first choice; its header reader grows a line buffer without bound
-//! and its thread pool without limit, so the head is read here and parsed by `httparse`.)
+//! (`tiny_http` 0.12 was the first choice; its header reader grows a line buffer without bound,
+//! it gives no access to the socket for timeouts and its thread pool grows without limit, so the
+//! head is read here and parsed by `httparse`: `docs/studio.md`, "Why `httparse`".)
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
