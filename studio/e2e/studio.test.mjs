@@ -4,11 +4,12 @@
 //   cargo build --release && (cd studio && npm ci && npm run e2e)
 //
 // SINEW_BIN overrides the binary (default ../target/release/sinew); CHROMIUM the browser
-// (default /usr/bin/chromium).
+// (default /usr/bin/chromium). With STUDIO_DOC_SHOTS=1 the screenshots docs/studio.md shows are
+// copied to docs/studio/ after the run (commit them when the page changed).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +96,7 @@ before(async () => {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: [
+      '--headless',
       '--no-sandbox',
       '--disable-gpu',
       '--disable-quic',
@@ -113,6 +115,19 @@ after(async () => {
   await browser?.close();
   server?.kill('SIGINT');
   writeFileSync(join(shots, 'metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+  if (process.env.STUDIO_DOC_SHOTS === '1') {
+    const docs = {
+      '01-loaded': 'loaded',
+      '04-refused': 'refused-link',
+      '06-conflict': 'conflict',
+      '07-debugger': 'debugger',
+      '08-live-rename': 'live-rename',
+      '09-big-graph': 'big-graph',
+    };
+    for (const [from, to] of Object.entries(docs)) {
+      copyFileSync(join(shots, `${from}.png`), join(repo, 'docs', 'studio', `${to}.png`));
+    }
+  }
   rmSync(project, { recursive: true, force: true });
 });
 
