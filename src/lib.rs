@@ -21,6 +21,8 @@ pub mod project;
 pub mod ron_span;
 pub mod runtime;
 pub mod scene;
+#[cfg(feature = "cli")]
+pub mod studio;
 pub mod suggest;
 pub mod types;
 pub mod vm;

@@ -330,6 +330,27 @@ impl<'a> Harness<'a> {
         Ok(())
     }
 
+    /// A recorded node trace names only the graph's nodes, never the same one twice in a row.
+    fn check_trace(&self, t: &vm::NodeTrace) -> Result<(), String> {
+        let names = t.names(self.m);
+        if names.len() != t.nodes.len() {
+            return Err(format!(
+                "trace indexes outside the node table: {:?}",
+                t.nodes
+            ));
+        }
+        if let Some(n) = names
+            .iter()
+            .find(|n| !self.g.nodes.iter().any(|g| g.name == **n))
+        {
+            return Err(format!("trace names `{n}`, not a node of the graph"));
+        }
+        if t.nodes.windows(2).any(|w| w[0] == w[1]) {
+            return Err(format!("trace repeats a node in a row: {names:?}"));
+        }
+        Ok(())
+    }
+
     fn invoke(&mut self, inv: Inv) -> Result<(), String> {
         let (vcalls, rcalls) = (self.vhost.calls.len(), self.rhost.calls.len());
         let what;
@@ -340,14 +361,31 @@ impl<'a> Harness<'a> {
                     return Err(format!("no VM handler for `{id}`"));
                 };
                 let ev = self.reference.event_node(&id).ok_or("no event node")?;
-                let vo = self.vm.run_handler(
-                    self.m,
-                    &mut self.vst,
-                    h,
-                    &payload,
-                    &mut self.vhost,
-                    self.budget,
-                );
+                // Every other invocation runs through the recording entry point: recording
+                // which nodes ran must never change what runs.
+                let vo = if self.stats.invocations % 2 == 1 {
+                    let mut t = vm::NodeTrace::default();
+                    let o = self.vm.run_handler_recorded(
+                        self.m,
+                        &mut self.vst,
+                        h,
+                        &payload,
+                        &mut self.vhost,
+                        self.budget,
+                        &mut t,
+                    );
+                    self.check_trace(&t)?;
+                    o
+                } else {
+                    self.vm.run_handler(
+                        self.m,
+                        &mut self.vst,
+                        h,
+                        &payload,
+                        &mut self.vhost,
+                        self.budget,
+                    )
+                };
                 let ro = self.reference.run_event(
                     &mut self.rst,
                     ev,
@@ -359,9 +397,22 @@ impl<'a> Harness<'a> {
             }
             Inv::Resume(vk, rk) => {
                 what = format!("resume of `{}`", self.g.nodes[rk.delay as usize].name);
-                let vo = self
-                    .vm
-                    .resume(self.m, &mut self.vst, vk, &mut self.vhost, self.budget);
+                let vo = if self.stats.invocations % 2 == 1 {
+                    let mut t = vm::NodeTrace::default();
+                    let o = self.vm.resume_recorded(
+                        self.m,
+                        &mut self.vst,
+                        vk,
+                        &mut self.vhost,
+                        self.budget,
+                        &mut t,
+                    );
+                    self.check_trace(&t)?;
+                    o
+                } else {
+                    self.vm
+                        .resume(self.m, &mut self.vst, vk, &mut self.vhost, self.budget)
+                };
                 let ro = self
                     .reference
                     .resume(&mut self.rst, rk, &mut self.rhost, self.budget);

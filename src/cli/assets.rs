@@ -2,8 +2,8 @@
 
 use super::{Ctx, FAILURE, Format, OK, human_diagnostics, status, write_json};
 use crate::animseq::{self, Target};
-use crate::catalog::EventDescriptor;
 use crate::catalog::scan::LiveCatalog;
+use crate::catalog::{Catalog, EventDescriptor};
 use crate::diag::render::to_json;
 use crate::escape::Escaped;
 use crate::palette::{self, PaletteEntry};
@@ -65,15 +65,7 @@ pub fn catalog(
     let diags = cat.diagnostics();
     let io = |e: std::io::Error| e.to_string();
     match format {
-        Format::Json => {
-            let v = json!({
-                "events": cat.events().into_iter().map(event_json).collect::<Vec<_>>(),
-                "quarantined": cat.quarantined().into_iter()
-                    .map(|q| json!({"id": q.id, "files": q.files})).collect::<Vec<_>>(),
-                "diagnostics": to_json(&diags),
-            });
-            write_json(out, &v)?;
-        }
+        Format::Json => write_json(out, &catalog_document(cat))?,
         Format::Human => {
             let events = cat.events();
             writeln!(out, "{} events", events.len()).map_err(io)?;
@@ -122,6 +114,21 @@ pub fn catalog(
     Ok(status(&diags))
 }
 
+/// The document `sinew catalog --format json` prints (`cli.md`); the studio serves it too.
+pub fn catalog_document(cat: &Catalog) -> Value {
+    json!({
+        "events": cat.events().into_iter().map(event_json).collect::<Vec<_>>(),
+        "quarantined": cat.quarantined().into_iter()
+            .map(|q| json!({"id": q.id, "files": q.files})).collect::<Vec<_>>(),
+        "diagnostics": to_json(&cat.diagnostics()),
+    })
+}
+
+/// The document `sinew palette --format json` prints (`cli.md`); the studio serves it too.
+pub fn palette_document(entries: &[PaletteEntry]) -> Value {
+    json!({"nodes": entries.iter().map(palette_json).collect::<Vec<_>>()})
+}
+
 /// The JSON form of one palette entry (`cli.md`).
 pub fn palette_json(e: &PaletteEntry) -> Value {
     serde_json::to_value(e).unwrap_or(Value::Null)
@@ -138,10 +145,7 @@ pub fn palette(
     let diags = live.catalog().diagnostics();
     let io = |e: std::io::Error| e.to_string();
     match format {
-        Format::Json => {
-            let v = json!({"nodes": entries.iter().map(palette_json).collect::<Vec<_>>()});
-            write_json(out, &v)?;
-        }
+        Format::Json => write_json(out, &palette_document(&entries))?,
         Format::Human => {
             let mut category = "";
             for e in &entries {

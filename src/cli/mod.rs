@@ -3,9 +3,10 @@
 //!
 //! Thin by design: every command is a function from parsed arguments to output and a status.
 
-mod assets;
+pub(crate) mod assets;
 mod crossings;
-mod graphs;
+pub(crate) mod graphs;
+pub mod live;
 mod picture;
 mod review;
 pub mod run;
@@ -105,6 +106,18 @@ pub enum Command {
     Graph(picture::GraphArgs),
     /// Compares two versions of a graph as graphs; exit 1 when their behaviour differs.
     Diff(review::DiffArgs),
+    /// Serves the visual graph editor on 127.0.0.1 until interrupted (`studio.md`).
+    Studio {
+        #[arg(long, default_value = "assets")]
+        assets: PathBuf,
+        #[arg(long, default_value = "graphs")]
+        graphs: PathBuf,
+        #[arg(long, default_value = "scenes")]
+        scenes: PathBuf,
+        /// 0 picks a free port.
+        #[arg(long, default_value_t = crate::studio::DEFAULT_PORT)]
+        port: u16,
+    },
     /// Keeps the catalog and palette current as files change, printing deltas.
     Watch {
         paths: Vec<PathBuf>,
@@ -191,6 +204,22 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
             assets,
             format,
         } => watch::run(ctx, &paths, &assets, format, out),
+        Command::Studio {
+            assets,
+            graphs,
+            scenes,
+            port,
+        } => crate::studio::run(
+            ctx,
+            &crate::studio::Config {
+                assets,
+                graphs,
+                scenes,
+                port,
+                limits: crate::studio::http::Limits::default(),
+            },
+            out,
+        ),
     };
     match res {
         Ok(code) => code,

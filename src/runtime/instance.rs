@@ -190,12 +190,56 @@ pub fn payload_params(payload: &Payload, fields: &[Value], out: &mut Vec<Value>)
 pub struct VmDispatch {
     vm: Vm,
     params: Vec<Value>,
+    /// Record which nodes every invocation runs into the world's [`ExecLog`].
+    record: bool,
+}
+
+/// One recorded graph invocation (see [`VmDispatch::recording`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Invocation {
+    /// The entity the graph runs on.
+    pub entity: Entity,
+    /// The graph's name.
+    pub graph: Arc<str>,
+    /// The identity of the handler's event (`animseq::S.N`, `tick`, …); `None` for a resumed
+    /// `flow.delay`.
+    pub event: Option<String>,
+    /// For a notify delivery: the crossing's clip time and cycle.
+    pub notify: Option<(f64, i64)>,
+    /// How many trace records the world's [`trace::Trace`] held when it started and ended (the
+    /// records it produced are those in between).
+    pub trace_span: (usize, usize),
+    /// The node names in the order they ran.
+    pub nodes: Vec<String>,
+}
+
+/// Invocations recorded by a [`VmDispatch::recording`] dispatcher while this resource is in
+/// the world (drain it as the trace is drained).
+#[derive(Resource, Debug, Default, Clone)]
+pub struct ExecLog {
+    pub invocations: Vec<Invocation>,
+}
+
+/// Handler or continuation to run.
+enum Entry<'a> {
+    Handler(usize, &'a [Value]),
+    Resume(vm::Continuation),
 }
 
 impl VmDispatch {
     /// A dispatcher with a fresh VM.
     pub fn new() -> VmDispatch {
         VmDispatch::default()
+    }
+
+    /// A dispatcher that also records, for every invocation, the nodes it ran (in order) into
+    /// the world's [`ExecLog`] (the studio's debugger view). [`VmDispatch::new`] records
+    /// nothing and pays nothing for it.
+    pub fn recording() -> VmDispatch {
+        VmDispatch {
+            record: true,
+            ..VmDispatch::default()
+        }
     }
 
     /// Runs `f` on instance `instance` of `entity` with a host bound to the world, then handles
@@ -206,7 +250,7 @@ impl VmDispatch {
         entity: Entity,
         instance: u32,
         out: &mut Publisher,
-        f: impl FnOnce(&mut Vm, &VerifiedModule, &mut InstanceState, &mut dyn Host) -> Outcome,
+        entry: Entry<'_>,
     ) {
         let idx = instance as usize;
         let (module, name, mut state) = {
@@ -221,6 +265,35 @@ impl VmDispatch {
             };
             (inst.module.clone(), inst.name.clone(), state)
         };
+        let trace_len = |w: &World| {
+            w.get_resource::<trace::Trace>()
+                .map_or(0, |t| t.records.len())
+        };
+        let start = if self.record { trace_len(world) } else { 0 };
+        let mut nodes = self.record.then(vm::NodeTrace::default);
+        let (event, notify) = match (&entry, self.record) {
+            (Entry::Handler(h, params), true) => (
+                module.module().handlers.get(*h).map(|x| x.event.clone()),
+                match params {
+                    [
+                        Value::Entity(_),
+                        Value::Float(_),
+                        Value::Float(ct),
+                        Value::Int(c),
+                        ..,
+                    ] if module
+                        .module()
+                        .handlers
+                        .get(*h)
+                        .is_some_and(|x| x.event.starts_with("animseq::")) =>
+                    {
+                        Some((*ct, *c))
+                    }
+                    _ => None,
+                },
+            ),
+            _ => (None, None),
+        };
         let outcome = {
             let mut host = WorldHost {
                 world,
@@ -228,8 +301,29 @@ impl VmDispatch {
                 out,
                 graph: &name,
             };
-            f(&mut self.vm, &module, &mut state, &mut host)
+            let (vm, m, st, budget) = (&mut self.vm, &*module, &mut state, module.module().budget);
+            match (entry, nodes.as_mut()) {
+                (Entry::Handler(h, p), None) => vm.run_handler(m, st, h, p, &mut host, budget),
+                (Entry::Handler(h, p), Some(t)) => {
+                    vm.run_handler_recorded(m, st, h, p, &mut host, budget, t)
+                }
+                (Entry::Resume(k), None) => vm.resume(m, st, k, &mut host, budget),
+                (Entry::Resume(k), Some(t)) => vm.resume_recorded(m, st, k, &mut host, budget, t),
+            }
         };
+        if let Some(t) = nodes {
+            let inv = Invocation {
+                entity,
+                graph: name.clone(),
+                event,
+                notify,
+                trace_span: (start, trace_len(world)),
+                nodes: t.names(&module).into_iter().map(str::to_string).collect(),
+            };
+            if let Some(mut log) = world.get_resource_mut::<ExecLog>() {
+                log.invocations.push(inv);
+            }
+        }
         if let Some(mut graphs) = world.get_mut::<Graphs>(entity)
             && let Some(inst) = graphs.instances.get_mut(idx)
         {
@@ -286,9 +380,13 @@ impl Dispatch for VmDispatch {
         params.clear();
         payload_params(&d.event.payload, d.fields, &mut params);
         let handler = d.to.handler as usize;
-        self.invoke(world, d.to.entity, d.to.instance, out, |vm, m, st, host| {
-            vm.run_handler(m, st, handler, &params, host, m.module().budget)
-        });
+        self.invoke(
+            world,
+            d.to.entity,
+            d.to.instance,
+            out,
+            Entry::Handler(handler, &params),
+        );
         self.params = params;
     }
 
@@ -299,9 +397,7 @@ impl Dispatch for VmDispatch {
                 .and_then(|i| i.pending.remove(&(c.resume as usize)))
         });
         let Some(k) = taken else { return };
-        self.invoke(world, c.entity, c.instance, out, |vm, m, st, host| {
-            vm.resume(m, st, k, host, m.module().budget)
-        });
+        self.invoke(world, c.entity, c.instance, out, Entry::Resume(k));
     }
 }
 

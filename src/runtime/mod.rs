@@ -25,7 +25,9 @@ pub use hub::{
     LastFlush, MAX_FLUSH_ROUNDS, NoopDispatch, Notify, Overrun, Payload, Publisher, Subscriber,
     Value, flush, flush_events,
 };
-pub use instance::{AttachError, GraphInstance, Graphs, VmDispatch, attach_graphs};
+pub use instance::{
+    AttachError, ExecLog, GraphInstance, Graphs, Invocation, VmDispatch, attach_graphs,
+};
 pub use notify::publish_notifies;
 pub use render::{TraceFormat, TraceWriter};
 pub use schedule::{

@@ -330,6 +330,65 @@ fn budget_exhausted(m: &VerifiedModule, pc: u32, budget: u64) -> Outcome {
 
 const STATE_MISMATCH: &str = "instance state does not match the module";
 
+/// Watches an invocation instruction by instruction. The interpreter is generic over it, so
+/// the plain entry points ([`Vm::run_handler`], [`Vm::resume`]) run with [`NoRecord`], whose
+/// empty, inlined hook compiles away: recording costs nothing unless asked for.
+trait Recorder {
+    fn at(&mut self, m: &VerifiedModule, pc: u32);
+}
+
+/// Records nothing.
+struct NoRecord;
+
+impl Recorder for NoRecord {
+    #[inline(always)]
+    fn at(&mut self, _: &VerifiedModule, _: u32) {}
+}
+
+/// The most node entries one recorded invocation keeps (later ones are counted only).
+pub const MAX_RECORDED_NODES: usize = 4096;
+
+/// Which graph nodes an invocation ran, in order, from the module's debug info: one entry
+/// (an index into the module's node names) each time execution enters an instruction of a
+/// different node than the one before. At most [`MAX_RECORDED_NODES`] entries are kept.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeTrace {
+    /// Indices into `Module::nodes`, in the order the nodes ran.
+    pub nodes: Vec<u32>,
+    /// Entries not kept because the trace was full.
+    pub dropped: u64,
+}
+
+impl NodeTrace {
+    /// The node names, in order.
+    pub fn names<'a>(&self, m: &'a VerifiedModule) -> Vec<&'a str> {
+        let names = &m.module().nodes;
+        self.nodes
+            .iter()
+            .filter_map(|i| names.get(*i as usize).map(String::as_str))
+            .collect()
+    }
+}
+
+// By reference: the interpreter takes its recorder by value, so the plain loop's `NoRecord`
+// (zero-sized) occupies no register at all.
+impl Recorder for &mut NodeTrace {
+    #[inline]
+    fn at(&mut self, m: &VerifiedModule, pc: u32) {
+        let Some(&node) = m.module().debug.get(pc as usize) else {
+            return;
+        };
+        if self.nodes.last() == Some(&node) {
+            return;
+        }
+        if self.nodes.len() < MAX_RECORDED_NODES {
+            self.nodes.push(node);
+        } else {
+            self.dropped = self.dropped.saturating_add(1);
+        }
+    }
+}
+
 impl Vm {
     /// A VM with empty register banks.
     pub fn new() -> Self {
@@ -350,6 +409,35 @@ impl Vm {
         event_payload: &[Value],
         host: &mut dyn Host,
         budget: u64,
+    ) -> Outcome {
+        self.run_handler_with(m, st, handler, event_payload, host, budget, NoRecord)
+    }
+
+    /// [`Vm::run_handler`], recording into `trace` which nodes ran, in order (the debugger).
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_handler_recorded(
+        &mut self,
+        m: &VerifiedModule,
+        st: &mut InstanceState,
+        handler: usize,
+        event_payload: &[Value],
+        host: &mut dyn Host,
+        budget: u64,
+        trace: &mut NodeTrace,
+    ) -> Outcome {
+        self.run_handler_with(m, st, handler, event_payload, host, budget, trace)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_handler_with<R: Recorder>(
+        &mut self,
+        m: &VerifiedModule,
+        st: &mut InstanceState,
+        handler: usize,
+        event_payload: &[Value],
+        host: &mut dyn Host,
+        budget: u64,
+        rec: R,
     ) -> Outcome {
         let Some(h) = m.module().handlers.get(handler) else {
             return Outcome::Error(RuntimeError {
@@ -384,6 +472,7 @@ impl Vm {
             event_payload,
             host,
             budget,
+            rec,
         )
     }
 
@@ -396,6 +485,31 @@ impl Vm {
         continuation: Continuation,
         host: &mut dyn Host,
         budget: u64,
+    ) -> Outcome {
+        self.resume_with(m, st, continuation, host, budget, NoRecord)
+    }
+
+    /// [`Vm::resume`], recording into `trace` which nodes ran, in order (the debugger).
+    pub fn resume_recorded(
+        &mut self,
+        m: &VerifiedModule,
+        st: &mut InstanceState,
+        continuation: Continuation,
+        host: &mut dyn Host,
+        budget: u64,
+        trace: &mut NodeTrace,
+    ) -> Outcome {
+        self.resume_with(m, st, continuation, host, budget, trace)
+    }
+
+    fn resume_with<R: Recorder>(
+        &mut self,
+        m: &VerifiedModule,
+        st: &mut InstanceState,
+        continuation: Continuation,
+        host: &mut dyn Host,
+        budget: u64,
+        rec: R,
     ) -> Outcome {
         let k = continuation;
         let module = m.module();
@@ -448,6 +562,7 @@ impl Vm {
             &k.payload,
             host,
             budget,
+            rec,
         )
     }
 }
@@ -503,7 +618,8 @@ struct Frame {
     stack: Vec<u32>,
 }
 
-fn exec(
+#[allow(clippy::too_many_arguments)]
+fn exec<R: Recorder>(
     m: &VerifiedModule,
     st: &mut InstanceState,
     r: &mut Banks,
@@ -511,6 +627,7 @@ fn exec(
     payload: &[Value],
     host: &mut dyn Host,
     budget: u64,
+    mut rec: R,
 ) -> Outcome {
     let code = &m.module().code[..];
     let mut left = budget;
@@ -536,6 +653,7 @@ fn exec(
         }
         left -= 1;
         let here = pc;
+        rec.at(m, here);
         pc += 1;
         macro_rules! konst {
             ($c:expr, $variant:ident) => {

@@ -1,0 +1,501 @@
+//! The studio's HTTP API (`studio.md`): routing, the security checks of every request, and the
+//! graph endpoints. JSON in and out; errors are `{"error": "..."}` with a 4xx/5xx status.
+//!
+//! Beyond the spec's fields, graph answers carry `pins` (each node's resolved pins, as the
+//! compiler types them, so the page refuses a link the compiler would refuse before sending
+//! it) and each diagnostic carries `node` / `link` when its span lies in a node's or a link's
+//! line (so the page can badge the node).
+
+use super::State;
+use super::http::{Request, Response};
+use crate::compile;
+use crate::diag::render::JsonDiagnostic;
+use crate::diag::{self, Diagnostic, SourceFile};
+use crate::graph::ast::{self, Item};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// Most nodes a graph sent to the API may have (larger: 413).
+pub const MAX_MODEL_NODES: usize = 20_000;
+
+/// Answers one request.
+pub fn handle(state: &Arc<State>, req: Request) -> Response {
+    if let Err(r) = state.guard.check(&req) {
+        return Response::error(r.status, r.message);
+    }
+    let m = req.method.as_str();
+    match (m, req.path.as_str()) {
+        ("GET", "/api/palette") => palette(state),
+        ("GET", "/api/catalog") => catalog(state),
+        ("GET", "/api/kinds") => Response::json(200, &super::kinds::document()),
+        ("GET", "/api/graphs") => graphs(state),
+        ("GET", "/api/scenes") => scenes(state),
+        ("GET", "/api/graph") => get_graph(state, &req),
+        ("PUT", "/api/graph") => put_graph(state, &req),
+        ("POST", "/api/check") => check(state, &req),
+        ("GET", "/api/graph.svg") => svg(state, &req),
+        ("POST", "/api/run") => super::run::handle(state, &req),
+        ("GET", "/api/events") => super::sse::stream(state),
+        (_, p) if p.starts_with("/api/") => {
+            let known = [
+                "/api/palette",
+                "/api/catalog",
+                "/api/kinds",
+                "/api/graphs",
+                "/api/scenes",
+                "/api/graph",
+                "/api/check",
+                "/api/graph.svg",
+                "/api/run",
+                "/api/events",
+            ];
+            if known.contains(&p) {
+                Response::error(405, format!("{m} is not allowed on {p}"))
+            } else {
+                Response::error(404, format!("no endpoint {p}"))
+            }
+        }
+        ("GET" | "HEAD", p) => super::page::file(p)
+            .unwrap_or_else(|| Response::error(404, format!("no page file {p}"))),
+        (_, p) => Response::error(405, format!("{m} is not allowed on {p}")),
+    }
+}
+
+fn palette(state: &State) -> Response {
+    let Ok(live) = state.live.read() else {
+        return Response::error(500, "studio state is unavailable");
+    };
+    let entries = crate::palette::build(live.catalog().catalog());
+    Response::json(200, &crate::cli::assets::palette_document(&entries))
+}
+
+fn catalog(state: &State) -> Response {
+    let Ok(live) = state.live.read() else {
+        return Response::error(500, "studio state is unavailable");
+    };
+    Response::json(
+        200,
+        &crate::cli::assets::catalog_document(live.catalog().catalog()),
+    )
+}
+
+fn graphs(state: &State) -> Response {
+    let Ok(live) = state.live.read() else {
+        return Response::error(500, "studio state is unavailable");
+    };
+    let list: Vec<Value> = live
+        .graphs()
+        .values()
+        .map(|g| {
+            let (errors, warnings) = diag::counts(&g.diagnostics);
+            json!({"path": g.name, "graph": g.graph, "errors": errors, "warnings": warnings})
+        })
+        .collect();
+    Response::json(200, &json!({ "graphs": list }))
+}
+
+fn scenes(state: &State) -> Response {
+    let mut found = Vec::new();
+    let mut stack = vec![state.scenes.root.clone()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for ent in rd.flatten() {
+            let Ok(ft) = ent.file_type() else { continue };
+            let p = ent.path();
+            if ft.is_dir() {
+                stack.push(p);
+            } else if ft.is_file() && p.to_string_lossy().ends_with(".scene.ron") {
+                found.push(state.scenes.name_of(&p));
+            }
+        }
+        if found.len() > 10_000 {
+            break;
+        }
+    }
+    found.sort();
+    Response::json(200, &json!({ "scenes": found }))
+}
+
+/// A request's `path` parameter resolved inside the graphs folder.
+fn graph_path(state: &State, req: &Request) -> Result<(String, std::path::PathBuf), Response> {
+    let Some(rel) = req.param("path") else {
+        return Err(Response::error(400, "missing ?path="));
+    };
+    if !rel.ends_with(".bpg") {
+        return Err(Response::error(400, format!("`{rel}` is not a .bpg graph")));
+    }
+    match state.graphs.resolve(rel) {
+        Ok(p) => Ok((rel.to_string(), p)),
+        Err(e) => Err(Response::error(400, e.0)),
+    }
+}
+
+/// A diagnostic as `cli.md` prints it plus, when its span lies on a node's or a link's line,
+/// the node it names (`node`; for a link, the node it goes to) and the link (`link`).
+#[derive(Serialize)]
+pub struct Annotated<'a> {
+    #[serde(flatten)]
+    base: JsonDiagnostic<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    link: Option<String>,
+}
+
+/// Annotates diagnostics of `source` (parsed once more to find the items' spans).
+pub fn annotate<'a>(source: Option<&str>, diags: &'a [Diagnostic]) -> Vec<Annotated<'a>> {
+    let mut out: Vec<Annotated> = diags
+        .iter()
+        .map(|d| Annotated {
+            base: JsonDiagnostic::from(d),
+            node: None,
+            link: None,
+        })
+        .collect();
+    let Some(text) = source else { return out };
+    if diags.is_empty() {
+        return out;
+    }
+    let src = SourceFile::new("", text);
+    let (file, _) = crate::graph::parse(&src);
+    // Items are in file order and do not overlap: found by binary search on their start.
+    let items: Vec<(u32, u32, &Item)> = file
+        .items
+        .iter()
+        .filter(|it| !matches!(it, Item::Var(_)))
+        .map(|it| (it.span().start, it.span().end, it))
+        .collect();
+    for (d, a) in diags.iter().zip(out.iter_mut()) {
+        let at = d.span.start;
+        let i = items.partition_point(|(s, _, _)| *s <= at);
+        let Some((s, e, item)) = i.checked_sub(1).map(|i| items[i]) else {
+            continue;
+        };
+        if at < s || at > e {
+            continue;
+        }
+        match item {
+            Item::Node(n) => a.node = Some(n.name.name.clone()),
+            Item::Link(l) => {
+                a.node = Some(l.to_node.name.clone());
+                a.link = Some(link_text(l));
+            }
+            Item::Var(_) => {}
+        }
+    }
+    out
+}
+
+/// [`annotate`] as a JSON value (for events).
+pub fn diagnostics_json(source: Option<&str>, diags: &[Diagnostic]) -> Value {
+    serde_json::to_value(annotate(source, diags)).unwrap_or(Value::Null)
+}
+
+fn link_text(l: &ast::Link) -> String {
+    format!(
+        "{}.{} -> {}.{}",
+        l.from_node.name, l.from_pin.name, l.to_node.name, l.to_pin.name
+    )
+}
+
+/// Each node's pins as the compiler resolved them: `{"node": {"inputs": [...], "outputs": [...]}}`
+/// (the first node of a duplicated name).
+pub struct Pins<'a>(&'a compile::ir::Graph);
+
+struct PinList<'a>(&'a [compile::ir::Pin]);
+
+impl Serialize for PinList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for p in self.0 {
+            seq.serialize_element(&PinJson {
+                name: &p.name,
+                ty: p.ty.name(),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+struct PinJson<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    ty: &'static str,
+}
+
+#[derive(Serialize)]
+struct NodePins<'a> {
+    inputs: PinList<'a>,
+    outputs: PinList<'a>,
+}
+
+impl Serialize for Pins<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seen = std::collections::HashSet::new();
+        let mut map = s.serialize_map(None)?;
+        for n in &self.0.nodes {
+            if seen.insert(n.name.as_str()) {
+                map.serialize_entry(
+                    &n.name,
+                    &NodePins {
+                        inputs: PinList(&n.inputs),
+                        outputs: PinList(&n.outputs),
+                    },
+                )?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// A graph text compiled against the live catalog.
+struct Checked {
+    text: String,
+    compiled: compile::Compiled,
+}
+
+impl Checked {
+    fn diagnostics(&self) -> Vec<Annotated<'_>> {
+        annotate(Some(&self.text), self.compiled.diagnostics())
+    }
+    fn pins(&self) -> Pins<'_> {
+        Pins(&self.compiled.checked.graph)
+    }
+}
+
+/// Compiles `text` as graph `name` against the live catalog.
+fn compile_text(state: &State, name: &str, text: String) -> Result<Checked, Response> {
+    let Ok(live) = state.live.read() else {
+        return Err(Response::error(500, "studio state is unavailable"));
+    };
+    let src = SourceFile::new(name, text.as_str());
+    let compiled = compile::compile(&src, live.catalog().catalog());
+    Ok(Checked { text, compiled })
+}
+
+fn get_graph(state: &State, req: &Request) -> Response {
+    let (rel, path) = match graph_path(state, req) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let bytes = match read_limited(&path) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let version = crate::cli::live::version_of(&bytes);
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Response::error(422, format!("{rel} is not valid UTF-8"));
+    };
+    let model = super::model::model_json(&rel, &text);
+    let c = match compile_text(state, &rel, text) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    #[derive(Serialize)]
+    struct Answer<'a> {
+        path: &'a str,
+        version: &'a str,
+        source: &'a str,
+        model: Value,
+        diagnostics: Vec<Annotated<'a>>,
+        pins: Pins<'a>,
+    }
+    Response::serialized(
+        200,
+        &Answer {
+            path: &rel,
+            version: &version,
+            source: &c.text,
+            model,
+            diagnostics: c.diagnostics(),
+            pins: c.pins(),
+        },
+    )
+}
+
+fn read_limited(path: &std::path::Path) -> Result<Vec<u8>, Response> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Response::error(404, "no such graph")
+        } else {
+            Response::error(500, format!("cannot read the graph: {e}"))
+        }
+    })?;
+    let mut buf = Vec::new();
+    let limit = crate::cli::live::MAX_GRAPH_FILE;
+    f.take(limit + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| Response::error(500, format!("cannot read the graph: {e}")))?;
+    if buf.len() as u64 > limit {
+        return Err(Response::error(
+            413,
+            format!("the graph is larger than {limit} bytes"),
+        ));
+    }
+    Ok(buf)
+}
+
+fn some<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// The body of `POST /api/check` and `PUT /api/graph` (the model kept as raw JSON so its size
+/// is checked before it is built).
+#[derive(Deserialize)]
+struct GraphBody<'a> {
+    #[serde(default, deserialize_with = "some")]
+    path: Option<Option<String>>,
+    #[serde(default, deserialize_with = "some")]
+    base: Option<Option<String>>,
+    #[serde(borrow, default)]
+    model: Option<&'a RawValue>,
+    #[serde(default, deserialize_with = "some")]
+    source: Option<Value>,
+}
+
+/// A body's graph request, or a 400/415.
+fn body_of(req: &Request) -> Result<GraphBody<'_>, Response> {
+    let ct = req.header("content-type").unwrap_or("application/json");
+    if !ct.starts_with("application/json") {
+        return Err(Response::error(415, "send the body as application/json"));
+    }
+    serde_json::from_slice::<GraphBody>(&req.body)
+        .map_err(|e| Response::error(400, format!("the body is not a graph request: {e}")))
+}
+
+/// The canonical text of a body's graph (`model` or `source`), or the refusal.
+fn body_text(name: &str, b: &GraphBody) -> Result<String, Response> {
+    match (b.model, &b.source) {
+        (Some(m), None) => super::model::text_of_model(m.get()),
+        (None, Some(Value::String(s))) => {
+            let src = SourceFile::new(name, s.as_str());
+            match crate::graph::format_source(&src) {
+                Ok(t) => Ok(t),
+                Err(d) => Err(Response::json(
+                    400,
+                    &json!({"error": "the source is not a graph: it does not parse",
+                            "diagnostics": diagnostics_json(Some(s), &d)}),
+                )),
+            }
+        }
+        (None, Some(_)) => Err(Response::error(400, "`source` must be a string")),
+        (Some(_), Some(_)) => Err(Response::error(400, "send `model` or `source`, not both")),
+        (None, None) => Err(Response::error(400, "the body needs `model` or `source`")),
+    }
+}
+
+#[derive(Serialize)]
+struct CheckAnswer<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<&'a str>,
+    diagnostics: Vec<Annotated<'a>>,
+    source: &'a str,
+    pins: Pins<'a>,
+}
+
+fn check(state: &State, req: &Request) -> Response {
+    let b = match body_of(req) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let name = match &b.path {
+        None | Some(None) => "untitled.bpg".to_string(),
+        Some(Some(p)) => match crate::studio::security::plain_relative(p) {
+            Ok(_) => p.clone(),
+            Err(e) => return Response::error(400, e.0),
+        },
+    };
+    let text = match body_text(&name, &b) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    match compile_text(state, &name, text) {
+        Ok(c) => Response::serialized(
+            200,
+            &CheckAnswer {
+                version: None,
+                diagnostics: c.diagnostics(),
+                source: &c.text,
+                pins: c.pins(),
+            },
+        ),
+        Err(r) => r,
+    }
+}
+
+fn put_graph(state: &State, req: &Request) -> Response {
+    let (rel, path) = match graph_path(state, req) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let b = match body_of(req) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let Some(base) = b.base.clone() else {
+        return Response::error(
+            400,
+            "the body needs `base` (a version, or null for a new file)",
+        );
+    };
+    let text = match body_text(&rel, &b) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let Ok(_w) = state.writes.lock() else {
+        return Response::error(500, "studio state is unavailable");
+    };
+    let current = match std::fs::read(&path) {
+        Ok(b) => Some(crate::cli::live::version_of(&b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Response::error(500, format!("cannot read {rel}: {e}")),
+    };
+    if current != base {
+        let message = match (&current, &base) {
+            (Some(_), None) => format!("{rel} already exists"),
+            (None, Some(_)) => format!("{rel} no longer exists on disk"),
+            _ => format!("{rel} changed on disk since it was read"),
+        };
+        return Response::json(409, &json!({"error": message, "version": current}));
+    }
+    if let Err(e) = crate::fsutil::write_atomic(&path, text.as_bytes()) {
+        return Response::error(500, format!("cannot write {rel}: {e}"));
+    }
+    let version = crate::cli::live::version_of(text.as_bytes());
+    match compile_text(state, &rel, text) {
+        Ok(c) => Response::serialized(
+            200,
+            &CheckAnswer {
+                version: Some(&version),
+                diagnostics: c.diagnostics(),
+                source: &c.text,
+                pins: c.pins(),
+            },
+        ),
+        Err(r) => r,
+    }
+}
+
+fn svg(state: &State, req: &Request) -> Response {
+    let (rel, path) = match graph_path(state, req) {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let bytes = match read_limited(&path) {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Response::error(422, format!("{rel} is not valid UTF-8"));
+    };
+    super::model::svg(state, &rel, &text)
+}

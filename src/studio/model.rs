@@ -1,0 +1,84 @@
+//! The graph as data for the page: `model` ↔ canonical text through [`crate::graph::model`]
+//! (the one writer of `.bpg`, shared with `fmt`), and the picture through `sinew graph --svg`'s
+//! renderer.
+
+use super::State;
+use super::api::MAX_MODEL_NODES;
+use super::http::{Body, Response};
+use crate::diag::SourceFile;
+use crate::graph::model::Model;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The `model` of a graph text (`null` when the text does not parse).
+pub fn model_json(name: &str, text: &str) -> Value {
+    match Model::parse(&SourceFile::new(name, text)) {
+        Ok(m) => serde_json::to_value(&m).unwrap_or(Value::Null),
+        Err(_) => Value::Null,
+    }
+}
+
+/// Just the sizes of a model, read without building it.
+#[derive(Deserialize)]
+struct Sizes {
+    #[serde(default)]
+    nodes: Vec<serde::de::IgnoredAny>,
+    #[serde(default)]
+    links: Vec<serde::de::IgnoredAny>,
+}
+
+/// The canonical text of a `model` (raw JSON) sent by the page: 413 past [`MAX_MODEL_NODES`]
+/// nodes (or 4× as many links), checked before the model is built; 400 when it is not a valid
+/// model (the error names the part).
+pub fn text_of_model(raw: &str) -> Result<String, Response> {
+    let sizes: Sizes = serde_json::from_str(raw)
+        .map_err(|e| Response::error(400, format!("not a graph model: {e}")))?;
+    if sizes.nodes.len() > MAX_MODEL_NODES || sizes.links.len() > 4 * MAX_MODEL_NODES {
+        return Err(Response::error(
+            413,
+            format!(
+                "the model has more than {MAX_MODEL_NODES} nodes (or 4× as many links), the most the studio edits"
+            ),
+        ));
+    }
+    match serde_json::from_str::<Model>(raw) {
+        Ok(model) => Ok(model.to_text()),
+        Err(e) => Err(Response::error(400, format!("not a graph model: {e}"))),
+    }
+}
+
+/// `GET /api/graph.svg`: the picture `sinew graph --svg` draws, against the live catalog (a
+/// graph with compile errors still draws, its erroring nodes marked); 422 when it does not parse.
+pub fn svg(state: &State, name: &str, text: &str) -> Response {
+    let Ok(live) = state.live.read() else {
+        return Response::error(500, "studio state is unavailable");
+    };
+    let src = SourceFile::new(name, text);
+    match crate::picture::graph_svg(&src, live.catalog().catalog()) {
+        Ok(svg) => {
+            let file: String = name
+                .rsplit('/')
+                .next()
+                .unwrap_or("graph")
+                .trim_end_matches(".bpg")
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                .collect();
+            Response::new(200, "image/svg+xml", Body::Bytes(svg.into_bytes()))
+                .with_header(
+                    "Content-Disposition",
+                    format!("inline; filename=\"{file}.svg\""),
+                )
+                // Opened on its own, the picture runs nothing and loads nothing.
+                .with_header(
+                    "Content-Security-Policy",
+                    "default-src 'none'; style-src 'unsafe-inline'",
+                )
+        }
+        Err(d) => Response::json(
+            422,
+            &serde_json::json!({"error": format!("{name} does not parse, so it cannot be drawn"),
+                                "diagnostics": super::api::diagnostics_json(Some(text), &d)}),
+        ),
+    }
+}

@@ -1,0 +1,120 @@
+// The palette: every kind from /api/palette by category (catalog events under their
+// sequence), fuzzy search on name and kind, quarantined identities shown disabled with the
+// files that claim them, and what the last live refresh added or removed.
+import { useMemo, useState } from 'react';
+import Fuse from 'fuse.js';
+import type { Catalog, PaletteEntry } from './api';
+
+export interface PaletteChange {
+  added: string[];
+  removed: string[];
+  changed: string[];
+  at: number;
+}
+
+export function fuzzy(entries: PaletteEntry[], query: string): PaletteEntry[] {
+  if (!query.trim()) return entries;
+  // Extended search: words separated by spaces must all match (each one fuzzily).
+  const f = new Fuse(entries, {
+    keys: ['name', 'kind', 'category'],
+    threshold: 0.35,
+    ignoreLocation: true,
+    useExtendedSearch: true,
+  });
+  const q = query
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[|'!^$=]/g, ''))
+    .filter(Boolean)
+    .join(' ');
+  return q ? f.search(q).map((r) => r.item) : entries;
+}
+
+export function Palette(props: {
+  entries: PaletteEntry[];
+  catalog: Catalog | null;
+  change: PaletteChange | null;
+  onAdd: (e: PaletteEntry) => void;
+}) {
+  const [query, setQuery] = useState('');
+  const shown = useMemo(() => fuzzy(props.entries, query), [props.entries, query]);
+  const groups = useMemo(() => {
+    const m = new Map<string, PaletteEntry[]>();
+    for (const e of shown) {
+      const l = m.get(e.category) ?? [];
+      l.push(e);
+      m.set(e.category, l);
+    }
+    return [...m.entries()];
+  }, [shown]);
+  const q = props.catalog?.quarantined ?? [];
+  return (
+    <div className="palette">
+      <input
+        className="palette-search"
+        placeholder="Search nodes…"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        data-testid="palette-search"
+      />
+      {props.change && (
+        <div className="palette-change" data-testid="palette-change">
+          <b>Palette updated</b>
+          {props.change.added.map((k) => (
+            <div key={`a${k}`} className="added">+ {k}</div>
+          ))}
+          {props.change.removed.map((k) => (
+            <div key={`r${k}`} className="removed">− {k}</div>
+          ))}
+          {props.change.changed.map((k) => (
+            <div key={`c${k}`} className="changed">~ {k}</div>
+          ))}
+        </div>
+      )}
+      <div className="palette-list">
+        {groups.map(([cat, list]) => (
+          <details key={cat} open={query !== '' || !cat.startsWith('Math')}>
+            <summary>{cat}</summary>
+            {list.map((e) => (
+              <div
+                key={e.kind}
+                className="palette-entry"
+                data-palette-kind={e.kind}
+                draggable
+                onDragStart={(ev) => {
+                  ev.dataTransfer.setData('application/x-sinew-kind', e.kind);
+                  ev.dataTransfer.effectAllowed = 'copy';
+                }}
+                onDoubleClick={() => props.onAdd(e)}
+                title={`${e.kind}\nin: ${e.inputs.map((p) => `${p.name}:${p.type}`).join(', ')}\nout: ${e.outputs
+                  .map((p) => `${p.name}:${p.type}`)
+                  .join(', ')}`}
+              >
+                <span className="pe-name">{e.name}</span>
+                <span className="pe-kind">{e.kind}</span>
+              </div>
+            ))}
+          </details>
+        ))}
+        {q.length > 0 && (
+          <details open>
+            <summary>Quarantined</summary>
+            {q.map((x) => (
+              <div
+                key={x.id}
+                className="palette-entry disabled"
+                data-palette-kind={`event ${x.id}`}
+                data-quarantined="true"
+                aria-disabled="true"
+                title={`claimed by ${x.files.join(', ')}`}
+              >
+                <span className="pe-name">event {x.id}</span>
+                <span className="pe-kind">quarantined: claimed by {x.files.join(', ')}</span>
+              </div>
+            ))}
+          </details>
+        )}
+      </div>
+    </div>
+  );
+}

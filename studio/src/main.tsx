@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ReactFlowProvider } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import './styles.css';
+import { App } from './App';
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <ReactFlowProvider>
+        <App />
+      </ReactFlowProvider>
+    </StrictMode>,
+  );
+}

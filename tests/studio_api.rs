@@ -1,0 +1,634 @@
+//! The studio's HTTP API against a real server on port 0 (`studio.md`): every rule of "Who may
+//! do what", the graph endpoints (versions, 409, canonical saves), bad and hostile requests,
+//! Server-Sent Events after an asset rename, and runs with node execution info.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+#[path = "support/studio.rs"]
+mod harness;
+use harness::*;
+
+#[test]
+fn host_header_must_be_the_studio() {
+    let s = start();
+    let port = s.port.to_string();
+    assert_eq!(s.get("/api/graphs").status, 200);
+    let local = format!("localhost:{port}");
+    let r = s.request("GET", "/api/graphs", &[("Host", &local)], b"");
+    assert_eq!(r.status, 200);
+    for bad in [
+        format!("evil.example:{port}"),
+        "127.0.0.1".to_string(),
+        format!("127.0.0.1:{}", s.port.wrapping_add(1)),
+    ] {
+        let r = s.request("GET", "/api/graphs", &[("Host", &bad)], b"");
+        assert_eq!(r.status, 403, "{bad}");
+        assert!(r.json()["error"].as_str().unwrap().contains("127.0.0.1"));
+    }
+    // no Host at all (HTTP/1.0 style)
+    let r = s.raw(b"GET /api/graphs HTTP/1.0\r\n\r\n");
+    assert_eq!(r.status, 403);
+    // the page itself is behind the same rule
+    let r = s.request("GET", "/", &[("Host", "rebound.example")], b"");
+    assert_eq!(r.status, 403);
+}
+
+#[test]
+fn changes_need_the_token_and_the_studio_origin() {
+    let s = start();
+    let body = json!({"source": "graph a\n"}).to_string();
+    let ct = ("Content-Type", "application/json");
+    let check = |headers: &[(&str, &str)], target: &str| {
+        s.request("POST", target, headers, body.as_bytes()).status
+    };
+    assert_eq!(check(&[ct], "/api/check"), 403, "no token");
+    assert_eq!(check(&[ct, ("X-Sinew-Token", "nope")], "/api/check"), 403);
+    let short = &s.token[..10];
+    assert_eq!(check(&[ct, ("X-Sinew-Token", short)], "/api/check"), 403);
+    assert_eq!(check(&[ct, ("X-Sinew-Token", &s.token)], "/api/check"), 200);
+    assert_eq!(
+        check(&[ct], &format!("/api/check?token={}", s.token)),
+        200,
+        "?token= works too"
+    );
+    let own = format!("http://127.0.0.1:{}", s.port);
+    let own2 = format!("http://localhost:{}", s.port);
+    assert_eq!(
+        check(
+            &[ct, ("X-Sinew-Token", &s.token), ("Origin", &own)],
+            "/api/check"
+        ),
+        200
+    );
+    assert_eq!(
+        check(
+            &[ct, ("X-Sinew-Token", &s.token), ("Origin", &own2)],
+            "/api/check"
+        ),
+        200
+    );
+    for origin in ["http://evil.example", "null", "https://127.0.0.1:1"] {
+        assert_eq!(
+            check(
+                &[ct, ("X-Sinew-Token", &s.token), ("Origin", origin)],
+                "/api/check"
+            ),
+            403,
+            "{origin}"
+        );
+    }
+    // a PUT without the token changes nothing
+    let before = std::fs::read(hero_path(&s)).unwrap();
+    let r = s.request(
+        "PUT",
+        "/api/graph?path=demo/hero.bpg",
+        &[ct],
+        json!({"base": null, "source": "graph x\n"})
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(r.status, 403);
+    let r = s.request(
+        "POST",
+        "/api/run",
+        &[
+            ct,
+            ("X-Sinew-Token", &s.token),
+            ("Origin", "http://evil.example"),
+        ],
+        br#"{"scene": "demo.scene.ron"}"#,
+    );
+    assert_eq!(r.status, 403, "runs too");
+    assert_eq!(std::fs::read(hero_path(&s)).unwrap(), before);
+}
+
+#[test]
+fn paths_never_leave_their_folder() {
+    let s = start();
+    let outside = s.dir.path().join("outside.bpg");
+    std::fs::write(&outside, "graph outside\n").unwrap();
+    for p in [
+        "../outside.bpg",
+        "demo/../../outside.bpg",
+        "%2e%2e/outside.bpg",
+        "/etc/passwd.bpg",
+        "demo//hero.bpg",
+        "./demo/hero.bpg",
+        "C:/x.bpg",
+    ] {
+        let r = s.get(&format!("/api/graph?path={p}"));
+        assert_eq!(r.status, 400, "{p}: {}", String::from_utf8_lossy(&r.body));
+        let r = s.send(
+            "PUT",
+            &format!("/api/graph?path={p}"),
+            &json!({"base": null, "source": "graph x\n"}),
+        );
+        assert_eq!(r.status, 400, "{p}");
+    }
+    assert_eq!(s.get("/api/graph?path=demo/hero.toml").status, 400);
+    assert_eq!(s.get("/api/graph.svg?path=../outside.bpg").status, 400);
+    let r = s.send(
+        "POST",
+        "/api/run",
+        &json!({"scene": "../scenes/demo.scene.ron"}),
+    );
+    assert_eq!(r.status, 400);
+    // symlinks out of the folder: a file and a folder
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&outside, s.graphs().join("link.bpg")).unwrap();
+        let out_dir = s.dir.path().join("elsewhere");
+        std::fs::create_dir(&out_dir).unwrap();
+        std::os::unix::fs::symlink(&out_dir, s.graphs().join("away")).unwrap();
+        std::os::unix::fs::symlink(
+            s.dir.path().join("nothing.bpg"),
+            s.graphs().join("dangling.bpg"),
+        )
+        .unwrap();
+        assert_eq!(s.get("/api/graph?path=link.bpg").status, 400);
+        let r = s.send(
+            "PUT",
+            "/api/graph?path=link.bpg",
+            &json!({"base": null, "source": "graph hacked\n"}),
+        );
+        assert_eq!(r.status, 400);
+        let r = s.send(
+            "PUT",
+            "/api/graph?path=away/new.bpg",
+            &json!({"base": null, "source": "graph hacked\n"}),
+        );
+        assert_eq!(r.status, 400);
+        let r = s.send(
+            "PUT",
+            "/api/graph?path=dangling.bpg",
+            &json!({"base": null, "source": "graph hacked\n"}),
+        );
+        assert_eq!(r.status, 400);
+        assert!(!out_dir.join("new.bpg").exists());
+        assert!(!s.dir.path().join("nothing.bpg").exists());
+        assert_eq!(
+            std::fs::read_to_string(&outside).unwrap(),
+            "graph outside\n"
+        );
+    }
+}
+
+#[test]
+fn graph_versions_saves_and_conflicts() {
+    let s = start();
+    let doc = s.get("/api/graph?path=demo/hero.bpg").json();
+    let bytes = std::fs::read(hero_path(&s)).unwrap();
+    let v0 = doc["version"].as_str().unwrap().to_string();
+    assert_eq!(v0, sinew::cli::live::version_of(&bytes));
+    assert_eq!(v0.len(), 64);
+    assert_eq!(doc["path"], HERO);
+    assert_eq!(doc["source"].as_str().unwrap().as_bytes(), &bytes[..]);
+    assert_eq!(doc["model"]["graph"], "hero");
+    assert_eq!(doc["model"]["nodes"].as_array().unwrap().len(), 17);
+    assert_eq!(doc["model"]["nodes"][0]["x"], Value::Null, "no position");
+    assert_eq!(doc["diagnostics"], json!([]));
+    assert_eq!(doc["pins"]["count"]["outputs"][1]["type"], "int");
+
+    // save the model as read: the canonical text of the file, every comment kept
+    let mut model = doc["model"].clone();
+    model["nodes"][1]["x"] = json!(40);
+    model["nodes"][1]["y"] = json!(-20);
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=demo/hero.bpg",
+        &json!({"base": v0, "model": model}),
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let v1 = r.json()["version"].as_str().unwrap().to_string();
+    let text = std::fs::read_to_string(hero_path(&s)).unwrap();
+    assert_eq!(v1, sinew::cli::live::version_of(text.as_bytes()));
+    assert!(text.contains("node hi = debug.log { message = \"hero ready\" } at (40, -20)\n"));
+    assert!(text.starts_with("// The hero counts its own footsteps"));
+    let src = sinew::diag::SourceFile::new("h", text.clone());
+    assert_eq!(
+        sinew::graph::format_source(&src).unwrap(),
+        text,
+        "canonical"
+    );
+
+    // moving one node changes one line
+    let mut moved = model.clone();
+    moved["nodes"][1]["x"] = json!(41);
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=demo/hero.bpg",
+        &json!({"base": v1, "model": moved}),
+    );
+    assert_eq!(r.status, 200);
+    let v2 = r.json()["version"].as_str().unwrap().to_string();
+    let text2 = std::fs::read_to_string(hero_path(&s)).unwrap();
+    let diff = text
+        .lines()
+        .zip(text2.lines())
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!((diff, text.lines().count()), (1, text2.lines().count()));
+
+    // a stale base is 409 with the current version, and writes nothing
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=demo/hero.bpg",
+        &json!({"base": v0, "source": "graph lost\n"}),
+    );
+    assert_eq!(r.status, 409);
+    assert_eq!(r.json()["version"], json!(v2));
+    assert_eq!(std::fs::read_to_string(hero_path(&s)).unwrap(), text2);
+    // base null on an existing file is 409; on a new file it creates it
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=demo/hero.bpg",
+        &json!({"base": null, "source": "graph lost\n"}),
+    );
+    assert_eq!(r.status, 409);
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=demo/new.bpg",
+        &json!({"base": null, "source": "graph   new\n"}),
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        std::fs::read_to_string(s.graphs().join("demo/new.bpg")).unwrap(),
+        "graph new\n"
+    );
+    // a version for a file that does not exist is 409
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=demo/gone.bpg",
+        &json!({"base": v2, "source": "graph g\n"}),
+    );
+    assert_eq!(r.status, 409);
+    assert!(!s.graphs().join("demo/gone.bpg").exists());
+    // a graph with compile errors still saves (work in progress)
+    let wip = "graph wip\nnode a = int.add\nnode b = debug.log\na.out -> b.message\n";
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=wip.bpg",
+        &json!({"base": null, "source": wip}),
+    );
+    assert_eq!(r.status, 200);
+    let d = r.json();
+    assert_eq!(d["diagnostics"][0]["code"], "E0301");
+    assert_eq!(d["diagnostics"][0]["node"], "b");
+    assert_eq!(d["diagnostics"][0]["link"], "a.out -> b.message");
+    assert!(s.graphs().join("wip.bpg").exists());
+    assert_eq!(s.get("/api/graph?path=missing.bpg").status, 404);
+    // the list
+    let list = s.get("/api/graphs").json();
+    let paths: Vec<&str> = list["graphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["path"].as_str().unwrap())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    assert!(paths.contains(&"demo/hero.bpg"));
+}
+
+#[test]
+fn check_answers_diagnostics_and_canonical_text_without_writing() {
+    let s = start();
+    let before = std::fs::read(hero_path(&s)).unwrap();
+    let r = s.send(
+        "POST",
+        "/api/check",
+        &json!({"path": HERO, "source": "graph  a\nnode x = var.get nope\n"}),
+    );
+    assert_eq!(r.status, 200);
+    let d = r.json();
+    assert_eq!(d["source"], "graph a\n\nnode x = var.get nope\n");
+    assert_eq!(d["diagnostics"][0]["code"], "E0310");
+    assert_eq!(d["diagnostics"][0]["node"], "x");
+    assert_eq!(d["diagnostics"][0]["file"], HERO);
+    let model = s.get("/api/graph?path=demo/hero.bpg").json()["model"].clone();
+    let r = s.send("POST", "/api/check", &json!({"model": model}));
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["diagnostics"], json!([]));
+    assert_eq!(std::fs::read(hero_path(&s)).unwrap(), before);
+}
+
+#[test]
+fn bad_bodies_are_refused_and_write_nothing() {
+    let s = start();
+    let before = std::fs::read(hero_path(&s)).unwrap();
+    let v = s.get("/api/graph?path=demo/hero.bpg").json()["version"].clone();
+    let put = |body: &[u8], ct: &str| {
+        s.request(
+            "PUT",
+            "/api/graph?path=demo/hero.bpg",
+            &[("X-Sinew-Token", &s.token), ("Content-Type", ct)],
+            body,
+        )
+    };
+    let cases: Vec<(Vec<u8>, u16)> = vec![
+        (b"not json".to_vec(), 400),
+        (b"[1, 2]".to_vec(), 400),
+        (json!({"base": v}).to_string().into_bytes(), 400),
+        (json!({"model": {}}).to_string().into_bytes(), 400),
+        (json!({"base": v, "model": {"graph": "x"}, "source": "graph x\n"}).to_string().into_bytes(), 400),
+        (json!({"base": v, "source": 3}).to_string().into_bytes(), 400),
+        (json!({"base": v, "source": "this is not a graph {"}).to_string().into_bytes(), 400),
+        (json!({"base": v, "model": {"graph": "x", "nodes": [{"id": "a", "kind": "int.add\nnode b = x", "x": null, "y": null, "props": {}}]}}).to_string().into_bytes(), 400),
+        (json!({"base": v, "model": {"graph": "x", "nodes": [{"id": "a b", "kind": "int.add", "x": 1, "y": null, "props": {}}]}}).to_string().into_bytes(), 400),
+        (json!({"base": v, "model": {"graph": "x", "vars": [], "nodes": [], "links": [], "extra": 1}}).to_string().into_bytes(), 400),
+        (vec![0xff, 0xfe, 0x00], 400),
+    ];
+    for (body, status) in &cases {
+        let r = put(body, "application/json");
+        assert_eq!(r.status, *status, "{}", String::from_utf8_lossy(body));
+        assert!(r.json()["error"].is_string());
+    }
+    assert_eq!(put(b"{}", "text/plain").status, 415);
+    assert_eq!(std::fs::read(hero_path(&s)).unwrap(), before);
+    // unknown endpoints and methods
+    assert_eq!(s.get("/api/nothing").status, 404);
+    assert_eq!(
+        s.send("DELETE", "/api/graph?path=demo/hero.bpg", &json!({}))
+            .status,
+        405
+    );
+    assert_eq!(s.get("/api/check").status, 405);
+}
+
+#[test]
+fn the_page_is_served_from_the_binary() {
+    let s = start();
+    let r = s.get("/");
+    assert_eq!(r.status, 200);
+    let html = String::from_utf8_lossy(&r.body);
+    assert!(html.contains("/assets/index.js"), "{html}");
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no CDN"
+    );
+    assert_eq!(s.get("/assets/index.js").status, 200);
+    assert_eq!(s.get("/assets/index.css").status, 200);
+    assert_eq!(s.get("/assets/nothing.js").status, 404);
+    let svg = s.get("/api/graph.svg?path=demo/hero.bpg");
+    assert_eq!(svg.status, 200);
+    let svg = String::from_utf8(svg.body).unwrap();
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..80]
+    );
+    assert!(svg.contains("data-node-id=\"count\""));
+    std::fs::write(s.graphs().join("broken.bpg"), "graph {").unwrap();
+    assert_eq!(s.get("/api/graph.svg?path=broken.bpg").status, 422);
+    let kinds = s.get("/api/kinds").json();
+    assert!(
+        kinds["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k["kind"] == "flow.sequence"
+                && k["properties"][0]["name"] == "count"
+                && k["family"] == "flow")
+    );
+}
+
+#[test]
+fn palette_and_catalog_are_the_cli_documents() {
+    let s = start();
+    let run = |args: &[&str]| -> Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sinew"))
+            .args(args)
+            .current_dir(s.dir.path())
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    assert_eq!(
+        s.get("/api/palette").json(),
+        run(&["palette", "--format", "json"])
+    );
+    assert_eq!(
+        s.get("/api/catalog").json(),
+        run(&["catalog", "--format", "json"])
+    );
+}
+
+/// Reads Server-Sent Events from a stream.
+struct Events {
+    lines: std::sync::mpsc::Receiver<(String, Value)>,
+}
+
+impl Events {
+    fn open(s: &Studio) -> Events {
+        let mut c = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+        write!(
+            c,
+            "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            s.port
+        )
+        .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut event = String::new();
+            for line in BufReader::new(c).lines().map_while(Result::ok) {
+                if let Some(e) = line.strip_prefix("event: ") {
+                    event = e.to_string();
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    let v: Value = serde_json::from_str(d).unwrap();
+                    if tx.send((event.clone(), v)).is_err() {
+                        break;
+                    }
+                }
+            }
+        });
+        Events { lines: rx }
+    }
+
+    /// The next event named `name` that satisfies `ok`, within a generous timeout.
+    fn wait(&self, name: &str, ok: impl Fn(&Value) -> bool) -> Value {
+        let end = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let (e, v) = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no `{name}` event"));
+            if e == name && ok(&v) {
+                return v;
+            }
+        }
+    }
+}
+
+#[test]
+fn events_follow_an_asset_rename_and_graph_edits_on_disk() {
+    let s = start();
+    let ev = Events::open(&s);
+    std::thread::sleep(Duration::from_millis(300));
+    let seq = s.dir.path().join("assets/run.animseq");
+    let text = std::fs::read_to_string(&seq).unwrap();
+    std::fs::write(
+        &seq,
+        text.replace("id: \"footstep_l\"", "id: \"footstep_left\""),
+    )
+    .unwrap();
+    let id = "animseq::fef88abd-e6e0-4983-9d3e-379b80acc9bd";
+    let p = ev.wait("palette", |v| !v["added"].as_array().unwrap().is_empty());
+    assert_eq!(p["added"], json!([format!("event {id}.footstep_left")]));
+    assert_eq!(p["removed"], json!([format!("event {id}.footstep_l")]));
+    let c = ev.wait("check", |v| v["path"] == HERO);
+    let d = &c["diagnostics"][0];
+    assert_eq!(
+        (d["code"].as_str(), d["node"].as_str()),
+        (Some("E0312"), Some("left"))
+    );
+    assert!(
+        s.get("/api/palette").json()["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["kind"] == format!("event {id}.footstep_left"))
+    );
+    // a graph edited on disk: `file` with its new version
+    let hero = hero_path(&s);
+    let edited = std::fs::read_to_string(&hero).unwrap() + "// edited elsewhere\n";
+    std::fs::write(&hero, &edited).unwrap();
+    let f = ev.wait("file", |v| v["path"] == HERO);
+    assert_eq!(
+        f["version"],
+        json!(sinew::cli::live::version_of(edited.as_bytes()))
+    );
+    // renaming back clears the diagnostic
+    std::fs::write(&seq, &text).unwrap();
+    ev.wait("check", |v| {
+        v["path"] == HERO && v["diagnostics"] == json!([])
+    });
+}
+
+#[test]
+fn runs_answer_the_cli_records_and_the_nodes_that_ran() {
+    let s = start();
+    let r = s.send(
+        "POST",
+        "/api/run",
+        &json!({"scene": "demo.scene.ron", "ticks": 60}),
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let d = r.json();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args([
+            "run",
+            "scenes/demo.scene.ron",
+            "--ticks",
+            "60",
+            "--format",
+            "json",
+        ])
+        .current_dir(s.dir.path())
+        .output()
+        .unwrap();
+    let cli: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        d["records"].as_array().unwrap(),
+        &cli,
+        "exactly `sinew run --format json`"
+    );
+    let ex = d["executed"].as_array().unwrap();
+    assert_eq!(ex.len(), cli.len());
+    // the first log is begin_play's `hi`
+    assert_eq!(cli[0]["kind"], "log");
+    assert_eq!(
+        ex[0],
+        json!([{"graph": "hero", "entity": "hero", "event": "begin_play", "nodes": ["hi"]}])
+    );
+    // a hero footstep ran the counting chain, in order
+    let i = cli
+        .iter()
+        .position(|r| r["kind"] == "notify" && r["entity"] == "hero")
+        .expect("a hero footstep");
+    let inv = &ex[i].as_array().unwrap()[0];
+    assert_eq!(inv["graph"], "hero");
+    let nodes: Vec<&str> = inv["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    let pos = |n: &str| {
+        nodes
+            .iter()
+            .position(|x| *x == n)
+            .unwrap_or_else(|| panic!("{n} in {nodes:?}"))
+    };
+    assert!(pos("get") < pos("count") && pos("count") < pos("say") && pos("say") < pos("every"));
+    // the log it produced lists the same invocation
+    assert_eq!(cli[i + 1]["kind"], "log");
+    assert_eq!(ex[i + 1][0], *inv);
+    // end records ran nothing
+    assert_eq!(ex.last().unwrap(), &json!([]));
+    // bad requests
+    assert_eq!(
+        s.send(
+            "POST",
+            "/api/run",
+            &json!({"scene": "demo.scene.ron", "ticks": 0})
+        )
+        .status,
+        400
+    );
+    assert_eq!(
+        s.send(
+            "POST",
+            "/api/run",
+            &json!({"scene": "demo.scene.ron", "ticks": 1_000_000})
+        )
+        .status,
+        400
+    );
+    assert_eq!(
+        s.send("POST", "/api/run", &json!({"scene": "nope.scene.ron"}))
+            .status,
+        404
+    );
+    assert_eq!(s.send("POST", "/api/run", &json!({"ticks": 3})).status, 400);
+    std::fs::write(
+        s.dir.path().join("scenes/bad.scene.ron"),
+        "Scene(entities: [(name: 1)])",
+    )
+    .unwrap();
+    let r = s.send("POST", "/api/run", &json!({"scene": "bad.scene.ron"}));
+    assert_eq!(r.status, 422);
+}
+
+#[test]
+fn runs_work_from_any_current_folder() {
+    // The demo scene names `../graphs/demo/*.bpg`: the project folder of a run is the folder
+    // holding --graphs, --scenes and --assets, not wherever the studio was started.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let s = start_in(
+        sinew::studio::http::Limits::default(),
+        Some(elsewhere.path().to_path_buf()),
+    );
+    let r = s.send(
+        "POST",
+        "/api/run",
+        &json!({"scene": "demo.scene.ron", "ticks": 30}),
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let d = r.json();
+    assert!(
+        d["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["kind"] == "log" && r["graph"] == "hero"),
+        "the hero graph ran: {d}"
+    );
+}
