@@ -106,9 +106,12 @@ fn err_graphs_report_their_diagnostics() {
         seen.extend(codes);
         snapshot("err", &p, &text);
     }
-    // Every semantic code of the compiler has a fixture (E0399 is a compiler bug by definition).
+    // Every semantic code of the compiler has a fixture (E0399 is a compiler bug by definition;
+    // E0322 and E0323 take graphs of megabytes: tests/limits.rs reaches them in memory).
     for (code, _) in sinew::diag::codes::CODES {
-        if (code.starts_with("E03") || code.starts_with("W03")) && *code != "E0399" {
+        if (code.starts_with("E03") || code.starts_with("W03"))
+            && !["E0399", "E0322", "E0323"].contains(code)
+        {
             assert!(seen.contains(code), "no fixture reports {code}");
         }
     }

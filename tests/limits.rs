@@ -116,6 +116,33 @@ fn one_scene(dir: &Path, entities: &str, actions: &str) {
     );
 }
 
+/// Compiles `text` (no catalog); the errors, rendered, after checking that there is no module,
+/// no internal error, and that the first error of `code` is on line `line` (0: on a `node`
+/// declaration).
+fn compile_errors(text: &str, code: &str, line: usize) -> String {
+    let src = sinew::diag::SourceFile::new("big.bpg", text);
+    let c = sinew::compile::compile(&src, &sinew::catalog::Catalog::default());
+    assert!(c.module.is_none());
+    let errors: Vec<_> = c
+        .diagnostics()
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    assert!(errors.iter().all(|d| d.code != "E0399"), "{errors:?}");
+    let first = errors.iter().find(|d| d.code == code).expect(code);
+    if line == 0 {
+        let at = text
+            .lines()
+            .nth(first.start.line as usize - 1)
+            .unwrap_or("");
+        assert!(at.starts_with("node "), "{first:?}");
+    } else {
+        assert_eq!(first.start.line as usize, line, "{first:?}");
+    }
+    sinew::diag::render::human(&errors, false)
+}
+
 /// Runs a module's `tick` handler once on a null host; the outcome as text.
 fn run_tick(m: Module) -> String {
     use sinew::vm::{InstanceState, NullHost, Vm};
@@ -325,6 +352,79 @@ fn cases() -> Vec<Case> {
                 status: 1,
             },
             says: &["E0321", "exec nesting deeper than 1024 levels"],
+        },
+        Case {
+            limit: "compile.format_vars",
+            reach: Lib(|| {
+                let mut t = String::from("graph big\n");
+                for i in 0..65_537 {
+                    writeln!(t, "var v{i}: int = 0").unwrap();
+                }
+                // The 65,537th variable is on line 65,538.
+                compile_errors(&t, "E0322", 65_538)
+            }),
+            says: &["E0322", "a graph holds at most 65536 variables"],
+        },
+        Case {
+            limit: "compile.format_code",
+            reach: Lib(|| {
+                // 1,000 pure adds, read by each of 600 var.set nodes: 1.2 M instructions.
+                let (k, m) = (1_000, 600);
+                let mut t = String::from("graph big\nvar x: int = 0\nnode t = event tick\n");
+                for i in 0..k {
+                    writeln!(t, "node p{i} = int.add {{ b = 1 }}").unwrap();
+                }
+                for i in 1..k {
+                    writeln!(t, "p{}.out -> p{i}.a", i - 1).unwrap();
+                }
+                for j in 0..m {
+                    writeln!(t, "node s{j} = var.set x\np{}.out -> s{j}.value", k - 1).unwrap();
+                }
+                t.push_str("t.then -> s0.exec\n");
+                for j in 1..m {
+                    writeln!(t, "s{}.then -> s{j}.exec", j - 1).unwrap();
+                }
+                // At the node whose code is past 2^20 (one of the chain's, evaluated for the
+                // 525th set).
+                let text = compile_errors(&t, "E0322", 0);
+                assert!(text.contains("instructions"), "{text}");
+                text
+            }),
+            says: &["E0322", "a module holds at most 1048576"],
+        },
+        Case {
+            limit: "compile.format_registers",
+            reach: Lib(|| {
+                let mut t = String::from("graph big\nvar x: int = 0\nnode t = event tick\n");
+                for i in 0..2_100 {
+                    writeln!(
+                        t,
+                        "node f{i} = flow.for {{ first = 0, last = 1 }}\nnode s{i} = var.set x\n\
+                         f{i}.index -> s{i}.value\nf{i}.body -> s{i}.exec"
+                    )
+                    .unwrap();
+                }
+                t.push_str("t.then -> f0.exec\n");
+                for i in 1..2_100 {
+                    writeln!(t, "f{}.completed -> f{i}.exec", i - 1).unwrap();
+                }
+                // At the handler's event node (line 3).
+                compile_errors(&t, "E0322", 3)
+            }),
+            says: &["E0322", "a handler has at most 4096 of each type"],
+        },
+        Case {
+            limit: "compile.instance_state",
+            reach: Lib(|| {
+                let mut t = String::from("graph big\n");
+                for i in 0..50_000 {
+                    writeln!(t, "var v{i}: int = 0").unwrap();
+                }
+                // 24 bytes each: the 43,691st variable (line 43,692) crosses 1 MiB.
+                assert_eq!(std::mem::size_of::<sinew::bytecode::Value>(), 24);
+                compile_errors(&t, "E0323", 43_692)
+            }),
+            says: &["E0323", "an instance holds at most 1048576 (1 MiB)"],
         },
         // ------------------------------------------------------------------ bytecode
         Case {

@@ -7,6 +7,7 @@
 pub mod check;
 pub mod codes;
 pub mod ir;
+pub mod limits;
 pub mod lower;
 pub mod resolve;
 
@@ -107,9 +108,24 @@ pub fn compile(src: &SourceFile, events: &dyn EventCatalog) -> Compiled {
             module: None,
         };
     }
-    let result = lower::lower(&checked.graph)
-        .map_err(|e| e.message)
-        .and_then(|m| crate::bytecode::verify(m).map_err(|e| e.to_string()));
+    let lowered = match lower::lower(&checked.graph) {
+        Ok(m) => {
+            // A graph past a limit of the format or of instance state is the user's to fix:
+            // an ordinary diagnostic at the node that crosses it, not an internal error.
+            let over = limits::check(src, &checked.graph, &checked.spans, &m);
+            if !over.is_empty() {
+                checked.diagnostics.extend(over);
+                crate::diag::sort(&mut checked.diagnostics);
+                return Compiled {
+                    checked,
+                    module: None,
+                };
+            }
+            Ok(m)
+        }
+        Err(e) => Err(e.message),
+    };
+    let result = lowered.and_then(|m| crate::bytecode::verify(m).map_err(|e| e.to_string()));
     match result {
         Ok(m) => Compiled {
             checked,

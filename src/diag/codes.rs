@@ -165,6 +165,11 @@ codes! {
         E0320 E_BAD_SUBJECT "a node's subject is missing or of the wrong form";
         /// Exec nesting (call sites inside call sites) deeper than the VM's call limit.
         E0321 E_NESTING "exec nesting deeper than the VM's call limit";
+        /// A graph crosses a limit of the bytecode format (variables, slots, instructions,
+        /// registers or parameters of one handler), at the declaration or node that crosses it.
+        E0322 E_FORMAT_LIMIT "a graph crosses a limit of the bytecode format";
+        /// One instance of a graph would hold more state than an instance may.
+        E0323 E_INSTANCE_STATE "a graph instance would hold more state than allowed (1 MiB)";
         /// A compiler defect: lowering or verification rejected a graph that passed every check.
         E0399 E_INTERNAL "internal compiler error";
         /// A node no event reaches.
