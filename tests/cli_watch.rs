@@ -21,8 +21,15 @@ impl Drop for Watch {
 
 impl Watch {
     fn start(assets: &Path) -> Watch {
+        Watch::start_with(assets, &[])
+    }
+
+    /// `sinew watch PATHS... --assets ASSETS`.
+    fn start_with(assets: &Path, paths: &[&Path]) -> Watch {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
-            .args(["watch", "--format", "json", "--assets"])
+            .arg("watch")
+            .args(paths)
+            .args(["--format", "json", "--assets"])
             .arg(assets)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -204,4 +211,36 @@ fn watch_rearms_when_the_assets_folder_is_deleted_and_created_again() {
     std::fs::write(assets.join("run.animseq"), seq("Run", &["a"])).unwrap();
     let p = w.next_palette();
     assert_eq!(strings(&p["added"]), ["event animseq::S.a"]);
+}
+
+#[test]
+fn watch_rearms_a_graph_folder_and_names_it_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let assets = dir.path().join("assets");
+    let graphs = dir.path().join("graphs");
+    std::fs::create_dir(&assets).unwrap();
+    std::fs::create_dir(&graphs).unwrap();
+    std::fs::write(assets.join("run.animseq"), seq("Run", &["a"])).unwrap();
+    let w = Watch::start_with(&assets, &[&graphs]);
+    assert_eq!(w.next("ready")["events"], 1);
+    std::fs::remove_dir_all(&graphs).unwrap();
+    let gone = w.next_error("is gone");
+    assert!(
+        gone.contains("the folder") && !gone.contains("assets folder"),
+        "{gone}"
+    );
+    std::fs::create_dir(&graphs).unwrap();
+    w.next_error("is back");
+    // The new folder is watched: a graph with an unknown event shows up in the next check.
+    std::fs::write(
+        graphs.join("g.bpg"),
+        "graph g\n\nnode e = event animseq::S.nope\n",
+    )
+    .unwrap();
+    loop {
+        let c = w.next("check");
+        if c["errors"].as_u64().unwrap_or(0) > 0 {
+            break;
+        }
+    }
 }

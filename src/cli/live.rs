@@ -289,6 +289,8 @@ fn folder_identity(p: &Path) -> Option<(u64, u64)> {
 /// One watched root: its spelling, its real path (events name either), how messages name it, and
 /// the identity of the folder the watch is armed on (`None`: not armed, the folder is gone).
 struct Root {
+    /// "assets folder" or "folder", for the messages.
+    what: &'static str,
     raw: PathBuf,
     canonical: PathBuf,
     shown: String,
@@ -310,20 +312,23 @@ pub struct Watcher {
 }
 
 impl Watcher {
-    /// Watches every folder (or file) in `paths` recursively.
-    pub fn new(ctx: &Ctx, paths: &[PathBuf]) -> Result<Watcher, String> {
+    /// Watches the assets folder and every graph folder (or file) in `graphs` recursively.
+    pub fn new(ctx: &Ctx, assets: &Path, graphs: &[PathBuf]) -> Result<Watcher, String> {
         let (tx, rx) = mpsc::channel::<DebounceEventResult>();
         let mut debouncer =
             new_debouncer(DEBOUNCE, None, tx).map_err(|e| format!("cannot watch: {e}"))?;
         let mut roots = Vec::new();
-        for p in paths {
+        let paths = std::iter::once(("assets folder", assets))
+            .chain(graphs.iter().map(|g| ("folder", g.as_path())));
+        for (what, p) in paths {
             debouncer
                 .watch(p, RecursiveMode::Recursive)
                 .map_err(|e| format!("cannot watch {}: {e}", ctx.display(p)))?;
             let armed = folder_identity(p);
             roots.push(Root {
-                raw: p.clone(),
-                canonical: p.canonicalize().unwrap_or_else(|_| p.clone()),
+                what,
+                raw: p.to_path_buf(),
+                canonical: p.canonicalize().unwrap_or_else(|_| p.to_path_buf()),
                 shown: ctx.display(p),
                 folder: armed.is_some(),
                 armed,
@@ -348,14 +353,14 @@ impl Watcher {
             if root.armed.is_some() {
                 let _ = self.debouncer.unwatch(&root.raw); // usually gone with its folder already
             }
-            let shown = &root.shown;
+            let (what, shown) = (root.what, &root.shown);
             match now {
                 None => eprintln!(
-                    "warning: watch: the assets folder {shown} is gone; \
+                    "warning: watch: the {what} {shown} is gone; \
                      watching for it to come back"
                 ),
                 Some(_) => match self.debouncer.watch(&root.raw, RecursiveMode::Recursive) {
-                    Ok(()) => eprintln!("watch: the assets folder {shown} is back; watching it"),
+                    Ok(()) => eprintln!("watch: the {what} {shown} is back; watching it"),
                     Err(e) => {
                         eprintln!("warning: watch: cannot watch {shown} yet: {e}; retrying");
                         continue;

@@ -25,9 +25,7 @@ pub fn run(
 ) -> Result<u8, String> {
     let catalog = super::assets::scan(ctx, assets, format)?;
     let io = |e: std::io::Error| e.to_string();
-    let mut watched = vec![assets.to_path_buf()];
-    watched.extend(paths.iter().cloned());
-    let mut watcher = Watcher::new(ctx, &watched)?;
+    let mut watcher = Watcher::new(ctx, assets, paths)?;
     let namer_ctx = Ctx {
         color: false,
         cwd: ctx.cwd.clone(),

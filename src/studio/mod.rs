@@ -172,7 +172,8 @@ pub fn start(ctx: &Ctx, config: &Config) -> Result<Running, String> {
         std::slice::from_ref(&graphs.root),
         Box::new(move |p: &Path| namer.name_of(p)),
     )?;
-    let watcher = crate::cli::live::Watcher::new(ctx, &[assets.root.clone(), graphs.root.clone()])?;
+    let watcher =
+        crate::cli::live::Watcher::new(ctx, &assets.root, std::slice::from_ref(&graphs.root))?;
     let token = security::new_token();
     let stop = Arc::new(AtomicBool::new(false));
     let state = Arc::new(State {
