@@ -254,6 +254,18 @@ fn exit_statuses_and_bad_sidecars() {
     let (code, v, _) = import_json(p.path(), &["assets/models"]);
     assert_eq!(code, 1);
     assert_eq!(codes(&v["models"][0]), ["E0712"]);
+    // Sidecars and models are read through the bounded reader: an oversized sidecar is the
+    // sidecar error, never read whole.
+    std::fs::write(
+        p.path().join("assets/models/SimpleSkin.gltf.meta"),
+        " ".repeat(64 * 1024 + 1),
+    )
+    .expect("write");
+    let (code, v, _) = import_json(p.path(), &["assets/models"]);
+    assert_eq!(code, 1);
+    assert_eq!(codes(&v["models"][0]), ["E0712"]);
+    let message = v["models"][0]["diagnostics"][0]["message"].to_string();
+    assert!(message.contains("limited to 64 KiB"), "{message}");
     let (code, _, err) = sinew(p.path(), &["import"]);
     assert_eq!(code, 2, "{err}");
 }

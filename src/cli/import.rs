@@ -6,7 +6,7 @@
 
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
 use crate::diag::Diagnostic;
-use crate::fsutil::write_atomic;
+use crate::fsutil::{InputKind, read_input, write_atomic};
 use crate::import::diagnostics::{E_AMBIGUOUS_MATCH, E_DUPLICATE_UUID, E_SIDECAR, W_NOTE};
 use crate::import::identity::{self, Known, Reconciled};
 use crate::import::{self, AnimManifest, Identity};
@@ -73,7 +73,7 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
     let mut plans: Vec<(PathBuf, String, Vec<u8>, IdResult)> = Vec::new();
     for m in &models {
         let display = ctx.display(m);
-        let bytes = match std::fs::read(m) {
+        let bytes = match read_input(m, InputKind::Model) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("error: cannot read {display}: {e}");
@@ -267,7 +267,11 @@ fn existing_manifests(ctx: &Ctx, generated: &Path) -> Vec<(String, AnimManifest,
     dirs.sort();
     for d in dirs {
         let f = d.join("manifest.ron");
-        let Ok(text) = std::fs::read_to_string(&f) else {
+        let Ok(text) = read_input(&f, InputKind::Manifest).map(String::from_utf8) else {
+            continue;
+        };
+        let Ok(text) = text else {
+            eprintln!("warning: {} is not UTF-8; ignored", ctx.display(&f));
             continue;
         };
         match AnimManifest::from_ron(&text) {
@@ -290,7 +294,11 @@ fn sidecar_path(model: &Path) -> PathBuf {
 }
 
 fn read_sidecar(model: &Path) -> Option<Result<Uuid, String>> {
-    let text = std::fs::read(sidecar_path(model)).ok()?;
+    let text = match read_input(&sidecar_path(model), InputKind::Sidecar) {
+        Ok(t) => t,
+        Err(e) if e.is_not_found() => return None,
+        Err(e) => return Some(Err(e.to_string())),
+    };
     Some(match String::from_utf8(text) {
         Ok(t) => identity::parse_sidecar(&t),
         Err(_) => Err("the file is not UTF-8".to_string()),
@@ -414,7 +422,7 @@ fn source_hint(assets: &Path, model: &Path) -> String {
 
 /// Writes `bytes` unless the file already holds exactly them.
 fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+    if read_input(path, InputKind::Clip).is_ok_and(|old| old == bytes) {
         return Ok(());
     }
     write_atomic(path, bytes)
@@ -435,7 +443,7 @@ fn import_one(
     let mut externals = BTreeMap::new();
     for uri in prepared.external_uris() {
         // A missing file is the importer's diagnostic (it names the buffer).
-        if let Ok(b) = std::fs::read(dir.join(&uri)) {
+        if let Ok(b) = read_input(&dir.join(&uri), InputKind::Model) {
             externals.insert(uri, b);
         }
     }

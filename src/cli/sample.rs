@@ -7,6 +7,7 @@
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
 use crate::anim::{ClipBinding, CompiledClip, Pose, Skeleton, load_skeleton_bytes};
 use crate::animseq;
+use crate::fsutil::{InputKind, read_input};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -32,7 +33,8 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         return Ok(FAILURE);
     }
     let display = ctx.display(&a.file);
-    let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {display}: {e}"))?;
+    let bytes =
+        read_input(&a.file, InputKind::Clip).map_err(|e| format!("cannot read {display}: {e}"))?;
     let loaded = animseq::load_bytes(&display, &bytes);
     let Some(seq) = loaded
         .seq
@@ -48,7 +50,7 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
             .unwrap_or(std::path::Path::new("."))
             .join(rel);
         let shown = ctx.display(&p);
-        match std::fs::read(&p) {
+        match read_input(&p, InputKind::Skeleton) {
             Ok(b) => {
                 let l = load_skeleton_bytes(&shown, &b);
                 if l.skeleton.is_none() {
