@@ -332,6 +332,21 @@ codes! {
         E0714 E_DUPLICATE_UUID "two sidecars claim one model UUID";
         /// The model requires an extension that changes how animation data is stored.
         E0715 E_EXTENSION "a model requires an extension that compresses animation data";
+        /// Validation (`sinew check`, `sinew run`): a manifest's source model cannot be read.
+        E0716 E_SOURCE_MISSING "an imported model's source file cannot be read";
+        /// Validation: a manifest's source model changed since it was imported (stale: re-import).
+        E0717 E_STALE "an imported model changed since its import (stale: re-import)";
+        /// Validation: a skeleton or clip file a manifest lists is missing.
+        E0718 E_GENERATED_MISSING "a file an import manifest lists is missing";
+        /// Validation: two manifests claim one model UUID.
+        E0719 E_DUPLICATE_MANIFEST "two import manifests claim one model UUID";
+        /// Validation: a scene's `Imported(model, clip)` reference resolves to no clip.
+        E0720 E_UNRESOLVED_CLIP "an Imported(model, clip) reference resolves to no clip";
+        /// Validation: a clip slot plays a clip whose skeleton signature differs from the animator's
+        /// generated skeleton, and the slot does not retarget.
+        E0721 E_SIGNATURE_MISMATCH "a clip's skeleton signature differs from the animator's skeleton (no retargeting)";
+        /// Validation: a `manifest.ron` cannot be read or is not a valid manifest.
+        E0722 E_BAD_MANIFEST "an import manifest cannot be read or is invalid";
         /// A node name changed for Sinew: duplicates become `name~index`, empty names `GltfNode{index}`.
         W0701 W_RENAMED "a node was renamed for Sinew (duplicate or empty name)";
         /// An animation channel was skipped (a node outside every skeleton, an unsupported path, a
@@ -353,6 +368,8 @@ codes! {
         W0709 W_NOTE "import note: static FBX, no animations, or a model matched by fingerprint";
         /// Two animations share one name: the later ones are labelled `name~index`.
         W0710 W_DUPLICATE_LABEL "two animations share one name";
+        /// Validation: a manifest's source model lies outside the project, so it is not checked.
+        W0711 W_SOURCE_OUTSIDE "an imported model's source lies outside the project (not checked)";
     }
 }
 
