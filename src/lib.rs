@@ -14,6 +14,7 @@ pub mod diag;
 pub mod escape;
 pub mod fsutil;
 pub mod graph;
+pub mod import;
 pub mod nodes;
 pub mod palette;
 pub mod picture;

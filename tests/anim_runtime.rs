@@ -6,13 +6,16 @@ use sinew::project::{self, Layout, LoadedScene, MemSource, ProjectPath};
 use sinew::runtime::Animator;
 use sinew::runtime::scene;
 
-/// Loads scene text `scene` through the project loader, with the repository's `assets/`
-/// folder (read into memory) as its assets.
+/// Loads scene text `scene` through the project loader, with the files directly in the
+/// repository's `assets/` folder (read into memory) as its assets.
 fn load(scene: &str) -> LoadedScene {
     let mut mem = MemSource::new();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
     for e in std::fs::read_dir(dir).expect("assets folder") {
         let p = e.expect("entry").path();
+        if p.is_dir() {
+            continue; // the imported models' folders; the hero scene uses none of them
+        }
         let name = p.file_name().expect("name").to_string_lossy().into_owned();
         let path = ProjectPath::new(&format!("assets/{name}")).expect("path");
         mem.insert(path, std::fs::read(&p).expect("asset"));

@@ -24,6 +24,7 @@ const PURE: &[(&str, &[&str])] = &[
     ("diag", &[]),
     ("diag.rs", &[]),
     ("picture", &[]),
+    ("import", &[]),
 ];
 
 /// Modules that own file-system access (everything else under `src/` must be in `PURE`).
@@ -67,6 +68,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["runtime", "project", "scene", "compile", "cli"],
     ),
     ("picture", &["runtime", "project", "scene", "cli"]),
+    (
+        "import",
+        &["runtime", "project", "scene", "compile", "catalog", "cli"],
+    ),
 ];
 
 /// The words that mean file-system access.

@@ -227,6 +227,69 @@ fn asset_diagnostics_are_kept_apart_and_shown_as_warnings_by_run() {
     assert!(!run[0].is_error());
 }
 
+/// SimpleSkin imported in memory (the pure importer): the project's files under `assets/`.
+fn imported_simple_skin(model: uuid::Uuid) -> Vec<(String, Vec<u8>)> {
+    let gltf = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/models/SimpleSkin.gltf"
+    ))
+    .expect("model");
+    let id = sinew::import::Identity {
+        model,
+        source: "models/SimpleSkin.gltf".into(),
+    };
+    let out = sinew::import::import("SimpleSkin.gltf", &gltf, &id, &Default::default());
+    assert!(out.manifest.runtime_supported, "{:?}", out.diagnostics);
+    let dir = format!("assets/{}/{model}", project::GENERATED);
+    let mut files = vec![
+        ("assets/models/SimpleSkin.gltf".to_string(), gltf),
+        (
+            format!("{dir}/manifest.ron"),
+            out.manifest.to_ron().into_bytes(),
+        ),
+    ];
+    files.extend(
+        out.assets
+            .iter()
+            .map(|a| (format!("{dir}/{}", a.file), a.text().into_bytes())),
+    );
+    files
+}
+
+#[test]
+fn imported_clips_resolve_through_the_manifests_of_any_source() {
+    let model = uuid::Uuid::from_u128(0x5473eea4_4dd5_4860_bd3d_87fd3ae04744);
+    let scene = format!(
+        r#"Scene(entities: [(name: "skin", animator: Some((
+        skeleton: Some("animations/generated/{model}/SimpleSkin.skel"),
+        clips: {{"bend": Imported(model: "{model}", clip: "Animation0")}}, default_clip: Some("bend"))))])"#
+    );
+    let mut mem = project(&scene, &[]);
+    for (p, b) in imported_simple_skin(model) {
+        mem.insert(path(&p), b);
+    }
+    let loaded = load(&mem);
+    assert!(loaded.is_ok(), "{:?}", loaded.diagnostics);
+    let (def, assets) = loaded.ready().expect("ready");
+    let clip = format!("animations/generated/{model}/Animation0.animseq");
+    let slot = &def.entities[0].animator.as_ref().expect("animator").clips[0].1;
+    assert_eq!(slot.path, clip, "the reference names the manifest's file");
+    assert!(assets.clips.contains_key(&clip));
+    let (mut world, _) = headless(0.1).expect("dt");
+    spawn(&mut world, def, assets).expect("spawn");
+    // A changed source is stale for this scene (an error), and unknown labels resolve to none.
+    mem.insert(path("assets/models/SimpleSkin.gltf"), b"{}".to_vec());
+    assert_eq!(codes(&load(&mem)), ["E0717"]);
+    let other = scene.replace("Animation0", "Animation1");
+    mem.insert(path("scenes/s.scene.ron"), other.into_bytes());
+    assert_eq!(codes(&load(&mem)), ["E0717", "E0720"]);
+    assert!(
+        project::check_imports(&mem, &layout())[0]
+            .message
+            .contains("stale")
+    );
+}
+
 proptest! {
     /// Joined paths are normal (no `.`, `..` or empty segments, never absolute), `..` never
     /// climbs above the root, and joining in two steps equals joining once.

@@ -60,6 +60,58 @@ fn fixtures_parse() {
 }
 
 #[test]
+fn clips_named_by_identity() {
+    let s = check(
+        br#"Scene(entities: [(name: "fox", animator: Some((clips: {
+            "walk": Imported(model: "DED83416-AB6F-474B-9676-DE99AF79D229", clip: "Walk"),
+            "run": "run.animseq"})))])"#,
+    )
+    .scene
+    .expect("valid");
+    let clips = &s.entities[0].animator.as_ref().expect("animator").clips;
+    let walk = &clips[0].1;
+    assert_eq!(
+        walk.imported,
+        Some(scene::ImportedClip {
+            model: "ded83416-ab6f-474b-9676-de99af79d229".into(),
+            clip: "Walk".into()
+        })
+    );
+    assert_eq!(walk.path, "", "resolved by the loader");
+    assert_eq!(
+        (clips[1].1.path.as_str(), &clips[1].1.imported),
+        ("run.animseq", &None)
+    );
+    assert_eq!(
+        s.clip_paths().len(),
+        1,
+        "unresolved references load nothing"
+    );
+    let bad = check(
+        br#"Scene(entities: [(name: "fox", animator: Some((clips: {
+            "a": Imported(model: "fox", clip: "Walk"),
+            "b": Imported(model: "ded83416-ab6f-474b-9676-de99af79d229", clip: " "),
+            "c": Imported(model: "ded83416-ab6f-474b-9676-de99af79d229"),
+            "d": Import(model: "ded83416-ab6f-474b-9676-de99af79d229", clip: "Walk"),
+            "e": 3,
+            "f": Imported(model: "00000000-0000-0000-0000-000000000000", clip: "Walk", extra: 1),
+        })))])"#,
+    );
+    let codes: Vec<&str> = bad.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(
+        codes,
+        [
+            "E0558", "E0558", "E0555", "E0552", "E0552", "E0558", "E0553"
+        ]
+    );
+    assert!(
+        bad.diagnostics[0]
+            .message
+            .contains("`fox` is not a model UUID")
+    );
+}
+
+#[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     let text = format!(
         "Scene(entities: {}{})",

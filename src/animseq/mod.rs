@@ -11,6 +11,7 @@ mod write;
 
 pub use load::{Loaded, MAX_WINDOWS, SeqSpans, check_root_motion_bone, load, load_bytes};
 pub use migrate::{MigrateError, Migration, migrate};
+pub(crate) use write::quote;
 pub use write::{min_format, to_ron};
 
 /// The newest format version this reader knows.

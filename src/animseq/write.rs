@@ -31,7 +31,14 @@ const INLINE_KEYS: usize = 4;
 /// `weight_threshold: 0.0`, `chance: 1.0`, `root_motion: None`) are omitted.
 pub fn to_ron(seq: &AnimSeq) -> String {
     let format = min_format(seq);
-    let mut o = String::new();
+    // A rotation key takes up to ~90 bytes: one allocation for the usual clip.
+    let n_keys: usize = seq
+        .tracks
+        .iter()
+        .map(|t| t.translation.len() + t.rotation.len() + t.scale.len())
+        .chain(seq.curves.iter().map(|c| c.keys.len()))
+        .sum();
+    let mut o = String::with_capacity(256 + 96 * n_keys);
     o.push_str("AnimSeq(\n");
     if format > 1 {
         let _ = writeln!(o, "    format: {format},");
@@ -49,21 +56,13 @@ pub fn to_ron(seq: &AnimSeq) -> String {
         for t in &seq.tracks {
             o.push_str("        (\n");
             let _ = writeln!(o, "            bone: {},", quote(&t.bone));
-            let _ = writeln!(
-                o,
-                "            translation: {},",
-                list(t.translation.iter().map(|(k, v)| key(*k, &f32s(v))), 12)
-            );
-            let _ = writeln!(
-                o,
-                "            rotation: {},",
-                list(t.rotation.iter().map(|(k, v)| key(*k, &f32s(v))), 12)
-            );
-            let _ = writeln!(
-                o,
-                "            scale: {},",
-                list(t.scale.iter().map(|(k, v)| key(*k, &f32s(v))), 12)
-            );
+            o.push_str("            translation: ");
+            keys(&mut o, &t.translation, 12);
+            o.push_str(",\n            rotation: ");
+            keys(&mut o, &t.rotation, 12);
+            o.push_str(",\n            scale: ");
+            keys(&mut o, &t.scale, 12);
+            o.push_str(",\n");
             o.push_str("        ),\n");
         }
         o.push_str("    ],\n");
@@ -106,21 +105,28 @@ pub fn to_ron(seq: &AnimSeq) -> String {
                 Interpolation::Step => "Step",
                 Interpolation::Linear => "Linear",
             };
-            let keys = list(
-                c.keys.iter().map(|(t, v)| {
-                    let v = match v {
-                        CurveValue::Float(x) => format!("Float({x:?})"),
-                        CurveValue::Vec3(a) => format!("Vec3({})", f32s(a)),
-                    };
-                    key(*t, &v)
-                }),
-                8,
-            );
-            let _ = writeln!(
+            let _ = write!(
                 o,
-                "        (name: {}, interpolation: {interp}, keys: {keys}),",
+                "        (name: {}, interpolation: {interp}, keys: ",
                 quote(&c.name)
             );
+            list_with(&mut o, &c.keys, 8, |o, (t, v)| {
+                o.push('(');
+                push_f64(o, *t);
+                match v {
+                    CurveValue::Float(x) => {
+                        o.push_str(", Float(");
+                        push_f64(o, *x);
+                        o.push_str("))");
+                    }
+                    CurveValue::Vec3(a) => {
+                        o.push_str(", Vec3(");
+                        push_f32s(o, a);
+                        o.push_str("))");
+                    }
+                }
+            });
+            o.push_str("),\n");
         }
         o.push_str("    ],\n");
     }
@@ -160,29 +166,148 @@ fn payload(o: &mut String, target: &Target, fields: &[(String, FieldValue)], gat
     }
 }
 
-fn key(t: f64, v: &str) -> String {
-    format!("({t:?}, {v})")
-}
-
-fn f32s(v: &[f32]) -> String {
-    let parts: Vec<String> = v.iter().map(|x| format!("{x:?}")).collect();
-    format!("({})", parts.join(", "))
+/// A key list: `[(t, (x, y, z)), ...]`.
+fn keys<const N: usize>(o: &mut String, keys: &[(f64, [f32; N])], indent: usize) {
+    list_with(o, keys, indent, |o, (t, v)| {
+        o.push('(');
+        push_f64(o, *t);
+        o.push_str(", ");
+        push_f32s(o, v);
+        o.push(')');
+    });
 }
 
 /// `[a, b]` inline for short lists, else one item per line indented past `indent`.
-fn list(items: impl Iterator<Item = String>, indent: usize) -> String {
-    let items: Vec<String> = items.collect();
+fn list_with<T>(o: &mut String, items: &[T], indent: usize, mut item: impl FnMut(&mut String, &T)) {
     if items.len() <= INLINE_KEYS {
-        return format!("[{}]", items.join(", "));
+        o.push('[');
+        for (i, it) in items.iter().enumerate() {
+            if i > 0 {
+                o.push_str(", ");
+            }
+            item(o, it);
+        }
+        o.push(']');
+        return;
     }
-    let pad = " ".repeat(indent + 4);
-    let mut s = String::from("[\n");
-    for i in &items {
-        let _ = writeln!(s, "{pad}{i},");
+    o.push_str("[\n");
+    for it in items {
+        for _ in 0..indent + 4 {
+            o.push(' ');
+        }
+        item(o, it);
+        o.push_str(",\n");
     }
-    s.push_str(&" ".repeat(indent));
-    s.push(']');
-    s
+    for _ in 0..indent {
+        o.push(' ');
+    }
+    o.push(']');
+}
+
+fn f32s(v: &[f32]) -> String {
+    let mut o = String::new();
+    push_f32s(&mut o, v);
+    o
+}
+
+/// `(a, b, c)` with each component as `{:?}` writes it.
+fn push_f32s(o: &mut String, v: &[f32]) {
+    o.push('(');
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            o.push_str(", ");
+        }
+        push_f32(o, *x);
+    }
+    o.push(')');
+}
+
+/// Writes `x` exactly as `{:?}` does (shortest round-trip digits), several times faster for
+/// the values animation data holds. From 1e-4 up `{:?}` writes plain decimals, as `zmij` does;
+/// the two differ only in exponent notation (so the fast path stops at 1e14) and in breaking a
+/// tie between two shortest candidates, which needs the value's exact decimal expansion to be
+/// one digit longer than the shortest and to end in 5. An `f64` with `k` fractional bits has
+/// exactly `k` fractional decimal digits, so from `k ≥ 23` its expansion is longer than 18
+/// significant digits (≥ 1e-4 has at most 4 leading zeros) and no tie is possible; other values
+/// (few fractional bits: `0.5`, integers) go through `{:?}`. `tests` compare both on random bits.
+pub(crate) fn push_f64(o: &mut String, x: f64) {
+    let a = x.abs();
+    if (1e-4..1e14).contains(&a) && fractional_bits(x) >= 23 {
+        o.push_str(zmij::Buffer::new().format_finite(x));
+    } else {
+        let _ = write!(o, "{x:?}");
+    }
+}
+
+/// The number of binary digits after the point in `x`'s exact value (0 for integers).
+fn fractional_bits(x: f64) -> i32 {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let mant = (bits & ((1 << 52) - 1)) | if exp == 0 { 0 } else { 1 << 52 };
+    if mant == 0 {
+        return 0;
+    }
+    let e = if exp == 0 { -1074 } else { exp - 1075 }; // x = mant · 2^e
+    (-(e + mant.trailing_zeros() as i32)).max(0)
+}
+
+/// [`push_f64`] for `f32` (checked against `{:?}` for every finite `f32` once, outside the
+/// test suite; zmij writes plain decimals for `f32` below 1e13): the `f64`
+/// conversion is exact and its shortest digits are the `f32`'s exact expansion whenever that
+/// has at most 17 digits, which shows a tie directly.
+pub(crate) fn push_f32(o: &mut String, x: f32) {
+    let a = x.abs();
+    if a < 1e-4 && x.is_normal() {
+        // Exponent notation: zmij writes `5.57e-05`, `{:?}` writes `5.57e-5`. Values this small
+        // have long exact expansions (no ties).
+        let mut b = zmij::Buffer::new();
+        let s = b.format_finite(x);
+        if let Some((m, e)) = s.split_once('e') {
+            o.push_str(m);
+            o.push('e');
+            let (neg, digits) = match e.as_bytes().first() {
+                Some(b'-') => (true, &e[1..]),
+                Some(b'+') => (false, &e[1..]),
+                _ => (false, e),
+            };
+            if neg {
+                o.push('-');
+            }
+            o.push_str(digits.trim_start_matches('0'));
+            return;
+        }
+    }
+    if (1e-4..1e13).contains(&a) {
+        let mut b32 = zmij::Buffer::new();
+        let s32 = b32.format_finite(x);
+        // With 15 or more fractional bits the exact expansion has at least 11 significant
+        // digits (≥ 1e-4 has at most 4 leading zeros), two more than any shortest `f32`: no
+        // tie. Otherwise compare with the exact expansion.
+        let tie = fractional_bits(f64::from(x)) < 15 && {
+            let mut b64 = zmij::Buffer::new();
+            let s64 = b64.format_finite(f64::from(x));
+            s64.ends_with('5') && significant(s64) == significant(s32) + 1
+        };
+        if !tie {
+            o.push_str(s32);
+            return;
+        }
+    }
+    let _ = write!(o, "{x:?}");
+}
+
+/// Significant digits of a plain decimal (`-0.00125` has 3).
+fn significant(s: &str) -> usize {
+    let digits = s.bytes().filter(u8::is_ascii_digit);
+    let mut n = 0;
+    let mut started = false;
+    for d in digits {
+        started |= d != b'0';
+        if started {
+            n += 1;
+        }
+    }
+    n
 }
 
 fn field_value(v: &FieldValue) -> String {
@@ -215,4 +340,69 @@ pub(crate) fn quote(s: &str) -> String {
     }
     o.push('"');
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift), so the test needs no crate.
+    fn bits(n: usize) -> impl Iterator<Item = u64> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        (0..n).map(move |_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+    }
+
+    #[test]
+    fn fast_floats_write_exactly_what_debug_writes() {
+        let mut specials: Vec<f64> = vec![
+            0.0, -0.0, 1.0, -1.0, 0.1, 1e-4, 1e16, 1e15, 0.5, 54595.0625, 3333333.25,
+        ];
+        for e in -8..=20 {
+            let p = 10f64.powi(e);
+            specials.extend([p, p.next_up(), p.next_down(), -p, 3.0 * p, 1.0 / 3.0 * p]);
+        }
+        let randoms = bits(400_000).map(f64::from_bits).filter(|x| x.is_finite());
+        let scaled = bits(400_000).map(|b| (b as f64 / u64::MAX as f64 - 0.5) * 2e4);
+        // Large magnitudes, where ties between shortest digits appear (`54595.0625f32`), and
+        // values with few fractional bits.
+        let edges = bits(400_000).map(|b| {
+            let u = b as f64 / u64::MAX as f64;
+            match b % 4 {
+                0 => 1e14 * (0.5 + u),
+                1 => 1e6 * u,
+                2 => (u * 1e6).round() / 1024.0,
+                _ => (u * 1e3).round() / 16.0,
+            }
+        });
+        for x in specials
+            .iter()
+            .copied()
+            .chain(randoms)
+            .chain(scaled)
+            .chain(edges)
+        {
+            let mut o = String::new();
+            push_f64(&mut o, x);
+            assert_eq!(o, format!("{x:?}"), "f64 {x:e}");
+            let y = x as f32;
+            if y.is_finite() {
+                let mut o = String::new();
+                push_f32(&mut o, y);
+                assert_eq!(o, format!("{y:?}"), "f32 {y:e}");
+            }
+        }
+        for b in bits(400_000) {
+            let y = f32::from_bits(b as u32);
+            if y.is_finite() {
+                let mut o = String::new();
+                push_f32(&mut o, y);
+                assert_eq!(o, format!("{y:?}"), "f32 {y:e}");
+            }
+        }
+    }
 }

@@ -6,10 +6,12 @@
 pub(crate) mod assets;
 mod crossings;
 pub(crate) mod graphs;
+pub mod import;
 pub mod live;
 mod picture;
 mod review;
 pub mod run;
+mod sample;
 mod scenes;
 mod watch;
 
@@ -118,6 +120,10 @@ pub enum Command {
         #[arg(long, default_value_t = crate::studio::DEFAULT_PORT)]
         port: u16,
     },
+    /// Imports glTF models: one `.skel` per animated skin, one `.animseq` per clip, a manifest.
+    Import(import::Args),
+    /// Prints every bone's local transform of one `.animseq` at a clip time.
+    Sample(sample::Args),
     /// Keeps the catalog and palette current as files change, printing deltas.
     Watch {
         paths: Vec<PathBuf>,
@@ -199,6 +205,8 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
         Command::Migrate { files, to } => assets::migrate(ctx, &files, to, out),
         Command::Graph(args) => picture::graph(ctx, &args, out),
         Command::Diff(args) => review::run(ctx, &args, out),
+        Command::Import(args) => import::run(ctx, &args, out),
+        Command::Sample(args) => sample::run(ctx, &args, out),
         Command::Watch {
             paths,
             assets,

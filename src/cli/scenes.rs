@@ -146,7 +146,16 @@ pub fn check_animation_files(
         out.sources.push(src);
     }
     out.diagnostics.extend(check_clip_skeletons(ctx, assets));
+    out.diagnostics.extend(check_imports(ctx, assets));
     out
+}
+
+/// The diagnostics of every imported model's manifest under `assets` (`project::check_imports`).
+pub fn check_imports(ctx: &Ctx, assets: &Path) -> Vec<Diagnostic> {
+    match FsSource::open(ctx.cwd.as_deref(), assets, assets) {
+        Ok((source, layout)) => project::check_imports(&source, &layout),
+        Err(_) => Vec::new(),
+    }
 }
 
 /// Every `.animseq` under `assets` whose `skeleton` field names a source skeleton that leads

@@ -304,6 +304,78 @@ codes! {
         /// More diagnostics in one file than a report lists: the rest are counted.
         N0001 N_MORE "more diagnostics in one file than a report lists (the rest are counted)";
     }
+    /// Model import (`import`: `sinew import`, and the validation of imported models in the
+    /// project loader).
+    pub mod import {
+        /// The file is not glTF JSON (syntax, or a value of the wrong shape).
+        E0701 E_JSON "a model file is not glTF JSON";
+        /// A `.glb` container is malformed: magic, version, total length or a chunk length.
+        E0702 E_GLB "a .glb container is malformed (header or chunk lengths)";
+        /// The glTF document is invalid: an index out of range or a value outside its set.
+        E0703 E_INVALID "a glTF document is invalid (an index out of range, a bad value)";
+        /// A buffer cannot be resolved: missing external file, bad `data:` URI, fewer bytes than declared.
+        E0704 E_BUFFER "a model's buffer cannot be resolved";
+        /// An accessor an animation uses is out of bounds or unusable (type, component type, count).
+        E0705 E_ACCESSOR "an accessor an animation uses is out of bounds or unusable";
+        /// The node hierarchy or a skin is malformed (a cycle, a node with two parents, a repeated joint).
+        E0706 E_HIERARCHY "a model's node hierarchy or skin is malformed";
+        /// The animations reach more than one top-level root (several players would be needed).
+        E0707 E_SEVERAL_ROOTS "a model's animations reach several top-level roots";
+        /// An FBX file with animation stacks or skin deformers (export glTF instead).
+        E0708 E_ANIMATED_FBX "an animated FBX file (export glTF instead)";
+        /// A file that is neither glTF, GLB nor readable FBX (or a corrupt FBX node tree).
+        E0709 E_FORMAT "a model file is neither glTF nor readable FBX";
+        /// The model's animation data is beyond the importer's limits (keys, bones).
+        E0710 E_LIMIT "a model's animation data exceeds the importer's limits";
+        /// Sampler key times that are not finite or go backwards.
+        E0711 E_KEY_TIMES "animation key times are not finite or go backwards";
+        /// A `.meta` sidecar that cannot be read as `ModelMeta(uuid: "...")`.
+        E0712 E_SIDECAR "a model's .meta sidecar cannot be read";
+        /// A model without a sidecar whose fingerprint matches several manifests.
+        E0713 E_AMBIGUOUS_MATCH "a model without sidecar matches several manifests";
+        /// Two sidecars claim one model UUID.
+        E0714 E_DUPLICATE_UUID "two sidecars claim one model UUID";
+        /// The model requires an extension that changes how animation data is stored.
+        E0715 E_EXTENSION "a model requires an extension that compresses animation data";
+        /// Validation (`sinew check`, `sinew run`): a manifest's source model cannot be read.
+        E0716 E_SOURCE_MISSING "an imported model's source file cannot be read";
+        /// Validation: a manifest's source model changed since it was imported (stale: re-import).
+        E0717 E_STALE "an imported model changed since its import (stale: re-import)";
+        /// Validation: a skeleton or clip file a manifest lists is missing.
+        E0718 E_GENERATED_MISSING "a file an import manifest lists is missing";
+        /// Validation: two manifests claim one model UUID.
+        E0719 E_DUPLICATE_MANIFEST "two import manifests claim one model UUID";
+        /// Validation: a scene's `Imported(model, clip)` reference resolves to no clip.
+        E0720 E_UNRESOLVED_CLIP "an Imported(model, clip) reference resolves to no clip";
+        /// Validation: a clip slot plays a clip whose skeleton signature differs from the animator's
+        /// generated skeleton, and the slot does not retarget.
+        E0721 E_SIGNATURE_MISMATCH "a clip's skeleton signature differs from the animator's skeleton (no retargeting)";
+        /// Validation: a `manifest.ron` cannot be read or is not a valid manifest.
+        E0722 E_BAD_MANIFEST "an import manifest cannot be read or is invalid";
+        /// A node name changed for Sinew: duplicates become `name~index`, empty names `GltfNode{index}`.
+        W0701 W_RENAMED "a node was renamed for Sinew (duplicate or empty name)";
+        /// An animation channel was skipped (a node outside every skeleton, an unsupported path, a
+        /// repeated target, weights on a node without morph targets).
+        W0702 W_CHANNEL_SKIPPED "an animation channel was skipped";
+        /// A notify entry in `extras.notifies` was skipped.
+        W0703 W_BAD_NOTIFY "a notify entry in a model's extras was skipped";
+        /// A clip's earliest key is after 0: its times were shifted to start at 0.
+        W0704 W_SHIFTED "a clip was shifted to start at time 0";
+        /// A clip whose keys all sit at one time: imported as a single pose.
+        W0705 W_ZERO_LENGTH "a clip with all keys at one time became a single pose";
+        /// Repeated key times in a sampler: the later key of each run was kept.
+        W0706 W_REPEATED_TIMES "repeated key times: the later key was kept";
+        /// A clip drives nodes outside the skeleton it was assigned.
+        W0707 W_OUTSIDE_SKELETON "a clip drives nodes outside its skeleton";
+        /// A cubic spline could not be resampled within tolerance everywhere.
+        W0708 W_RESAMPLE "a cubic spline could not be resampled within tolerance";
+        /// A note: a static FBX (no clips), a model without animations, or a model matched by fingerprint.
+        W0709 W_NOTE "import note: static FBX, no animations, or a model matched by fingerprint";
+        /// Two animations share one name: the later ones are labelled `name~index`.
+        W0710 W_DUPLICATE_LABEL "two animations share one name";
+        /// Validation: a manifest's source model lies outside the project, so it is not checked.
+        W0711 W_SOURCE_OUTSIDE "an imported model's source lies outside the project (not checked)";
+    }
 }
 
 /// The summary of a code, if registered.
@@ -336,7 +408,7 @@ mod tests {
     #[test]
     fn groups_partition_the_registry_and_ascend() {
         // Each group with the code ranges (after the `E`/`W`/`N`) it owns.
-        let groups: [(&[&str], &[&str]); 10] = [
+        let groups: [(&[&str], &[&str]); 11] = [
             (files::CODES, &["000"]),
             (bytecode::CODES, &["006"]),
             (animseq::CODES, &["01"]),
@@ -347,6 +419,7 @@ mod tests {
             (anim::CODES, &["050", "051", "052"]),
             (scene::CODES, &["055", "056"]),
             (report::CODES, &["000"]),
+            (import::CODES, &["07"]),
         ];
         let all: Vec<&str> = groups.iter().flat_map(|g| g.0.iter().copied()).collect();
         let registry: Vec<&str> = CODES.iter().map(|(c, _)| *c).collect();

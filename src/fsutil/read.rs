@@ -18,19 +18,28 @@ pub enum InputKind {
     StateMachine,
     /// An `.sbc` bytecode module.
     Module,
+    /// A model for `sinew import` (`.gltf`, `.glb`, `.fbx`) or an external buffer it names.
+    Model,
+    /// A model's `.meta` sidecar.
+    Sidecar,
+    /// A generated `manifest.ron`.
+    Manifest,
 }
 
 const MIB: u64 = 1024 * 1024;
 
 impl InputKind {
     /// Every kind, in declaration order.
-    pub const ALL: [InputKind; 6] = [
+    pub const ALL: [InputKind; 9] = [
         InputKind::Scene,
         InputKind::Graph,
         InputKind::Clip,
         InputKind::Skeleton,
         InputKind::StateMachine,
         InputKind::Module,
+        InputKind::Model,
+        InputKind::Sidecar,
+        InputKind::Manifest,
     ];
 
     /// The largest file of this kind Sinew reads, in bytes.
@@ -42,6 +51,9 @@ impl InputKind {
             InputKind::Skeleton => 16 * MIB,
             InputKind::StateMachine => 16 * MIB,
             InputKind::Module => 64 * MIB,
+            InputKind::Model => 512 * MIB,
+            InputKind::Sidecar => 64 * 1024,
+            InputKind::Manifest => 16 * MIB,
         }
     }
 
@@ -54,6 +66,9 @@ impl InputKind {
             InputKind::Skeleton => "skeleton",
             InputKind::StateMachine => "state machine",
             InputKind::Module => "module",
+            InputKind::Model => "model",
+            InputKind::Sidecar => "sidecar",
+            InputKind::Manifest => "manifest",
         }
     }
 }
@@ -69,8 +84,8 @@ pub enum InputError {
     NotAFile(&'static str),
     /// The file is larger than its kind's limit; nothing beyond the limit was read.
     #[error(
-        "file is {size} bytes; {noun} files are limited to {} MiB",
-        limit / MIB,
+        "file is {size} bytes; {noun} files are limited to {}",
+        binary_size(*limit),
         noun = kind.noun()
     )]
     TooLarge {
@@ -87,6 +102,17 @@ impl InputError {
     /// Whether the file does not exist.
     pub fn is_not_found(&self) -> bool {
         matches!(self, InputError::Io(e) if e.kind() == io::ErrorKind::NotFound)
+    }
+}
+
+/// A limit as people write it: `16 MiB`, `64 KiB` (whole units), else bytes.
+fn binary_size(bytes: u64) -> String {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else if bytes >= 1024 && bytes.is_multiple_of(1024) {
+        format!("{} KiB", bytes / 1024)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
@@ -211,5 +237,12 @@ mod tests {
         );
         // The same file is within the clip limit.
         assert!(read_input(&p, InputKind::Clip).is_ok());
+    }
+
+    #[test]
+    fn limits_are_named_in_whole_units() {
+        assert_eq!(binary_size(InputKind::Graph.limit()), "16 MiB");
+        assert_eq!(binary_size(InputKind::Sidecar.limit()), "64 KiB");
+        assert_eq!(binary_size(1000), "1000 bytes");
     }
 }

@@ -155,6 +155,23 @@ impl FsSource {
         relative(&self.root, &lexical(self.display_base.as_deref(), p))
     }
 
+    /// The names of the entries of folder `dir` whose type (symbolic links not followed)
+    /// passes `keep`, sorted; empty when the folder is outside the project or unreadable.
+    fn entries(&self, dir: &ProjectPath, keep: fn(&std::fs::FileType) -> bool) -> Vec<String> {
+        let Ok(real) = self.real(dir) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = std::fs::read_dir(real)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| keep(&t)))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// The real path of `p`, when it lies inside a trusted folder.
     fn real(&self, p: &ProjectPath) -> Result<PathBuf, ReadError> {
         let real = self.path(p).canonicalize()?;
@@ -173,18 +190,11 @@ impl Source for FsSource {
     }
 
     fn list(&self, dir: &ProjectPath) -> Vec<String> {
-        let Ok(real) = self.real(dir) else {
-            return Vec::new();
-        };
-        let mut names: Vec<String> = std::fs::read_dir(real)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect();
-        names.sort();
-        names
+        self.entries(dir, std::fs::FileType::is_file)
+    }
+
+    fn folders(&self, dir: &ProjectPath) -> Vec<String> {
+        self.entries(dir, std::fs::FileType::is_dir)
     }
 
     fn display(&self, path: &ProjectPath) -> String {

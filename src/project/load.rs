@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use super::imports::Imports;
 use super::skeletons::SourceSkeletons;
 use super::{
     E_SCENE_OUTSIDE_PROJECT, InputKind, Layout, LoadError, LoadedScene, ProjectPath, ReadError,
@@ -15,6 +16,7 @@ use crate::animseq;
 use crate::catalog::Catalog;
 use crate::compile;
 use crate::diag::{self, Diagnostic, SourceFile, Span};
+use crate::import::diagnostics::E_SIGNATURE_MISMATCH;
 use crate::ron_span::short;
 use crate::scene::{
     self, Action, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, PathRef, RetargetKey, SceneAssets,
@@ -35,6 +37,8 @@ pub struct PassInput<'a> {
     /// Per entity (in scene order): whether its animator's state machine loaded and is valid
     /// for its clip slots.
     pub machine_ok: &'a [bool],
+    /// The assets folder's imported models (their generated manifests).
+    pub imports: &'a Imports,
 }
 
 /// A check over a loaded scene; its diagnostics join the scene's.
@@ -42,7 +46,76 @@ pub type Pass = fn(&PassInput<'_>) -> Vec<Diagnostic>;
 
 /// The validation passes [`super::load`] runs, in order, once every file loaded. A new check
 /// over the loaded scene (names a scene's actions or its graphs use, …) is one more entry.
-pub const PASSES: &[Pass] = &[unread_params];
+pub const PASSES: &[Pass] = &[unread_params, imported_models, skeleton_signatures];
+
+/// `E0716`–`E0719`, `E0722`, `W0711`: the diagnostics of the imported models the scene uses
+/// (an `Imported` reference, or a clip or skeleton in a model's generated folder). The other
+/// manifests' diagnostics are asset diagnostics.
+fn imported_models(input: &PassInput<'_>) -> Vec<Diagnostic> {
+    let used = input.imports.used_by(input.def);
+    input.imports.diagnostics_of(&used, true)
+}
+
+/// `E0721`: a clip slot of an animator whose skeleton is a generated one plays an imported
+/// clip whose skeleton signature differs, and the slot does not retarget (no retargeted bake,
+/// no `bone_map`): it would play on the wrong rig by bone name.
+fn skeleton_signatures(input: &PassInput<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let assets = input.assets;
+    for an in input
+        .def
+        .entities
+        .iter()
+        .filter_map(|e| e.animator.as_ref())
+    {
+        let Some(sk) = &an.skeleton else { continue };
+        let Some(target) = input.imports.skeleton_at(&sk.path) else {
+            continue;
+        };
+        if !assets.skeletons.contains_key(&sk.path) || !an.bone_map.is_empty() {
+            continue;
+        }
+        for (slot, cp) in &an.clips {
+            let Some((clip, model)) = input.imports.clip_at(&cp.path) else {
+                continue;
+            };
+            if clip.skeleton.is_empty()
+                || clip.skeleton == target.signature
+                || !assets.clips.contains_key(&cp.path)
+            {
+                continue;
+            }
+            let retargeted = scene::retarget_key(an, &cp.path, assets)
+                .is_some_and(|k| assets.retargeted.contains_key(&k));
+            if retargeted {
+                continue;
+            }
+            let sig = |s: &str| s.chars().take(12).collect::<String>();
+            let d = Diagnostic::error(
+                E_SIGNATURE_MISMATCH,
+                format!(
+                    "slot {} plays clip {} of model `{model}` (skeleton signature {}…) on \
+                     skeleton {} (signature {}…) without retargeting",
+                    quoted(slot),
+                    quoted(&clip.label),
+                    sig(&clip.skeleton),
+                    quoted(&sk.path),
+                    sig(&target.signature),
+                ),
+            )
+            .with_note(
+                "an imported clip plays as imported only on a skeleton with its exact signature, \
+                 so it never drives the wrong rig by bone name",
+            )
+            .with_note(
+                "retarget it: the clip's source skeleton (its `skeleton` field) must load, or \
+                 map its bones with the animator's `bone_map`",
+            );
+            out.push(d.at(input.scene, cp.span));
+        }
+    }
+    out
+}
 
 /// `W0521`: parameters a scene's `SetParam` actions set that the entity's state machine never
 /// reads (at the animator's `state_machine` path).
@@ -101,7 +174,7 @@ pub(super) fn load(
         asset_diagnostics: Vec::new(),
         event_names: BTreeMap::new(),
     };
-    let Some(def) = parsed.scene else {
+    let Some(mut def) = parsed.scene else {
         return Ok(loaded);
     };
     let scanned;
@@ -128,6 +201,8 @@ pub(super) fn load(
         graph_sources: BTreeMap::new(),
         machine_ok: vec![false; def.entities.len()],
     };
+    let imports = Imports::read(source, layout);
+    l.imported_clips(&mut def, &imports);
     l.clips(&def);
     l.animation_assets(&def);
     l.graphs(&def, catalog);
@@ -137,6 +212,7 @@ pub(super) fn load(
         assets: &l.assets,
         graphs: &l.graph_sources,
         machine_ok: &l.machine_ok,
+        imports: &imports,
     };
     let passed: Vec<Diagnostic> = PASSES.iter().flat_map(|pass| pass(&input)).collect();
     l.diags.extend(passed);
@@ -152,6 +228,9 @@ pub(super) fn load(
         .into_iter()
         .filter(|d| !reported.contains(&(d.file.clone(), d.code, d.span.start, d.span.end)))
         .collect();
+    loaded
+        .asset_diagnostics
+        .extend(imports.diagnostics_of(&imports.used_by(&def), false));
     loaded.event_names = catalog
         .events()
         .into_iter()
@@ -278,6 +357,22 @@ impl Loader<'_> {
     fn bad_asset(&mut self, span: Span, message: String) {
         let d = self.at(Diagnostic::error(E_SCENE_BAD_ASSET, message), span);
         self.diags.push(d);
+    }
+
+    /// Resolves every clip slot named by identity (`Imported(model, clip)`) to the clip file
+    /// its model's manifest names, or reports `E0720` at the reference (the slot then loads
+    /// nothing).
+    fn imported_clips(&mut self, def: &mut SceneDef, imports: &Imports) {
+        for p in def.imported_clips_mut() {
+            let Some(imp) = &p.imported else { continue };
+            match imports.resolve(imp) {
+                Ok(path) => p.path = path,
+                Err(d) => {
+                    let d = self.at(*d, p.span);
+                    self.diags.push(d);
+                }
+            }
+        }
     }
 
     fn clips(&mut self, def: &SceneDef) {

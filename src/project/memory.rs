@@ -67,6 +67,16 @@ impl Source for MemSource {
             .collect()
     }
 
+    fn folders(&self, dir: &ProjectPath) -> Vec<String> {
+        let names: std::collections::BTreeSet<String> = self
+            .files
+            .keys()
+            .filter(|p| p.starts_with(dir) && p.parent() != *dir)
+            .filter_map(|p| p.strip_prefix(dir)?.split('/').next().map(str::to_string))
+            .collect();
+        names.into_iter().collect()
+    }
+
     fn display(&self, path: &ProjectPath) -> String {
         path.to_string()
     }

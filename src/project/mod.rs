@@ -13,12 +13,14 @@
 //! Apart from [`FsSource`] (in `fs.rs`), nothing here touches the file system.
 
 mod fs;
+mod imports;
 mod load;
 mod memory;
 mod path;
 mod skeletons;
 
 pub use fs::{FsSource, load_files};
+pub use imports::{GENERATED, Imports};
 pub use load::{PASSES, Pass, PassInput};
 pub use memory::MemSource;
 pub use path::{PathError, ProjectPath};
@@ -60,6 +62,9 @@ pub trait Source {
     /// The names of the regular files directly in folder `dir`, sorted (empty when the folder
     /// is missing or unreadable).
     fn list(&self, dir: &ProjectPath) -> Vec<String>;
+    /// The names of the folders directly in folder `dir`, sorted (empty when the folder is
+    /// missing or unreadable).
+    fn folders(&self, dir: &ProjectPath) -> Vec<String>;
     /// How messages and diagnostics name `path` (the CLI: relative to the current folder).
     fn display(&self, path: &ProjectPath) -> String;
     /// The event catalog of the assets folder `assets` (every `.animseq` under it).
@@ -177,6 +182,13 @@ impl LoadedScene {
         diag::sort(&mut all);
         all
     }
+}
+
+/// Every diagnostic of the imported models under `layout.assets` (their generated manifests:
+/// missing sources, stale fingerprints, missing generated files, duplicate UUIDs), as
+/// `sinew check` reports them whether or not a scene uses the model.
+pub fn check_imports(source: &dyn Source, layout: &Layout) -> Vec<Diagnostic> {
+    Imports::read(source, layout).diagnostics()
 }
 
 /// Loads the scene `layout.scene` from `source`: reads and parses it, then (when it parses)

@@ -25,10 +25,25 @@ pub const MAX_ITEMS: usize = 100_000;
 /// A path as written in the scene, with its span.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PathRef {
-    /// The path text.
+    /// The path text. For a clip named by identity ([`PathRef::imported`]) it is empty until
+    /// the project loader resolves it, then the clip file the model's manifest names (relative
+    /// to the assets folder).
     pub path: String,
     /// Where it is written.
     pub span: Span,
+    /// Set for a clip slot written `Imported(model: "<uuid>", clip: "Walk")`.
+    pub imported: Option<ImportedClip>,
+}
+
+/// A clip named by identity: an imported model's UUID and the clip's label (or its sub-asset
+/// ID), resolved through the generated manifests (`docs/import.md`); the manifest's path is
+/// only a hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedClip {
+    /// The model UUID, lowercase and hyphenated.
+    pub model: String,
+    /// The clip's label (`Walk`) or sub-asset ID.
+    pub clip: String,
 }
 
 /// A declared animation layer (recorded; no effect with the minimal animator).
@@ -153,15 +168,26 @@ impl SceneDef {
             .collect()
     }
 
-    /// Every distinct clip path, in first-use order.
+    /// Every distinct clip path, in first-use order (clips named by identity that are not
+    /// resolved yet, whose path is empty, are left out).
     pub fn clip_paths(&self) -> Vec<&PathRef> {
         let mut seen = BTreeSet::new();
         self.entities
             .iter()
             .filter_map(|e| e.animator.as_ref())
             .flat_map(|a| a.clips.iter().map(|(_, p)| p))
-            .filter(|p| seen.insert(p.path.as_str()))
+            .filter(|p| !p.path.is_empty() && seen.insert(p.path.as_str()))
             .collect()
+    }
+
+    /// Every clip slot named by identity (`Imported(...)`), in scene order, mutable so the
+    /// loader can set each one's path.
+    pub fn imported_clips_mut(&mut self) -> impl Iterator<Item = &mut PathRef> {
+        self.entities
+            .iter_mut()
+            .filter_map(|e| e.animator.as_mut())
+            .flat_map(|a| a.clips.iter_mut().map(|(_, p)| p))
+            .filter(|p| p.imported.is_some())
     }
 }
 

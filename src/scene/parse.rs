@@ -47,6 +47,7 @@ const ANIMATOR_FIELDS: &[&str] = &[
 const LAYER_FIELDS: &[&str] = &["name", "weight", "mask", "blend", "clip"];
 const ROOT_MOTION_FIELDS: &[&str] = &["mode", "bone", "yaw"];
 const ACTION_FIELDS: &[&str] = &["at", "entity", "action"];
+const IMPORTED_FIELDS: &[&str] = &["model", "clip"];
 
 /// Parses and validates one scene text.
 pub fn parse(src: &SourceFile) -> Parsed {
@@ -136,7 +137,62 @@ impl Cx<'_> {
             self.error(E_SCENE_BAD_VALUE, v.span, "path is empty or contains NUL");
             return None;
         }
-        Some(PathRef { path, span: v.span })
+        Some(PathRef {
+            path,
+            span: v.span,
+            imported: None,
+        })
+    }
+
+    /// A clip slot's value: a path (`"walk.animseq"`) or a clip named by identity
+    /// (`Imported(model: "<uuid>", clip: "Walk")`).
+    fn clip_ref(&mut self, v: &Value) -> Option<PathRef> {
+        if matches!(v.kind, ValueKind::Str(_)) {
+            return self.path(v);
+        }
+        let is_imported =
+            matches!(&v.kind, ValueKind::Struct { name: Some(n), .. } if n.text == "Imported");
+        if !is_imported {
+            self.decode(DecodeError::mismatch(
+                "a clip file path or `Imported(model: \"<uuid>\", clip: \"<label>\")`",
+                v,
+            ));
+            return None;
+        }
+        let f = self.strukt(v, "Imported", IMPORTED_FIELDS)?;
+        let mut errs = Vec::new();
+        let (model_v, clip_v) = (
+            f.required("model", &mut errs),
+            f.required("clip", &mut errs),
+        );
+        for e in errs {
+            self.decode(e);
+        }
+        let (model_v, clip_v) = (model_v?, clip_v?);
+        let (model, clip) = (self.string(model_v)?, self.string(clip_v)?);
+        let Some(uuid) = uuid::Uuid::parse_str(&model).ok().filter(|u| !u.is_nil()) else {
+            self.error(
+                E_SCENE_BAD_VALUE,
+                model_v.span,
+                format!(
+                    "`{}` is not a model UUID (the `uuid` of the model's `.meta` sidecar)",
+                    short(&model)
+                ),
+            );
+            return None;
+        };
+        if clip.trim().is_empty() {
+            self.error(E_SCENE_BAD_VALUE, clip_v.span, "clip label is empty");
+            return None;
+        }
+        Some(PathRef {
+            path: String::new(),
+            span: v.span,
+            imported: Some(ImportedClip {
+                model: uuid.hyphenated().to_string(),
+                clip,
+            }),
+        })
     }
 
     fn scene(&mut self, v: &Value) -> Option<SceneDef> {
@@ -239,7 +295,7 @@ impl Cx<'_> {
             match &c.value.kind {
                 ValueKind::Map(entries) => {
                     for (k, v) in entries {
-                        let (Some(slot), Some(path)) = (self.string(k), self.path(v)) else {
+                        let (Some(slot), Some(path)) = (self.string(k), self.clip_ref(v)) else {
                             continue;
                         };
                         if a.clips.iter().any(|(s, _)| *s == slot) {
@@ -254,7 +310,7 @@ impl Cx<'_> {
                     }
                 }
                 _ => self.decode(DecodeError::mismatch(
-                    "a map `{\"slot\": \"file\"}`",
+                    "a map `{\"slot\": \"file\"}` (or `{\"slot\": Imported(model, clip)}`)",
                     &c.value,
                 )),
             }

@@ -1,0 +1,495 @@
+//! `sinew import MODEL… [--assets DIR] [--format human|json]` (`import.md`): the file-system
+//! half of model import. It expands folders, keeps identities (sidecars, reconciliation by
+//! fingerprint, duplicate UUIDs), reads models and their external buffers, calls the pure
+//! importer and writes its files atomically (unchanged files are not rewritten), removing
+//! generated files the new manifest no longer lists.
+
+use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
+use crate::diag::Diagnostic;
+use crate::fsutil::{InputKind, read_input, write_atomic};
+use crate::import::diagnostics::{E_AMBIGUOUS_MATCH, E_DUPLICATE_UUID, E_SIDECAR, W_NOTE};
+use crate::import::identity::{self, Known, Reconciled};
+use crate::import::{self, AnimManifest, Identity};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use uuid::Uuid;
+
+/// Where generated assets live, under the assets folder.
+pub const GENERATED: &str = "animations/generated";
+
+/// Model file extensions `import` looks for in folders.
+const EXTENSIONS: &[&str] = &["gltf", "glb", "fbx"];
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// `.gltf`, `.glb` or `.fbx` files, or folders (every such file under them, sorted).
+    #[arg(required = true)]
+    pub models: Vec<PathBuf>,
+    /// The assets folder; output goes to `DIR/animations/generated/<model-uuid>/`.
+    #[arg(long, default_value = "assets")]
+    pub assets: PathBuf,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// A model's UUID (with a note when reconciled), or the diagnostic that stops it.
+type IdResult = Result<(Uuid, Option<Diagnostic>), Box<Diagnostic>>;
+
+/// One model's result, for output.
+struct Done {
+    display: String,
+    manifest: Option<AnimManifest>,
+    out: Option<String>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
+    let mut io_failed = false;
+    let mut models = Vec::new();
+    for p in &a.models {
+        if let Err(e) = expand(p, &mut models) {
+            eprintln!("error: cannot read {}: {e}", ctx.display(p));
+            io_failed = true;
+        }
+    }
+    // One entry per file, in path order.
+    let mut seen = BTreeSet::new();
+    models.retain(|m| seen.insert(std::fs::canonicalize(m).unwrap_or_else(|_| m.clone())));
+    models.sort();
+    std::fs::create_dir_all(&a.assets).map_err(|e| {
+        format!(
+            "cannot create assets folder {}: {e}",
+            ctx.display(&a.assets)
+        )
+    })?;
+    let assets = std::fs::canonicalize(&a.assets)
+        .map_err(|e| format!("cannot read assets folder {}: {e}", ctx.display(&a.assets)))?;
+    let generated = assets.join(GENERATED);
+    let known = existing_manifests(ctx, &generated);
+
+    // Identities first, so duplicate claims are judged over the whole run.
+    let mut plans: Vec<(PathBuf, String, Vec<u8>, IdResult)> = Vec::new();
+    for m in &models {
+        let display = ctx.display(m);
+        let bytes = match read_input(m, InputKind::Model) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: cannot read {display}: {e}");
+                io_failed = true;
+                continue;
+            }
+        };
+        let id = identity_of(m, &display, &bytes, &assets, &known);
+        plans.push((m.clone(), display, bytes, id));
+    }
+    let claims: Vec<(&str, Uuid)> = plans
+        .iter()
+        .filter_map(|(_, d, _, id)| id.as_ref().ok().map(|(u, _)| (d.as_str(), *u)))
+        .collect();
+    let mut dup_of: BTreeMap<String, Diagnostic> = BTreeMap::new();
+    for (uuid, group) in identity::duplicate_claims(claims) {
+        for model in &group {
+            dup_of.insert(model.clone(), duplicate(model, &uuid, &group));
+        }
+    }
+    let mut done = Vec::new();
+    for (path, display, bytes, id) in plans {
+        let mut diagnostics = Vec::new();
+        let uuid = match id {
+            Err(d) => {
+                diagnostics.push(*d);
+                None
+            }
+            Ok(_) if dup_of.contains_key(&display) => {
+                diagnostics.extend(dup_of.remove(&display));
+                None
+            }
+            Ok((u, note)) => {
+                // A manifest of this UUID whose (other) model still claims it.
+                let src = source_hint(&assets, &path);
+                match known
+                    .iter()
+                    .find(|k| k.1.model == u.hyphenated().to_string())
+                {
+                    Some((_, km, _))
+                        if km.source != src && claims_uuid(&assets, &km.source, &u) =>
+                    {
+                        let other = ctx.display(&assets.join(&km.source));
+                        diagnostics.push(duplicate(&display, &u, &[display.clone(), other]));
+                        None
+                    }
+                    _ => {
+                        diagnostics.extend(note);
+                        Some(u)
+                    }
+                }
+            }
+        };
+        let Some(uuid) = uuid else {
+            done.push(Done {
+                display,
+                manifest: None,
+                out: None,
+                diagnostics,
+            });
+            continue;
+        };
+        if let Err(e) = ensure_sidecar(&path, &uuid) {
+            eprintln!("error: cannot write the sidecar of {display}: {e}");
+            io_failed = true;
+            continue;
+        }
+        match import_one(ctx, &path, &display, &bytes, uuid, &assets, &generated) {
+            Ok((manifest, out_dir, diags)) => {
+                diagnostics.extend(diags);
+                done.push(Done {
+                    display,
+                    manifest: Some(manifest),
+                    out: Some(out_dir),
+                    diagnostics,
+                });
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                io_failed = true;
+            }
+        }
+    }
+    let any_error = done
+        .iter()
+        .any(|d| d.diagnostics.iter().any(Diagnostic::is_error));
+    let io = |e: std::io::Error| e.to_string();
+    match a.format {
+        Format::Json => {
+            let models: Vec<Value> = done
+                .iter()
+                .map(|d| {
+                    let mut v = match &d.manifest {
+                        Some(m) => m.to_json(&d.diagnostics, d.out.as_deref().unwrap_or("")),
+                        // No identity could be given: no manifest, only why.
+                        None => json!({
+                            "model": null,
+                            "runtime_supported": false,
+                            "diagnostics": crate::diag::render::to_json(&d.diagnostics),
+                            "out": null,
+                        }),
+                    };
+                    v["file"] = json!(d.display);
+                    v
+                })
+                .collect();
+            write_json(out, &json!({ "models": models }))?;
+        }
+        Format::Human => {
+            for d in &done {
+                match (&d.manifest, &d.out) {
+                    (Some(m), Some(o)) => {
+                        let markers: usize = m.clips.iter().map(|c| c.markers).sum();
+                        writeln!(
+                            out,
+                            "{} {} → {o}: {} skeleton(s), {} clip(s), {markers} marker(s){}",
+                            if m.runtime_supported {
+                                "imported"
+                            } else {
+                                "blocked"
+                            },
+                            d.display,
+                            m.skeletons.len(),
+                            m.clips.len(),
+                            if m.runtime_supported {
+                                ""
+                            } else {
+                                " (runtime_supported: false)"
+                            }
+                        )
+                        .map_err(io)?;
+                    }
+                    _ => writeln!(out, "skipped {}: no identity", d.display).map_err(io)?,
+                }
+                if !d.diagnostics.is_empty() {
+                    write!(out, "{}", human_diagnostics(ctx, &d.diagnostics)).map_err(io)?;
+                }
+            }
+        }
+    }
+    Ok(if io_failed {
+        FAILURE
+    } else if any_error {
+        INPUT_ERRORS
+    } else {
+        OK
+    })
+}
+
+/// Adds `p` (a model file) or every model file under it (a folder) to `out`.
+fn expand(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let meta = std::fs::metadata(p)?;
+    if !meta.is_dir() {
+        out.push(p.to_path_buf());
+        return Ok(());
+    }
+    let mut visited = BTreeSet::new();
+    let mut stack = vec![p.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        // Symlinked folders are followed once (loops cut).
+        if !visited.insert(std::fs::canonicalize(&dir)?) {
+            continue;
+        }
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for e in entries {
+            if e.is_dir() {
+                stack.push(e);
+            } else if e
+                .extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| EXTENSIONS.contains(&x.to_ascii_lowercase().as_str()))
+            {
+                out.push(e);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every readable manifest under the generated folder: `(display, manifest, folder)`.
+/// Unreadable ones are reported on standard error and ignored for reconciliation.
+fn existing_manifests(ctx: &Ctx, generated: &Path) -> Vec<(String, AnimManifest, PathBuf)> {
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(generated) else {
+        return out;
+    };
+    let mut dirs: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    dirs.sort();
+    for d in dirs {
+        let f = d.join("manifest.ron");
+        let Ok(text) = read_input(&f, InputKind::Manifest).map(String::from_utf8) else {
+            continue;
+        };
+        let Ok(text) = text else {
+            eprintln!("warning: {} is not UTF-8; ignored", ctx.display(&f));
+            continue;
+        };
+        match AnimManifest::from_ron(&text) {
+            Ok(m) => out.push((ctx.display(&f), m, d)),
+            Err(e) => eprintln!(
+                "warning: {} is not a readable manifest ({e}); ignored",
+                ctx.display(&f)
+            ),
+        }
+    }
+    out
+}
+
+fn sidecar_path(model: &Path) -> PathBuf {
+    let name = model
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    model.with_file_name(identity::sidecar_name(&name))
+}
+
+fn read_sidecar(model: &Path) -> Option<Result<Uuid, String>> {
+    let text = match read_input(&sidecar_path(model), InputKind::Sidecar) {
+        Ok(t) => t,
+        Err(e) if e.is_not_found() => return None,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    Some(match String::from_utf8(text) {
+        Ok(t) => identity::parse_sidecar(&t),
+        Err(_) => Err("the file is not UTF-8".to_string()),
+    })
+}
+
+/// Whether the model at `source` (relative to the assets folder) exists with a sidecar
+/// claiming `uuid`.
+fn claims_uuid(assets: &Path, source: &str, uuid: &Uuid) -> bool {
+    let p = assets.join(source);
+    p.is_file() && matches!(read_sidecar(&p), Some(Ok(u)) if u == *uuid)
+}
+
+/// The model's UUID (and a note when it was reconciled), or the diagnostic that stops it.
+fn identity_of(
+    model: &Path,
+    display: &str,
+    bytes: &[u8],
+    assets: &Path,
+    known: &[(String, AnimManifest, PathBuf)],
+) -> IdResult {
+    match read_sidecar(model) {
+        Some(Ok(u)) => return Ok((u, None)),
+        Some(Err(e)) => {
+            return Err(Box::new(
+                Diagnostic::error(
+                    E_SIDECAR,
+                    format!(
+                        "the sidecar {} cannot be read: {e}; fix it to `ModelMeta(uuid: \"...\")` \
+                     or delete it to give the model a new identity",
+                        identity::sidecar_name(
+                            &model.file_name().unwrap_or_default().to_string_lossy()
+                        )
+                    ),
+                )
+                .in_file(display),
+            ));
+        }
+        None => {}
+    }
+    let fp = identity::fingerprint(bytes);
+    let candidates: Vec<Known> = known
+        .iter()
+        .filter_map(|(shown, m, _)| {
+            let uuid = Uuid::parse_str(&m.model).ok()?;
+            Some(Known {
+                manifest: shown.clone(),
+                model: uuid,
+                fingerprint: m.fingerprint.clone(),
+                still_owned: claims_uuid(assets, &m.source, &uuid),
+            })
+        })
+        .collect();
+    match identity::reconcile(&fp, &candidates) {
+        Reconciled::New => Ok((Uuid::new_v4(), None)),
+        Reconciled::Moved { model, manifest } => Ok((
+            model,
+            Some(
+                Diagnostic::new(
+                    crate::diag::Severity::Note,
+                    W_NOTE,
+                    format!(
+                        "no sidecar: the model's bytes match {manifest}, whose model is gone; \
+                         it keeps that identity ({model}) and a sidecar is written"
+                    ),
+                )
+                .in_file(display),
+            ),
+        )),
+        Reconciled::Ambiguous(manifests) => Err(Box::new(
+            Diagnostic::error(
+                E_AMBIGUOUS_MATCH,
+                format!(
+                    "no sidecar, and the model's bytes match {} manifests: {}; restore the right \
+                 sidecar (`ModelMeta(uuid: \"...\")`) or delete the stale manifests",
+                    manifests.len(),
+                    manifests.join(", ")
+                ),
+            )
+            .in_file(display),
+        )),
+    }
+}
+
+fn duplicate(model: &str, uuid: &Uuid, group: &[String]) -> Diagnostic {
+    Diagnostic::error(
+        E_DUPLICATE_UUID,
+        format!(
+            "the sidecars of {} all claim model {uuid}; a copied model needs its own identity: \
+             delete the copy's `.meta` file and import it again",
+            group.join(" and ")
+        ),
+    )
+    .in_file(model)
+}
+
+fn ensure_sidecar(model: &Path, uuid: &Uuid) -> std::io::Result<()> {
+    if matches!(read_sidecar(model), Some(Ok(u)) if u == *uuid) {
+        return Ok(());
+    }
+    write_atomic(
+        &sidecar_path(model),
+        identity::sidecar_text(uuid).as_bytes(),
+    )
+}
+
+/// The model's path relative to the assets folder, `/`-separated (with `..` when outside).
+fn source_hint(assets: &Path, model: &Path) -> String {
+    let abs = std::fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
+    let a: Vec<Component> = assets.components().collect();
+    let m: Vec<Component> = abs.components().collect();
+    let common = a.iter().zip(&m).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); a.len() - common];
+    parts.extend(
+        m[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
+}
+
+/// Writes `bytes` unless the file already holds exactly them.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if read_input(path, InputKind::Clip).is_ok_and(|old| old == bytes) {
+        return Ok(());
+    }
+    write_atomic(path, bytes)
+}
+
+/// Imports one model into its folder; `Err` only for I/O failures.
+fn import_one(
+    ctx: &Ctx,
+    path: &Path,
+    display: &str,
+    bytes: &[u8],
+    uuid: Uuid,
+    assets: &Path,
+    generated: &Path,
+) -> Result<(AnimManifest, String, Vec<Diagnostic>), String> {
+    let prepared = import::prepare(display, bytes);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut externals = BTreeMap::new();
+    for uri in prepared.external_uris() {
+        // A missing file is the importer's diagnostic (it names the buffer).
+        if let Ok(b) = read_input(&dir.join(&uri), InputKind::Model) {
+            externals.insert(uri, b);
+        }
+    }
+    let out_dir = generated.join(uuid.hyphenated().to_string());
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", ctx.display(&out_dir)))?;
+    let id = Identity {
+        model: uuid,
+        source: source_hint(assets, path),
+    };
+    let mut write_err = None;
+    let outcome = prepared.import(&id, &externals, &mut |a| {
+        if write_err.is_none()
+            && let Err(e) = write_if_changed(&out_dir.join(&a.file), a.text().as_bytes())
+        {
+            write_err = Some(format!(
+                "cannot write {}: {e}",
+                ctx.display(&out_dir.join(&a.file))
+            ));
+        }
+    });
+    if let Some(e) = write_err {
+        return Err(e);
+    }
+    let manifest_path = out_dir.join("manifest.ron");
+    write_if_changed(&manifest_path, outcome.manifest.to_ron().as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", ctx.display(&manifest_path)))?;
+    // Generated files the manifest does not list are stale (renamed or removed clips, or a
+    // blocked import): remove them.
+    let listed: BTreeSet<&str> = outcome
+        .manifest
+        .skeletons
+        .iter()
+        .map(|s| s.file.as_str())
+        .chain(outcome.manifest.clips.iter().map(|c| c.file.as_str()))
+        .collect();
+    if let Ok(rd) = std::fs::read_dir(&out_dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            let generated_kind = p.extension().is_some_and(|x| x == "animseq" || x == "skel");
+            if generated_kind && !listed.contains(name.as_str()) {
+                std::fs::remove_file(&p)
+                    .map_err(|e| format!("cannot remove stale {}: {e}", ctx.display(&p)))?;
+            }
+        }
+    }
+    Ok((outcome.manifest, ctx.display(&out_dir), outcome.diagnostics))
+}

@@ -1,0 +1,669 @@
+//! One glTF animation → one `.animseq`: channels grouped into bone tracks (on the skeleton
+//! the clip drives) and morph curves, times shifted to start at 0, durations, notifies.
+
+use super::accessor::{self, TIMES, Want};
+use super::buffers::Buffers;
+use super::channels::{Fail, Interp, Linear, Part, Rotation, convert};
+use super::diagnostics::{
+    E_ACCESSOR, E_KEY_TIMES, E_LIMIT, Report, W_CHANNEL_SKIPPED, W_OUTSIDE_SKELETON,
+    W_REPEATED_TIMES, W_RESAMPLE, W_SHIFTED, W_ZERO_LENGTH, quoted,
+};
+use super::nodes::Forest;
+use super::notifies;
+use super::skeleton::SkelOut;
+use crate::anim::normalize_bone_name;
+use crate::animseq::{AnimSeq, Curve, CurveValue, Interpolation, Track};
+use gltf::json::accessor::Type;
+use gltf::json::animation::{Interpolation as GInterp, Property};
+use gltf::json::validation::Checked;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+/// Duration of a clip whose keys all sit at one time (a single pose).
+pub const POSE_DURATION: f64 = 1.0 / 30.0;
+
+/// Everything clip building reads.
+pub struct Scene<'a, 'b> {
+    /// The glTF JSON.
+    pub root: &'a gltf::json::Root,
+    /// Resolved buffers.
+    pub buffers: &'a Buffers<'b>,
+    /// The node forest.
+    pub forest: &'a Forest,
+    /// Generated skeletons.
+    pub skels: &'a [SkelOut],
+    /// Channels whose target path this crate does not know: `(animation, channel)`.
+    pub unknown_paths: &'a [(usize, usize)],
+}
+
+/// A built clip: the sequence and the skeleton (index into `skels`) its tracks are keyed on.
+pub struct Built {
+    /// The sequence.
+    pub seq: AnimSeq,
+    /// Its skeleton.
+    pub skeleton: Option<usize>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum What {
+    T,
+    R,
+    S,
+    /// Morph weights with this many targets.
+    W(usize),
+}
+
+struct Plan {
+    node: usize,
+    what: What,
+    sampler: usize,
+    input: usize,
+    output: usize,
+    interp: Interp,
+}
+
+/// Decoded, checked key times of one input accessor.
+struct Times {
+    /// Kept key indices (a run of equal times keeps its last key).
+    src: Vec<usize>,
+    /// Their times (shifted once the clip's offset is known).
+    t: Vec<f64>,
+}
+
+/// `f32` key time as the `f64` with the same shortest decimal (`0.041666668`, not
+/// `0.0416666679084301`).
+fn time_f64(x: f32) -> f64 {
+    let mut buf = String::with_capacity(16);
+    use std::fmt::Write as _;
+    let _ = write!(buf, "{x}");
+    buf.parse().unwrap_or(f64::from(x))
+}
+
+fn path_name(w: What) -> &'static str {
+    match w {
+        What::T => "translation",
+        What::R => "rotation",
+        What::S => "scale",
+        What::W(_) => "weights",
+    }
+}
+
+/// Builds clip `a`. `None` after an error (reported); `budget` counts down the keys the
+/// import may still write.
+#[allow(clippy::too_many_arguments)]
+pub fn build(
+    sc: &Scene<'_, '_>,
+    a: usize,
+    id: &str,
+    label: &str,
+    in_skeleton: &BTreeMap<usize, Vec<usize>>,
+    budget: &mut usize,
+    report: &mut Report,
+) -> Option<Built> {
+    let anim = sc.root.animations.get(a)?;
+    let lbl = quoted(label);
+    let mut plans: Vec<Plan> = Vec::new();
+    let mut seen: BTreeSet<(usize, What)> = BTreeSet::new();
+    for (c, ch) in anim.channels.iter().enumerate() {
+        let node = ch.target.node.value();
+        let Some(n) = sc.root.nodes.get(node) else {
+            continue; // reported by the caller's analysis
+        };
+        let nname = quoted(&sc.forest.names[node]);
+        let skip = |report: &mut Report, why: &str| {
+            report.warning(
+                W_CHANNEL_SKIPPED,
+                format!("animation {lbl}, channel {c} on node {node} ({nname}): {why}; skipped"),
+            );
+        };
+        if sc.unknown_paths.binary_search(&(a, c)).is_ok() {
+            skip(
+                report,
+                "its target path is not translation, rotation, scale or weights",
+            );
+            continue;
+        }
+        let what = match &ch.target.path {
+            Checked::Valid(Property::Translation) => What::T,
+            Checked::Valid(Property::Rotation) => What::R,
+            Checked::Valid(Property::Scale) => What::S,
+            Checked::Valid(Property::MorphTargetWeights) => {
+                let k = n
+                    .mesh
+                    .and_then(|m| sc.root.meshes.get(m.value()))
+                    .map_or(0, |m| {
+                        m.primitives
+                            .first()
+                            .and_then(|p| p.targets.as_ref())
+                            .map_or(0, Vec::len)
+                            .max(m.weights.as_ref().map_or(0, Vec::len))
+                    });
+                if k == 0 {
+                    skip(
+                        report,
+                        "morph weights on a node whose mesh has no morph targets",
+                    );
+                    continue;
+                }
+                What::W(k)
+            }
+            _ => {
+                skip(
+                    report,
+                    "its target path is not translation, rotation, scale or weights",
+                );
+                continue;
+            }
+        };
+        if !matches!(what, What::W(_)) && !in_skeleton.contains_key(&node) {
+            skip(
+                report,
+                "the node is neither a joint of a skin nor an ancestor of one",
+            );
+            continue;
+        }
+        let key = (
+            node,
+            if let What::W(_) = what {
+                What::W(0)
+            } else {
+                what
+            },
+        );
+        if !seen.insert(key) {
+            skip(
+                report,
+                &format!(
+                    "an earlier channel already animates its {}",
+                    path_name(what)
+                ),
+            );
+            continue;
+        }
+        let s = ch.sampler.value();
+        let Some(sampler) = anim.samplers.get(s) else {
+            continue;
+        };
+        let interp = match sampler.interpolation {
+            Checked::Valid(GInterp::Step) => Interp::Step,
+            Checked::Valid(GInterp::CubicSpline) => Interp::Cubic,
+            _ => Interp::Linear,
+        };
+        plans.push(Plan {
+            node,
+            what,
+            sampler: s,
+            input: sampler.input.value(),
+            output: sampler.output.value(),
+            interp,
+        });
+    }
+
+    // Key times, decoded once per input accessor.
+    let mut times: BTreeMap<usize, Times> = BTreeMap::new();
+    for p in &plans {
+        if times.contains_key(&p.input) {
+            continue;
+        }
+        let d = match accessor::decode(sc.root, sc.buffers, p.input, TIMES) {
+            Ok(d) => d,
+            Err(m) => {
+                report.error(
+                    E_ACCESSOR,
+                    format!("animation {lbl}, sampler {} input: {m}", p.sampler),
+                );
+                return None;
+            }
+        };
+        let mut src = Vec::with_capacity(d.values.len());
+        let mut repeated = 0usize;
+        for (k, &x) in d.values.iter().enumerate() {
+            if !x.is_finite() {
+                report.error(
+                    E_KEY_TIMES,
+                    format!(
+                        "animation {lbl}, sampler {} (accessor {}): key time {k} is not finite",
+                        p.sampler, p.input
+                    ),
+                );
+                return None;
+            }
+            if k > 0 {
+                let prev = d.values[k - 1];
+                if x < prev {
+                    report.error(
+                        E_KEY_TIMES,
+                        format!(
+                            "animation {lbl}, sampler {} (accessor {}): key time {k} ({x}) is \
+                             before key {} ({prev}); times must increase",
+                            p.sampler,
+                            p.input,
+                            k - 1
+                        ),
+                    );
+                    return None;
+                }
+                if x == prev {
+                    repeated += 1;
+                    src.pop();
+                }
+            }
+            src.push(k);
+        }
+        if repeated > 0 {
+            report.warning(
+                W_REPEATED_TIMES,
+                format!(
+                    "animation {lbl}, sampler {} (accessor {}): {repeated} key time(s) repeat the \
+                     one before; the later key of each run is kept",
+                    p.sampler, p.input
+                ),
+            );
+        }
+        let t = src.iter().map(|&k| time_f64(d.values[k])).collect();
+        times.insert(p.input, Times { src, t });
+    }
+    let first = times
+        .values()
+        .filter_map(|t| t.t.first())
+        .copied()
+        .reduce(f64::min);
+    let last = times
+        .values()
+        .filter_map(|t| t.t.last())
+        .copied()
+        .reduce(f64::max);
+    let offset = match first {
+        Some(f) if f > 0.0 => {
+            report.warning(
+                W_SHIFTED,
+                format!(
+                    "animation {lbl} starts at {f} s: its keys and the clip were shifted to \
+                     start at 0 (notify times are clip times, not shifted)"
+                ),
+            );
+            f
+        }
+        _ => 0.0,
+    };
+    if offset > 0.0 {
+        for t in times.values_mut() {
+            for x in &mut t.t {
+                *x -= offset;
+            }
+        }
+    }
+    let mut duration = last.map_or(0.0, |l| l - offset);
+    if duration.is_nan() || duration <= 0.0 {
+        report.warning(
+            W_ZERO_LENGTH,
+            format!(
+                "animation {lbl} has all its keys at one time: imported as a single pose of \
+                 {POSE_DURATION} s"
+            ),
+        );
+        duration = POSE_DURATION;
+    }
+
+    // The skeleton the clip drives: the one holding most of its animated nodes.
+    let mut votes: BTreeMap<usize, usize> = BTreeMap::new();
+    for p in plans.iter().filter(|p| !matches!(p.what, What::W(_))) {
+        for &s in in_skeleton.get(&p.node).into_iter().flatten() {
+            *votes.entry(s).or_default() += 1;
+        }
+    }
+    let skeleton = votes
+        .iter()
+        .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(x.0)))
+        .map(|(&s, _)| s);
+    let skel = skeleton.and_then(|s| sc.skels.get(s));
+
+    // Bone names: the skeleton's; nodes outside it keep their own (unique against it).
+    let mut taken: BTreeSet<String> = skel
+        .map(|s| s.bone.values().map(|n| normalize_bone_name(n)).collect())
+        .unwrap_or_default();
+    let mut names: BTreeMap<usize, String> = BTreeMap::new();
+    let mut outside = Vec::new();
+    for p in plans.iter().filter(|p| !matches!(p.what, What::W(_))) {
+        if names.contains_key(&p.node) {
+            continue;
+        }
+        if let Some(n) = skel.and_then(|s| s.bone.get(&p.node)) {
+            names.insert(p.node, n.clone());
+            continue;
+        }
+        let mut n = sc.forest.names[p.node].clone();
+        if n.trim().is_empty() {
+            n = format!("GltfNode{}", p.node);
+        }
+        while !taken.insert(normalize_bone_name(&n)) {
+            n.push_str(&format!("~{}", p.node));
+        }
+        outside.push(quoted(&n));
+        names.insert(p.node, n);
+    }
+    if let (Some(s), false) = (skel, outside.is_empty()) {
+        report.warning(
+            W_OUTSIDE_SKELETON,
+            format!(
+                "animation {lbl} drives nodes outside its skeleton {}: {} (their tracks are kept)",
+                quoted(&s.name),
+                outside.join(", ")
+            ),
+        );
+    }
+
+    // Track order: the skeleton's bone order, then other nodes by index.
+    let order: BTreeMap<usize, usize> = skel
+        .map(|s| s.nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect())
+        .unwrap_or_default();
+    let rank = |n: usize| order.get(&n).map_or((1, n), |&i| (0, i));
+    let mut tracks: BTreeMap<(usize, usize), Track> = BTreeMap::new();
+    let mut curves: Vec<(usize, usize, Curve)> = Vec::new();
+    let mut outputs: BTreeMap<(usize, bool), Rc<accessor::Decoded>> = BTreeMap::new();
+    let mut inexact = Vec::new();
+    for p in &plans {
+        let Some(tm) = times.get(&p.input) else {
+            continue;
+        };
+        let (want, k) = match p.what {
+            What::T | What::S => (
+                Want {
+                    ty: Type::Vec3,
+                    float_only: false,
+                },
+                1,
+            ),
+            What::R => (
+                Want {
+                    ty: Type::Vec4,
+                    float_only: false,
+                },
+                1,
+            ),
+            What::W(k) => (
+                Want {
+                    ty: Type::Scalar,
+                    float_only: false,
+                },
+                k,
+            ),
+        };
+        let out = match outputs.get(&(p.output, want.ty == Type::Scalar)) {
+            Some(o) => o.clone(),
+            None => match accessor::decode(sc.root, sc.buffers, p.output, want) {
+                Ok(d) => {
+                    let d = Rc::new(d);
+                    outputs.insert((p.output, want.ty == Type::Scalar), d.clone());
+                    d
+                }
+                Err(m) => {
+                    report.error(
+                        E_ACCESSOR,
+                        format!("animation {lbl}, sampler {} output: {m}", p.sampler),
+                    );
+                    return None;
+                }
+            },
+        };
+        let n_in = accessor_count(sc.root, p.input).unwrap_or(0);
+        let per = if p.interp == Interp::Cubic { 3 } else { 1 };
+        let expected = n_in * per * k;
+        if out.count() != expected {
+            report.error(
+                E_ACCESSOR,
+                format!(
+                    "animation {lbl}, sampler {}: output accessor {} has {} elements, {} are \
+                     needed ({n_in} keys{}{})",
+                    p.sampler,
+                    p.output,
+                    out.count(),
+                    expected,
+                    if per == 3 {
+                        " × 3 for CUBICSPLINE"
+                    } else {
+                        ""
+                    },
+                    if k > 1 {
+                        format!(" × {k} morph targets")
+                    } else {
+                        String::new()
+                    }
+                ),
+            );
+            return None;
+        }
+        let vals = &out.values;
+        let src = &tm.src;
+        let idx = |key: usize, part: Part| -> usize {
+            let k0 = src[key];
+            if per == 3 {
+                3 * k0
+                    + match part {
+                        Part::In => 0,
+                        Part::Value => 1,
+                        Part::Out => 2,
+                    }
+            } else {
+                k0
+            }
+        };
+        let name = names.get(&p.node).cloned().unwrap_or_default();
+        let channel_desc = || {
+            format!(
+                "animation {lbl}, {} of node {} ({})",
+                path_name(p.what),
+                p.node,
+                quoted(&sc.forest.names[p.node])
+            )
+        };
+        let res = match p.what {
+            What::T | What::S | What::R => {
+                let track = tracks.entry(rank(p.node)).or_insert_with(|| Track {
+                    bone: name.clone(),
+                    translation: Vec::new(),
+                    rotation: Vec::new(),
+                    scale: Vec::new(),
+                });
+                let r = match p.what {
+                    What::R => convert::<4, Rotation>(
+                        &tm.t,
+                        p.interp,
+                        |key, part| {
+                            let i = idx(key, part) * 4;
+                            [vals[i], vals[i + 1], vals[i + 2], vals[i + 3]]
+                        },
+                        &mut track.rotation,
+                        *budget,
+                    ),
+                    _ => {
+                        let dst = if p.what == What::T {
+                            &mut track.translation
+                        } else {
+                            &mut track.scale
+                        };
+                        convert::<3, Linear>(
+                            &tm.t,
+                            p.interp,
+                            |key, part| {
+                                let i = idx(key, part) * 3;
+                                [vals[i], vals[i + 1], vals[i + 2]]
+                            },
+                            dst,
+                            *budget,
+                        )
+                    }
+                };
+                r.map(|c| {
+                    (
+                        c,
+                        match p.what {
+                            What::R => track.rotation.len(),
+                            What::T => track.translation.len(),
+                            _ => track.scale.len(),
+                        },
+                    )
+                })
+            }
+            What::W(kt) => {
+                let mut total = 0usize;
+                let mut res = Ok(Default::default());
+                for j in 0..kt {
+                    let mut keys: Vec<(f64, [f32; 1])> = Vec::new();
+                    let interp = if p.interp == Interp::Step {
+                        Interp::Linear
+                    } else {
+                        p.interp
+                    };
+                    let r = convert::<1, Linear>(
+                        &tm.t,
+                        interp,
+                        |key, part| {
+                            let base = idx(key, part);
+                            // Per key: K in-tangents, K values, K out-tangents (cubic), or K
+                            // values.
+                            let i = if per == 3 {
+                                (base / 3) * 3 * kt
+                                    + match part {
+                                        Part::In => 0,
+                                        Part::Value => kt,
+                                        Part::Out => 2 * kt,
+                                    }
+                                    + j
+                            } else {
+                                base * kt + j
+                            };
+                            [vals[i]]
+                        },
+                        &mut keys,
+                        budget.saturating_sub(total),
+                    );
+                    match r {
+                        Ok(c) => {
+                            if c.inexact {
+                                res = Ok(c);
+                            }
+                        }
+                        Err(e) => {
+                            res = Err(e);
+                            break;
+                        }
+                    }
+                    total += keys.len();
+                    curves.push((
+                        p.node,
+                        j,
+                        Curve {
+                            name: String::new(),
+                            interpolation: if p.interp == Interp::Step {
+                                Interpolation::Step
+                            } else {
+                                Interpolation::Linear
+                            },
+                            keys: keys
+                                .into_iter()
+                                .map(|(t, [v])| (t, CurveValue::Float(f64::from(v))))
+                                .collect(),
+                        },
+                    ));
+                }
+                res.map(|c| (c, total))
+            }
+        };
+        match res {
+            Ok((c, n)) => {
+                if c.inexact {
+                    inexact.push(channel_desc());
+                }
+                match budget.checked_sub(n) {
+                    Some(b) => *budget = b,
+                    None => {
+                        report.error(E_LIMIT, limit_message(&channel_desc()));
+                        return None;
+                    }
+                }
+            }
+            Err(Fail::Invalid(m)) => {
+                report.error(
+                    E_ACCESSOR,
+                    format!(
+                        "{} (sampler {}, accessor {}): {m}",
+                        channel_desc(),
+                        p.sampler,
+                        p.output
+                    ),
+                );
+                return None;
+            }
+            Err(Fail::Limit) => {
+                report.error(E_LIMIT, limit_message(&channel_desc()));
+                return None;
+            }
+        }
+    }
+    for d in inexact {
+        report.warning(
+            W_RESAMPLE,
+            format!(
+                "{d}: the cubic spline is resampled with {} keys per segment but still differs \
+                 by more than {} somewhere",
+                super::channels::MAX_SUBDIVISIONS,
+                super::channels::TOLERANCE
+            ),
+        );
+    }
+
+    // Morph curve names: `morph/<mesh node name>/<target index>`, node names unique.
+    let mut curve_names: BTreeMap<usize, String> = BTreeMap::new();
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    curves.sort_by_key(|c| (c.0, c.1));
+    for (node, _, _) in &curves {
+        if curve_names.contains_key(node) {
+            continue;
+        }
+        let mut n = sc.forest.names[*node].clone();
+        if n.trim().is_empty() {
+            n = format!("GltfNode{node}");
+        }
+        while !used.insert(n.clone()) {
+            n.push_str(&format!("~{node}"));
+        }
+        curve_names.insert(*node, n);
+    }
+    let curves: Vec<Curve> = curves
+        .into_iter()
+        .map(|(node, j, mut c)| {
+            c.name = format!("morph/{}/{j}", curve_names[&node]);
+            c
+        })
+        .collect();
+
+    let notifies = notifies::from_extras(anim.extras.as_deref(), label, duration, report);
+    Some(Built {
+        seq: AnimSeq {
+            id: id.to_string(),
+            name: label.to_string(),
+            duration,
+            skeleton: skel.map(|s| s.file.clone()),
+            tracks: tracks.into_values().collect(),
+            notifies,
+            windows: Vec::new(),
+            curves,
+            root_motion: None,
+        },
+        skeleton,
+    })
+}
+
+fn limit_message(at: &str) -> String {
+    format!(
+        "the model's animations need more keys than the importer writes for a file of this \
+         size (at {at}); is the file corrupt?"
+    )
+}
+
+fn accessor_count(root: &gltf::json::Root, i: usize) -> Option<usize> {
+    root.accessors
+        .get(i)
+        .and_then(|a| usize::try_from(a.count.0).ok())
+}

@@ -1,0 +1,490 @@
+//! Model import (`import.md`): a glTF 2.0 model (`.gltf` with embedded or external buffers,
+//! `.glb`) becomes one `.skel` per animated skin, one `.animseq` per clip and a manifest of
+//! identities, signatures and diagnostics. FBX files are inspected, never imported.
+//!
+//! Pure: bytes in, assets out. The caller reads the model and the external buffers it names
+//! ([`Prepared::external_uris`]) and writes what [`Prepared::import`] hands its sink; nothing
+//! here touches the file system. Decoding is bounded by the input's size and never panics.
+//!
+//! | file | owns |
+//! | --- | --- |
+//! | `container.rs` | GLB chunks, JSON, glTF validation |
+//! | `buffers.rs` | BIN chunk, `data:` URIs, external buffers |
+//! | `accessor.rs` | bounds-checked accessor decoding (strides, sparse, normalized ints) |
+//! | `nodes.rs` | the node forest, top-level roots, bone names |
+//! | `signature.rs` | the exact skeleton signature bytes and hash |
+//! | `skeleton.rs` | skeletons of animated skins, rest poses, `.skel` text |
+//! | `channels.rs` | LINEAR / STEP / CUBICSPLINE → keys Sinew reproduces |
+//! | `clips.rs` | one animation → one `AnimSeq` |
+//! | `notifies.rs` | `extras.notifies` → notifies |
+//! | `manifest.rs` | the manifest (RON and JSON) |
+//! | `identity.rs` | sidecars, clip IDs, fingerprints, reconciliation |
+//! | `fbx.rs` | FBX detection |
+//! | `diagnostics.rs` | codes and the per-model report |
+
+mod accessor;
+mod buffers;
+mod channels;
+mod clips;
+mod container;
+pub mod diagnostics;
+pub mod fbx;
+pub mod identity;
+pub mod manifest;
+mod nodes;
+mod notifies;
+pub mod signature;
+mod skeleton;
+
+pub use channels::TOLERANCE;
+pub use diagnostics::CODES;
+pub use manifest::{AnimManifest, ClipEntry, ManifestDiagnostic, SkeletonEntry};
+
+use crate::diag::Diagnostic;
+use diagnostics::{
+    E_ANIMATED_FBX, E_FORMAT, E_INVALID, E_SEVERAL_ROOTS, Report, W_DUPLICATE_LABEL, quoted,
+};
+use std::collections::{BTreeMap, BTreeSet};
+use uuid::Uuid;
+
+/// The model's identity, decided by the caller (sidecar or reconciliation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The model UUID.
+    pub model: Uuid,
+    /// The model's path relative to the assets folder (`/`-separated): a hint in the manifest.
+    pub source: String,
+}
+
+/// One generated file: its name inside the model's folder and what goes in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Asset {
+    /// File name (`Walk.animseq`, `fox.skel`).
+    pub file: String,
+    /// The skeleton's text, or the clip as a value (its text is [`Asset::text`]).
+    pub content: Content,
+}
+
+/// What a generated file holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Content {
+    /// A `.skel` text.
+    Skeleton(String),
+    /// A clip, written with `animseq::to_ron`.
+    Clip(Box<crate::animseq::AnimSeq>),
+}
+
+impl Asset {
+    /// The file's text.
+    pub fn text(&self) -> String {
+        match &self.content {
+            Content::Skeleton(t) => t.clone(),
+            Content::Clip(seq) => crate::animseq::to_ron(seq),
+        }
+    }
+}
+
+/// What an import produced besides the assets.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The manifest (write it as `manifest.ron` beside the assets).
+    pub manifest: AnimManifest,
+    /// Every diagnostic, naming the model file.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// An import with everything collected.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The manifest.
+    pub manifest: AnimManifest,
+    /// The generated files (none when the manifest is not `runtime_supported`).
+    pub assets: Vec<Asset>,
+    /// Every diagnostic.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+enum State<'a> {
+    Gltf(Box<container::Document<'a>>),
+    Fbx(fbx::Fbx),
+    Failed,
+}
+
+/// A parsed model, ready to import once its external buffers are supplied.
+pub struct Prepared<'a> {
+    stem: String,
+    bytes_len: usize,
+    fingerprint: String,
+    state: State<'a>,
+    report: Report,
+}
+
+/// Parses a model. `name` is its display path (diagnostics name it); its file stem names
+/// skeletons of unnamed skins. `.fbx` (by name or content) is inspected as FBX.
+pub fn prepare<'a>(name: &str, bytes: &'a [u8]) -> Prepared<'a> {
+    let mut report = Report::new(name);
+    let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = match file_name.rsplit_once('.') {
+        Some((s, _)) if !s.is_empty() => s.to_string(),
+        _ => file_name.to_string(),
+    };
+    let is_fbx_name = file_name.to_ascii_lowercase().ends_with(".fbx");
+    let state = if bytes.starts_with(container::GLB_MAGIC) {
+        container::parse(bytes, &mut report).map_or(State::Failed, |d| State::Gltf(Box::new(d)))
+    } else if fbx::is_fbx(bytes) || is_fbx_name {
+        State::Fbx(fbx::inspect(bytes))
+    } else {
+        container::parse(bytes, &mut report).map_or(State::Failed, |d| State::Gltf(Box::new(d)))
+    };
+    Prepared {
+        stem,
+        bytes_len: bytes.len(),
+        fingerprint: identity::fingerprint(bytes),
+        state,
+        report,
+    }
+}
+
+impl<'a> Prepared<'a> {
+    /// `sha256:<hex>` of the model's bytes.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// The external files the model's buffers name (relative to the model, percent-decoded),
+    /// sorted and distinct. The caller reads them and passes them to [`Prepared::import`].
+    pub fn external_uris(&self) -> Vec<String> {
+        let State::Gltf(doc) = &self.state else {
+            return Vec::new();
+        };
+        let set: BTreeSet<String> = buffers::external_uris(&doc.root)
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect();
+        set.into_iter().collect()
+    }
+
+    /// Imports the model, handing each generated file to `sink` as it is made (so memory
+    /// holds one clip at a time). When the outcome is not `runtime_supported`, files already
+    /// handed out are not part of the import: the manifest lists no clips and the caller
+    /// removes every generated file the manifest does not list.
+    pub fn import(
+        self,
+        id: &Identity,
+        externals: &BTreeMap<String, Vec<u8>>,
+        sink: &mut dyn FnMut(Asset),
+    ) -> Outcome {
+        let Prepared {
+            stem,
+            bytes_len,
+            fingerprint,
+            state,
+            mut report,
+        } = self;
+        let mut manifest = AnimManifest {
+            format: manifest::FORMAT,
+            model: id.model.hyphenated().to_string(),
+            source: id.source.clone(),
+            fingerprint,
+            runtime_supported: true,
+            skeletons: Vec::new(),
+            clips: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+        match state {
+            State::Failed => {}
+            State::Fbx(fbx::Fbx::Corrupt(m)) => {
+                report.error(E_FORMAT, format!("not a readable FBX file: {m}"));
+            }
+            State::Fbx(fbx::Fbx::Contents { stacks, skins }) if stacks + skins > 0 => {
+                report.error(
+                    E_ANIMATED_FBX,
+                    format!(
+                        "animated FBX ({stacks} animation stack(s), {skins} skin deformer(s)): \
+                         Sinew imports animation from glTF only; export the model as glTF 2.0 \
+                         (.glb) and import that"
+                    ),
+                );
+            }
+            State::Fbx(_) => report.note("static FBX model: no clips to import"),
+            State::Gltf(doc) => {
+                let external: usize = externals.values().map(Vec::len).sum();
+                let budget = 4 * (bytes_len + external) + 100_000;
+                gltf_import(
+                    &doc,
+                    externals,
+                    &stem,
+                    id,
+                    budget,
+                    &mut manifest,
+                    &mut report,
+                    sink,
+                );
+            }
+        }
+        if report.has_errors() {
+            manifest.runtime_supported = false;
+            manifest.skeletons.clear();
+            manifest.clips.clear();
+        }
+        manifest.diagnostics = report.diagnostics.iter().map(Into::into).collect();
+        Outcome {
+            manifest,
+            diagnostics: report.diagnostics,
+        }
+    }
+}
+
+/// Imports a model in one call, collecting the assets (dropped when the import is blocked).
+pub fn import(
+    name: &str,
+    bytes: &[u8],
+    id: &Identity,
+    externals: &BTreeMap<String, Vec<u8>>,
+) -> Imported {
+    let mut assets = Vec::new();
+    let out = prepare(name, bytes).import(id, externals, &mut |a| assets.push(a));
+    if !out.manifest.runtime_supported {
+        assets.clear();
+    }
+    Imported {
+        manifest: out.manifest,
+        assets,
+        diagnostics: out.diagnostics,
+    }
+}
+
+/// A file name stem from a display name: letters, digits, `_` and `-` kept, others `_`;
+/// never empty, never starting with `.`, at most 64 bytes.
+pub fn file_stem(name: &str, fallback: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.len() > 64 {
+        let mut end = 64;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+    }
+    if s.chars().all(|c| c == '_') {
+        return fallback.to_string();
+    }
+    s
+}
+
+/// Reserves a file name unique (case-insensitively) among `taken`, suffixing `~<n>`.
+fn unique_file(taken: &mut BTreeSet<String>, stem: &str, ext: &str, n: usize) -> String {
+    let mut stem = stem.to_string();
+    loop {
+        let f = format!("{stem}.{ext}");
+        if taken.insert(f.to_lowercase()) {
+            return f;
+        }
+        stem.push_str(&format!("~{n}"));
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn gltf_import(
+    doc: &container::Document<'_>,
+    externals: &BTreeMap<String, Vec<u8>>,
+    stem: &str,
+    id: &Identity,
+    mut budget: usize,
+    manifest: &mut AnimManifest,
+    report: &mut Report,
+    sink: &mut dyn FnMut(Asset),
+) {
+    let root = &doc.root;
+    let Some(buffers) = buffers::resolve(root, doc.bin, externals, report) else {
+        return;
+    };
+    let Some(forest) = nodes::Forest::new(root, report) else {
+        return;
+    };
+    if root.animations.is_empty() {
+        report.note("the model has no animations: no clips to import");
+    }
+
+    // Channel targets: every node index checked; top-level roots the animations reach.
+    let mut roots: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    let mut trs_nodes: BTreeSet<usize> = BTreeSet::new();
+    let mut bad = false;
+    for (a, anim) in root.animations.iter().enumerate() {
+        for (c, ch) in anim.channels.iter().enumerate() {
+            let n = ch.target.node.value();
+            if n >= forest.names.len() {
+                report.error(
+                    E_INVALID,
+                    format!(
+                        "invalid glTF at `animations[{a}].channels[{c}].target.node`: node {n} \
+                         does not exist ({} nodes)",
+                        forest.names.len()
+                    ),
+                );
+                bad = true;
+                continue;
+            }
+            roots.entry(forest.root_of[n]).or_default().insert(a);
+            if doc.unknown_paths.binary_search(&(a, c)).is_err()
+                && !matches!(
+                    ch.target.path,
+                    gltf::json::validation::Checked::Valid(
+                        gltf::json::animation::Property::MorphTargetWeights
+                    )
+                )
+            {
+                trs_nodes.insert(n);
+            }
+        }
+    }
+    if bad {
+        return;
+    }
+    let labels = labels(root, report);
+    if roots.len() > 1 {
+        let parts: Vec<String> = roots
+            .iter()
+            .map(|(r, anims)| {
+                let names: Vec<String> = anims.iter().map(|&a| quoted(&labels[a])).collect();
+                format!(
+                    "{} (node {r}: {})",
+                    quoted(&forest.names[*r]),
+                    names.join(", ")
+                )
+            })
+            .collect();
+        report.error(
+            E_SEVERAL_ROOTS,
+            format!(
+                "the animations reach {} top-level roots: {}; one player drives one hierarchy, \
+                 so export all clips beneath one common root (parent the rigs to one node) or \
+                 split the rigs into separate files",
+                roots.len(),
+                parts.join(", ")
+            ),
+        );
+        return;
+    }
+
+    // Skeletons of the skins the channels touch.
+    let mut sets = Vec::new();
+    for s in 0..root.skins.len() {
+        match skeleton::skin_nodes(root, &forest, s, report) {
+            Some(set) => sets.push(set),
+            None => return,
+        }
+    }
+    let animated: Vec<usize> = (0..sets.len())
+        .filter(|&s| sets[s].iter().any(|n| trs_nodes.contains(n)))
+        .collect();
+    let mut files: BTreeSet<String> = BTreeSet::new();
+    files.insert("manifest.ron".to_string());
+    let mut skels = Vec::new();
+    for &s in &animated {
+        let skin = &root.skins[s];
+        let name = match skin.name.as_deref().map(str::trim) {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ if animated.len() == 1 => stem.to_string(),
+            _ => format!("{stem}_skin{s}"),
+        };
+        let file = unique_file(&mut files, &file_stem(&name, "skeleton"), "skel", s);
+        let Some((out, text)) = skeleton::build(root, &forest, s, &sets[s], name, file, report)
+        else {
+            return;
+        };
+        manifest.skeletons.push(SkeletonEntry {
+            name: out.name.clone(),
+            file: out.file.clone(),
+            signature: out.signature.clone(),
+            joints: out.joints.clone(),
+        });
+        sink(Asset {
+            file: out.file.clone(),
+            content: Content::Skeleton(text),
+        });
+        skels.push(out);
+    }
+    let mut in_skeleton: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (k, s) in skels.iter().enumerate() {
+        for &n in &s.nodes {
+            in_skeleton.entry(n).or_default().push(k);
+        }
+    }
+    let scene = clips::Scene {
+        root,
+        buffers: &buffers,
+        forest: &forest,
+        skels: &skels,
+        unknown_paths: &doc.unknown_paths,
+    };
+    for (a, label) in labels.iter().enumerate() {
+        let clip_id = identity::clip_id(&id.model, label);
+        let Some(built) = clips::build(
+            &scene,
+            a,
+            &clip_id,
+            label,
+            &in_skeleton,
+            &mut budget,
+            report,
+        ) else {
+            return;
+        };
+        let file = unique_file(&mut files, &file_stem(label, "clip"), "animseq", a);
+        manifest.clips.push(ClipEntry {
+            id: clip_id,
+            label: label.clone(),
+            index: a,
+            duration: built.seq.duration,
+            skeleton: built
+                .skeleton
+                .and_then(|s| skels.get(s))
+                .map(|s| s.signature.clone())
+                .unwrap_or_default(),
+            file: file.clone(),
+            markers: built.seq.notifies.len(),
+        });
+        sink(Asset {
+            file,
+            content: Content::Clip(Box::new(built.seq)),
+        });
+    }
+}
+
+/// Clip labels: the animation's name, `Animation{index}` when it has none (or a blank one);
+/// a label already taken becomes `<label>~<index>` with a warning.
+fn labels(root: &gltf::json::Root, report: &mut Report) -> Vec<String> {
+    let mut taken = BTreeSet::new();
+    let mut out = Vec::with_capacity(root.animations.len());
+    for (a, anim) in root.animations.iter().enumerate() {
+        let base = match anim.name.as_deref() {
+            Some(n) if !n.trim().is_empty() => n.to_string(),
+            _ => format!("Animation{a}"),
+        };
+        let mut label = base.clone();
+        while !taken.insert(label.clone()) {
+            label.push_str(&format!("~{a}"));
+        }
+        if label != base {
+            report.warning(
+                W_DUPLICATE_LABEL,
+                format!(
+                    "animation {a} is named {} like an earlier one: its clip is labelled {}",
+                    quoted(&base),
+                    quoted(&label)
+                ),
+            );
+        }
+        out.push(label);
+    }
+    out
+}

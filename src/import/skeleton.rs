@@ -1,0 +1,228 @@
+//! One Sinew skeleton per animated skin: the skin's joints plus every node from the top-level
+//! root down to them, rest transforms from the nodes (TRS, or a matrix decomposed), bone names
+//! unique for Sinew, the exact signature, and the `.skel` text.
+
+use super::diagnostics::{E_HIERARCHY, E_INVALID, E_LIMIT, Report};
+use super::nodes::{Forest, bone_names};
+use super::signature::{SignatureJoint, signature};
+use crate::anim::Transform;
+use crate::anim::skeleton::MAX_BONES;
+use crate::animseq::quote;
+use glam::{Mat4, Quat, Vec3};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// The most path segments (over all joints of one skin: joints × depth) a skeleton may have.
+pub const MAX_PATH_SEGMENTS: usize = 1 << 18;
+
+/// One skeleton as imported.
+#[derive(Clone, Debug)]
+pub struct SkelOut {
+    /// Skeleton name (file stem).
+    pub name: String,
+    /// File name inside the model's folder.
+    pub file: String,
+    /// Nodes in `.skel` order (parents first: depth-first from the root, file order).
+    pub nodes: Vec<usize>,
+    /// Sinew bone name of each node.
+    pub bone: BTreeMap<usize, String>,
+    /// The signature (lowercase hex).
+    pub signature: String,
+    /// The joints' display paths (bone names from the root, `/`-joined), in `joints` order.
+    pub joints: Vec<String>,
+}
+
+/// The nodes of skin `s`'s skeleton: its joints and all their ancestors. Errors for a joint
+/// index out of range or a joint listed twice.
+pub fn skin_nodes(
+    root: &gltf::json::Root,
+    forest: &Forest,
+    s: usize,
+    report: &mut Report,
+) -> Option<BTreeSet<usize>> {
+    let skin = root.skins.get(s)?;
+    let mut set = BTreeSet::new();
+    let mut joints = BTreeSet::new();
+    for j in &skin.joints {
+        let j = j.value();
+        if j >= forest.names.len() {
+            report.error(
+                E_HIERARCHY,
+                format!(
+                    "skin {s} names joint node {j}, but there are {} nodes",
+                    forest.names.len()
+                ),
+            );
+            return None;
+        }
+        if !joints.insert(j) {
+            report.error(
+                E_HIERARCHY,
+                format!("skin {s} lists node {j} twice in `joints`"),
+            );
+            return None;
+        }
+        // Up to the root, or to an ancestor already in (linear in the nodes overall).
+        let mut cur = Some(j);
+        while let Some(n) = cur {
+            if !set.insert(n) {
+                break;
+            }
+            cur = forest.parent[n];
+        }
+    }
+    Some(set)
+}
+
+/// The local rest transform of a node: TRS (defaults identity) or its matrix decomposed.
+pub fn rest_of(node: &gltf::json::Node, i: usize, report: &mut Report) -> Option<Transform> {
+    let t = if let Some(m) = node.matrix {
+        let (s, r, t) = Mat4::from_cols_array(&m).to_scale_rotation_translation();
+        Transform {
+            translation: t,
+            rotation: r,
+            scale: s,
+        }
+    } else {
+        Transform {
+            translation: Vec3::from_array(node.translation.unwrap_or([0.0; 3])),
+            rotation: Quat::from_array(node.rotation.map_or([0.0, 0.0, 0.0, 1.0], |q| q.0)),
+            scale: Vec3::from_array(node.scale.unwrap_or([1.0; 3])),
+        }
+    };
+    let len = t.rotation.length();
+    if !(t.translation.is_finite() && t.scale.is_finite() && len.is_finite() && len > 1e-12) {
+        report.error(
+            E_INVALID,
+            format!(
+                "node {i} has a transform that is not finite or whose rotation cannot be \
+                 normalized{}",
+                if node.matrix.is_some() {
+                    " (its matrix has zero scale, shear or huge values)"
+                } else {
+                    ""
+                }
+            ),
+        );
+        return None;
+    }
+    Some(Transform {
+        rotation: t.rotation / len,
+        ..t
+    })
+}
+
+/// Builds the skeleton of skin `s` with the given name and file.
+pub fn build(
+    root: &gltf::json::Root,
+    forest: &Forest,
+    s: usize,
+    set: &BTreeSet<usize>,
+    name: String,
+    file: String,
+    report: &mut Report,
+) -> Option<(SkelOut, String)> {
+    // Joint paths (signature bytes and display paths) grow with joints × depth.
+    let segments: usize = root.skins.get(s).map_or(0, |k| {
+        k.joints.iter().map(|j| forest.depth(j.value()) + 1).sum()
+    });
+    if segments > MAX_PATH_SEGMENTS {
+        report.error(
+            E_LIMIT,
+            format!(
+                "skin {s}'s joint paths hold {segments} path segments (joints × depth); the \
+                 importer's limit is {MAX_PATH_SEGMENTS}"
+            ),
+        );
+        return None;
+    }
+    if set.len() > MAX_BONES {
+        report.error(
+            E_LIMIT,
+            format!(
+                "skin {s} needs {} bones (joints and their ancestors); Sinew skeletons hold at \
+                 most {MAX_BONES}",
+                set.len()
+            ),
+        );
+        return None;
+    }
+    // Parents first: depth-first from each root in the set, children in file order.
+    let mut nodes = Vec::with_capacity(set.len());
+    let roots: BTreeSet<usize> = set.iter().map(|&n| forest.root_of[n]).collect();
+    let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+    while let Some(n) = stack.pop() {
+        if !set.contains(&n) {
+            continue;
+        }
+        nodes.push(n);
+        stack.extend(forest.children[n].iter().rev().copied());
+    }
+    let bone = bone_names(forest, &nodes, &format!("skeleton `{name}`"), report);
+    let skin = root.skins.get(s)?;
+    let joints: Vec<usize> = skin.joints.iter().map(|j| j.value()).collect();
+    let index_of: BTreeMap<usize, usize> =
+        joints.iter().enumerate().map(|(k, &j)| (j, k)).collect();
+    let mut sig = Vec::with_capacity(joints.len());
+    let mut display = Vec::with_capacity(joints.len());
+    for &j in &joints {
+        let path = forest.path(j);
+        let mut parent = None;
+        let mut cur = forest.parent[j];
+        while let Some(p) = cur {
+            if let Some(&k) = index_of.get(&p) {
+                parent = Some(k);
+                break;
+            }
+            cur = forest.parent[p];
+        }
+        sig.push(SignatureJoint {
+            path: path.iter().map(|&n| forest.names[n].as_str()).collect(),
+            parent,
+        });
+        let shown: Vec<&str> = path
+            .iter()
+            .map(|n| bone.get(n).map_or("", String::as_str))
+            .collect();
+        display.push(shown.join("/"));
+    }
+    let signature = signature(&sig);
+    let mut text = String::from("Skeleton(\n    bones: [\n");
+    for &n in &nodes {
+        let node = root.nodes.get(n)?;
+        let rest = rest_of(node, n, report)?;
+        let parent = match forest.parent[n] {
+            Some(p) if set.contains(&p) => format!("Some({})", quote(&bone[&p])),
+            _ => "None".to_string(),
+        };
+        let _ = writeln!(
+            text,
+            "        (name: {}, parent: {parent}, translation: {}, rotation: {}, scale: {}),",
+            quote(&bone[&n]),
+            f32s(&rest.translation.to_array()),
+            f32s(&rest.rotation.to_array()),
+            f32s(&rest.scale.to_array()),
+        );
+    }
+    text.push_str("    ],\n)\n");
+    Some((
+        SkelOut {
+            name,
+            file,
+            nodes,
+            bone,
+            signature,
+            joints: display,
+        },
+        text,
+    ))
+}
+
+/// `(a, b, c)` with shortest round-trip `f32`s (`-0.0` written as `0.0`).
+pub fn f32s(v: &[f32]) -> String {
+    let parts: Vec<String> = v
+        .iter()
+        .map(|&x| format!("{:?}", if x == 0.0 { 0.0 } else { x }))
+        .collect();
+    format!("({})", parts.join(", "))
+}
