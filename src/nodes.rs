@@ -346,6 +346,7 @@ pub const NOTIFY_CONTEXT_PINS: &[Pin] = &[
     p("time", F),
     p("clip_time", F),
     p("cycle", I),
+    p("clip_weight", F),
 ];
 
 /// The exec output of a window event node that runs when the window begins.
@@ -363,6 +364,7 @@ pub const WINDOW_CONTEXT_PINS: &[Pin] = &[
     p("time", F),
     p("clip_time", F),
     p("cycle", I),
+    p("clip_weight", F),
     p("completed", B),
 ];
 

@@ -177,6 +177,7 @@ fn windows_are_published_as_window_events_and_duplicates_quarantine() {
             "time",
             "clip_time",
             "cycle",
+            "clip_weight",
             "completed",
             "damage"
         ]

@@ -309,6 +309,7 @@ fn palette_lists_builtins_and_published_events_only() {
             "time",
             "clip_time",
             "cycle",
+            "clip_weight",
             "surface",
             "volume"
         ]
@@ -337,6 +338,7 @@ fn palette_lists_builtins_and_published_events_only() {
             ("time", "float"),
             ("clip_time", "float"),
             ("cycle", "int"),
+            ("clip_weight", "float"),
             ("completed", "bool"),
             ("damage", "float")
         ]
