@@ -102,10 +102,9 @@ fn publish(world: &mut World, f: Fired) {
             return;
         }
     };
-    // An end addressed to an entity that is gone (its own channel cleared) is dropped quietly.
-    if !world.entities().contains_spawned(target) {
-        return;
-    }
+    // An end addressed to an entity that is gone (its despawn ended the window): its channel
+    // is cleared, so it is traced but not delivered.
+    let deliver = world.entities().contains_spawned(target);
     if edge == Some(Edge::Begin) {
         world
             .get_resource_or_insert_with(WindowTargets::default)
@@ -122,9 +121,10 @@ fn publish(world: &mut World, f: Fired) {
         completed: f.completed,
     };
     let (id, identity) = (notify.id, notify.identity.clone());
-    let ok = world
-        .get_resource_mut::<EventHub>()
-        .is_some_and(|mut hub| hub.publisher().notify(id, target, n));
+    let ok = !deliver
+        || world
+            .get_resource_mut::<EventHub>()
+            .is_some_and(|mut hub| hub.publisher().notify(id, target, n));
     if ok {
         trace::record(
             world,
