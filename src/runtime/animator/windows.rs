@@ -126,6 +126,11 @@ impl Animator {
     ) {
         self.collect_live();
         let fires = std::mem::take(&mut self.fires);
+        // Instances gone before this update moved them (a state left at once, a layer stopped
+        // or replaced) end first, so a clip started in their place begins after they end.
+        if !self.open.is_empty() {
+            self.cut_dead(owner, fired, Some(&fires));
+        }
         for f in &fires {
             let Some((slot, clip)) = self.slots.get(f.slot) else {
                 continue;
@@ -160,7 +165,9 @@ impl Animator {
             }
         }
         self.fires = fires;
-        self.cut_dead(owner, fired);
+        if !self.open.is_empty() {
+            self.cut_dead(owner, fired, None);
+        }
     }
 
     /// One crossing of instance `f`: gating for points and begins, the open/closed state for
@@ -282,11 +289,24 @@ impl Animator {
     }
 
     /// Ends every open window whose instance is gone or whose weight is 0 or below the
-    /// window's threshold.
-    fn cut_dead(&mut self, owner: Entity, fired: &mut Vec<AnimatorRecord>) {
+    /// window's threshold; with `before`, only those of instances gone and not moved by this
+    /// update (`before` its intervals).
+    fn cut_dead(
+        &mut self,
+        owner: Entity,
+        fired: &mut Vec<AnimatorRecord>,
+        before: Option<&[Fire]>,
+    ) {
         let mut i = 0;
         while i < self.open.len() {
             let o = &self.open[i];
+            if let Some(fires) = before
+                && (self.live_weight(o.instance).is_some()
+                    || fires.iter().any(|f| f.instance == o.instance))
+            {
+                i += 1;
+                continue;
+            }
             let clip = self.slots.get(o.slot).cloned();
             let threshold = clip
                 .as_ref()
