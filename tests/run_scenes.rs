@@ -164,6 +164,21 @@ fn windows_end_exactly_once_whatever_cuts_them() {
         mids.iter().any(|l| l.contains("\"entity\":\"seeker\"")),
         "{mids:?}"
     );
+    // `notifies: All`: both clips of the blend fire; `Silent`: neither.
+    let from = |who: &str, clip: &str| {
+        lines
+            .iter()
+            .filter(|l| l.contains(&format!("\"entity\":\"{who}\"")))
+            .filter(|l| l.contains(&format!("\"clip\":\"{clip}\"")))
+            .count()
+    };
+    assert!(from("chorus", "steps") > 0 && from("chorus", "swing") > 0);
+    assert!(get("chorus", "hit").starts_with("bE"), "{edges:?}");
+    assert!(
+        mids.iter().any(|l| l.contains("\"entity\":\"chorus\"")),
+        "{mids:?}"
+    );
+    assert_eq!(from("mute", "steps") + from("mute", "swing"), 0);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::root::add_root;
 use super::{Animator, Clip, StateChange};
-use crate::anim::state_machine::Machine;
+use crate::anim::state_machine::{Machine, NotifyMode};
 use crate::anim::{BlendTree, Leaf, RootDelta, heaviest_leaf};
 use crate::crossing::PlaybackInterval;
 
@@ -227,6 +227,7 @@ impl Base {
                 tree: BlendTree::Clip(index),
                 speed: 1.0,
                 looping: true,
+                notifies: Default::default(),
             }],
             entry: 0,
             transitions: Vec::new(),
@@ -372,6 +373,7 @@ pub(super) fn step_motion(
         if moves {
             add_root(root, clip, &interval, side_w as f32, delta);
         }
+        let fires = fires && state.notifies != NotifyMode::Silent;
         if fires || !c.windows.is_empty() {
             out.push(Fire {
                 slot: clip,
@@ -433,7 +435,12 @@ pub(super) fn step_motion(
                 delta,
             );
         }
-        let begins = fires && Some(i) == heaviest;
+        let begins = fires
+            && match state.notifies {
+                NotifyMode::Highest => Some(i) == heaviest,
+                NotifyMode::All => lf.weight > 0.0,
+                NotifyMode::Silent => false,
+            };
         if begins || !c.windows.is_empty() {
             out.push(Fire {
                 slot: lf.clip,
@@ -645,6 +652,7 @@ mod tests {
                 tree: BlendTree::Clip(0),
                 speed: 1.0,
                 looping: true,
+                notifies: Default::default(),
             }],
             entry: 0,
             transitions: Vec::new(),
