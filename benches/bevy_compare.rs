@@ -127,6 +127,7 @@ fn clip(id: &str, amp: f32, bob: f32) -> AnimSeq {
         skeleton: None,
         tracks,
         notifies: vec![],
+        windows: vec![],
         curves: vec![],
         root_motion: None,
     }
@@ -310,6 +311,7 @@ fn sinew_side(seqs: &[AnimSeq; 2], write_out: bool) -> SinewSide {
             },
             speed: 1.0,
             looping: true,
+            notifies: Default::default(),
         }],
         entry: 0,
         transitions: vec![],

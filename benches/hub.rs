@@ -76,16 +76,7 @@ fn publish_all(s: &mut Setup) {
     let out = hub.publisher();
     for &e in entities.iter() {
         for &id in ids.iter() {
-            out.notify(
-                id,
-                e,
-                Notify {
-                    source: e.to_bits(),
-                    time: 1.0,
-                    clip_time: 0.5,
-                    cycle: 2,
-                },
-            );
+            out.notify(id, e, Notify::point(e.to_bits(), 1.0, 0.5, 2));
         }
     }
 }

@@ -9,6 +9,12 @@
 //! `tick_1000_heroes`: 1,000 demo heroes (assets/hero.skel, hero.animsm in its walk/run blend,
 //! a masked upper-body layer, root motion) — state machine, clip sync, crossings, root motion
 //! and pose evaluation per animator per tick, no graphs.
+//!
+//! `windows`: the window bookkeeping, side by side in one run. `windows_1000x4`: 1,000
+//! animators each looping a 0.5 s clip with 4 windows, each opening and closing every cycle
+//! (8 edges per cycle through the open/closed state, gating and publishing); `points_1000x8`:
+//! the same clip with 8 point notifies at the same clip times instead (as many crossings
+//! published, no window state). No graphs: the difference is the bookkeeping.
 
 use bevy_ecs::prelude::*;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -24,6 +30,11 @@ fn path(p: &str) -> ProjectPath {
 /// A world and schedule running `scene` (scene text at `scenes/bench.scene.ron`) with the
 /// repository's assets and demo graphs, without a trace.
 fn world_for(scene: String) -> (World, Schedule) {
+    world_with(scene, &[])
+}
+
+/// As [`world_for`], with extra assets `(name under assets/, text)`.
+fn world_with(scene: String, extra: &[(&str, String)]) -> (World, Schedule) {
     let root = env!("CARGO_MANIFEST_DIR");
     let mut mem = MemSource::new();
     for dir in ["assets", "graphs/demo"] {
@@ -35,6 +46,9 @@ fn world_for(scene: String) -> (World, Schedule) {
                 std::fs::read(&p).expect("file"),
             );
         }
+    }
+    for (name, text) in extra {
+        mem.insert(path(&format!("assets/{name}")), text.as_str());
     }
     mem.insert(path("scenes/bench.scene.ron"), scene);
     let layout = Layout::new(path("scenes/bench.scene.ron"), path("assets"));
@@ -99,5 +113,52 @@ fn bench_heroes(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_run, bench_heroes);
+/// The edge times of the window bench: 4 windows of a 0.5 s clip.
+const SPANS: [(f64, f64); 4] = [(0.02, 0.12), (0.1, 0.3), (0.22, 0.4), (0.35, 0.48)];
+
+fn bench_windows(c: &mut Criterion) {
+    let windows: Vec<String> = SPANS
+        .iter()
+        .enumerate()
+        .map(|(i, (b, e))| format!("(id: \"w{i}\", name: \"W{i}\", begin: {b:?}, end: {e:?})"))
+        .collect();
+    let points: Vec<String> = SPANS
+        .iter()
+        .flat_map(|(b, e)| [*b, *e])
+        .enumerate()
+        .map(|(i, t)| format!("(id: \"p{i}\", name: \"P{i}\", time: {t:?})"))
+        .collect();
+    let clip = |id: &str, notifies: &[String], windows: &[String]| {
+        format!(
+            "AnimSeq(format: 4, id: \"{id}\", name: \"{id}\", duration: 0.5, tracks: [], \
+             notifies: [{}], windows: [{}])",
+            notifies.join(","),
+            windows.join(",")
+        )
+    };
+    let extra = [
+        (
+            "bench_windows.animseq",
+            clip("bench_windows", &[], &windows),
+        ),
+        ("bench_points.animseq", clip("bench_points", &points, &[])),
+    ];
+    let entity = |file: &str| {
+        format!(
+            r#"(name: "hN", animator: Some((clips: {{"c": "{file}"}}, default_clip: Some("c"))))"#
+        )
+    };
+    let mut g = c.benchmark_group("windows");
+    g.throughput(Throughput::Elements(ENTITIES as u64));
+    for (name, file) in [
+        ("windows_1000x4", "bench_windows.animseq"),
+        ("points_1000x8", "bench_points.animseq"),
+    ] {
+        let (mut world, mut schedule) = world_with(scene(&entity(file), None), &extra);
+        g.bench_function(name, |b| b.iter(|| schedule.run(&mut world)));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_run, bench_heroes, bench_windows);
 criterion_main!(benches);

@@ -346,7 +346,36 @@ pub const NOTIFY_CONTEXT_PINS: &[Pin] = &[
     p("time", F),
     p("clip_time", F),
     p("cycle", I),
+    p("clip_weight", F),
 ];
+
+/// The exec output of a window event node that runs when the window begins.
+pub const WINDOW_BEGIN: &str = "begin";
+/// The exec output of a window event node that runs when the window ends.
+pub const WINDOW_END: &str = "end";
+
+/// The output pins every window event node has before its typed fields: `begin` and `end`
+/// exec outputs (each a handler of its own), the edge's context, and `completed` (true only
+/// on an end reached at the window's end edge; false on a begin and on a cut).
+pub const WINDOW_CONTEXT_PINS: &[Pin] = &[
+    p(WINDOW_BEGIN, X),
+    p(WINDOW_END, X),
+    p("entity", E),
+    p("time", F),
+    p("clip_time", F),
+    p("cycle", I),
+    p("clip_weight", F),
+    p("completed", B),
+];
+
+/// The context pins of a catalog event node: a notify's, or a window's.
+pub fn event_context_pins(window: bool) -> &'static [Pin] {
+    if window {
+        WINDOW_CONTEXT_PINS
+    } else {
+        NOTIFY_CONTEXT_PINS
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 //! Quarantined identities never appear: the palette reads only `Catalog::events()`.
 
 use crate::catalog::{Catalog, Delta, EventDescriptor};
-use crate::nodes::{BUILTINS, NOTIFY_CONTEXT_PINS, NodeKind, Pin, PinSpec, PinType};
+use crate::nodes::{BUILTINS, NodeKind, Pin, PinSpec, PinType, event_context_pins};
 use serde::Serialize;
 
 /// One typed pin as an editor shows it.
@@ -52,9 +52,10 @@ pub fn builtin_entry(k: &NodeKind) -> PaletteEntry {
     }
 }
 
-/// The event node of one published notify event.
+/// The event node of one published notify or window event (a window's node has `begin` and
+/// `end` exec outputs and a `completed` pin).
 pub fn event_entry(d: &EventDescriptor) -> PaletteEntry {
-    let mut outputs = pins(NOTIFY_CONTEXT_PINS);
+    let mut outputs = pins(event_context_pins(d.kind.is_window()));
     outputs.extend(d.fields.iter().map(|(name, ty)| PalettePin {
         name: name.clone(),
         ty: PinSpec::Fixed(PinType::Data(*ty)),

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use sinew::bytecode::*;
+use sinew::crossing::Edge;
 use sinew::vm::*;
 
 #[path = "support/sum_loop.rs"]
@@ -1414,7 +1415,7 @@ fn encode_decode_round_trip_is_deterministic() {
     let m = sample();
     let bytes = m.encode();
     assert_eq!(&bytes[..4], b"SNWB");
-    assert_eq!(&bytes[4..6], &1u16.to_le_bytes());
+    assert_eq!(&bytes[4..6], &2u16.to_le_bytes());
     assert_eq!(Module::decode(&bytes), Ok(m.clone()));
     assert_eq!(sample().encode(), bytes, "same input, same bytes");
     assert_eq!(Module::decode(&bytes).unwrap().encode(), bytes);
@@ -1435,8 +1436,8 @@ fn decode_rejects_corruption() {
     b[0] = b'X';
     check_decode_err(&b, "magic");
     let mut b = bytes.clone();
-    b[4] = 2;
-    check_decode_err(&b, "version 2");
+    b[4] = 1;
+    check_decode_err(&b, "version 1");
     for n in 0..bytes.len() {
         assert!(
             Module::decode(&bytes[..n]).is_err(),
@@ -1664,6 +1665,92 @@ fn verifier_rejects_each_class_of_corruption() {
         "delay 3 out of range",
         Some(14),
     );
+}
+
+// ---------------------------------------------------------------- window edge handlers
+
+/// A module with a window's `begin` and `end` handlers (payload: entity, completed) and a
+/// plain `tick` handler.
+fn window_module() -> Module {
+    let mut mb = ModuleBuilder::new("windows");
+    let open = mb.var::<B>("open", Const::Bool(false));
+    let params = [Type::Entity, Type::Bool];
+    for (edge, value) in [(Edge::Begin, true), (Edge::End, false)] {
+        let mut h = mb.edge_handler("animseq::attack.hit", Some(edge), &params);
+        h.at_node("hit");
+        let r = bool_reg(&mut h, value);
+        h.emit(Instr::VarSetB { var: open, src: r });
+        h.emit(Instr::Ret {});
+        h.finish().unwrap();
+    }
+    let mut h = mb.handler("tick", &[Type::Float]);
+    h.at_node("tick");
+    h.emit(Instr::Ret {});
+    h.finish().unwrap();
+    mb.finish()
+}
+
+#[test]
+fn window_edge_handlers_round_trip_and_are_found_by_edge() {
+    let m = window_module();
+    let bytes = m.encode();
+    assert_eq!(Module::decode(&bytes), Ok(m.clone()));
+    assert_eq!(Module::decode(&bytes).unwrap().encode(), bytes);
+    let v = verify(m).unwrap();
+    let id = "animseq::attack.hit";
+    assert_eq!(v.edge_handler_index(id, Some(Edge::Begin)), Some(0));
+    assert_eq!(v.edge_handler_index(id, Some(Edge::End)), Some(1));
+    assert_eq!(v.handler_index(id), None, "a window has no plain handler");
+    assert_eq!(v.handler_index("tick"), Some(2));
+    assert_eq!(v.edge_handler_index("tick", Some(Edge::Begin)), None);
+    let text = disasm(&v);
+    assert!(
+        text.contains("handler h0 \"animseq::attack.hit\" begin (entity, bool)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("handler h1 \"animseq::attack.hit\" end (entity, bool)"),
+        "{text}"
+    );
+    // The edge byte follows the event name in the handler table; an unknown one is refused.
+    let name = b"animseq::attack.hit";
+    let at = bytes.windows(name.len()).position(|w| w == name).unwrap() + name.len();
+    assert_eq!(bytes[at], 1, "begin");
+    let mut b = bytes.clone();
+    b[at] = 3;
+    check_decode_err(&b, "unknown handler edge 3");
+}
+
+#[test]
+fn verifier_checks_window_edge_handlers() {
+    let rejects = |corrupt: &dyn Fn(&mut Module), want: &str| {
+        let mut m = window_module();
+        corrupt(&mut m);
+        match verify(m) {
+            Ok(_) => panic!("accepted a module that should fail with `{want}`"),
+            Err(e) => assert!(e.message.contains(want), "`{}` lacks `{want}`", e.message),
+        }
+    };
+    rejects(
+        &|m| m.handlers[1].edge = Some(Edge::Begin),
+        "handled twice on its begin edge",
+    );
+    rejects(
+        &|m| m.handlers[1].edge = None,
+        "both a plain handler and window edge handlers",
+    );
+    rejects(
+        &|m| m.handlers[2].edge = Some(Edge::End),
+        "only `animseq::` windows have edges",
+    );
+    rejects(
+        &|m| m.handlers[1].params = vec![Type::Entity],
+        "take different payloads",
+    );
+    // Either edge may stand alone.
+    let mut m = window_module();
+    m.handlers.remove(0);
+    assert!(verify(m).is_ok());
 }
 
 // ---------------------------------------------------------------- disassembly

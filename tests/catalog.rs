@@ -133,6 +133,59 @@ fn a_window_sharing_a_notify_id_quarantines_that_identity() {
 }
 
 #[test]
+fn windows_are_published_as_window_events_and_duplicates_quarantine() {
+    use sinew::catalog::EventKind;
+    let text = "AnimSeq(format: 4, id: \"S\", name: \"Attack\", duration: 1.0, tracks: [], \
+        notifies: [(id: \"swing\", name: \"Swing\", time: 0.1)], \
+        windows: [(id: \"hit\", name: \"Hit\", begin: 0.3, end: 0.55, fields: [(\"damage\", Float(2.0))]), \
+                  (id: \"w\", name: \"W\", begin: 0.1, end: 0.2), (id: \"w\", name: \"W again\", begin: 0.5, end: 0.6)])";
+    let got = check(&[("a.animseq", text.as_bytes())]);
+    assert!(
+        got.starts_with(
+            "event animseq::S.hit \"Attack / Hit\" a.animseq\n\
+             event animseq::S.swing \"Attack / Swing\" a.animseq\n\
+             quarantined animseq::S.w [\"a.animseq\"]\nerror "
+        ),
+        "{got}"
+    );
+    let c = Catalog::from_entries([FileEntry::from_bytes("a.animseq", text.as_bytes())]);
+    let hit = c.event("animseq::S.hit").unwrap();
+    assert_eq!(
+        hit.kind,
+        EventKind::Window {
+            begin: 0.3,
+            end: 0.55
+        }
+    );
+    assert_eq!(hit.kind.name(), "window");
+    assert_eq!(hit.fields.len(), 1);
+    let swing = c.event("animseq::S.swing").unwrap();
+    assert_eq!(swing.kind, EventKind::Notify { time: 0.1 });
+    // The palette node of a window: `begin` and `end` exec outputs and `completed`.
+    let entries = sinew::palette::build(&c);
+    let node = entries
+        .iter()
+        .find(|e| e.kind == "event animseq::S.hit")
+        .unwrap();
+    let outs: Vec<&str> = node.outputs.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        outs,
+        [
+            "begin",
+            "end",
+            "entity",
+            "time",
+            "clip_time",
+            "cycle",
+            "clip_weight",
+            "completed",
+            "damage"
+        ]
+    );
+    assert!(!entries.iter().any(|e| e.kind == "event animseq::S.w"));
+}
+
+#[test]
 fn non_animseq_files_are_ignored_and_nesting_is_recursive() {
     let deep = format!("{}x.animseq", "d/".repeat(60));
     let got = check(&[

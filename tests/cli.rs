@@ -229,6 +229,7 @@ fn catalog_json_shape_and_quarantine_exit_status() {
         keys,
         [
             "id",
+            "kind",
             "name",
             "sequence",
             "sequence_name",
@@ -239,6 +240,22 @@ fn catalog_json_shape_and_quarantine_exit_status() {
             "target",
             "fields"
         ]
+    );
+    assert_eq!(e["kind"], "notify");
+    // A window: `"kind": "window"` with `begin`/`end` instead of `time`.
+    let w = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "animseq::attack.hit")
+        .expect("the window is published");
+    assert_eq!(
+        w,
+        &serde_json::json!({"id": "animseq::attack.hit", "kind": "window",
+            "name": "Sword Attack / Hit Window", "sequence": "attack",
+            "sequence_name": "Sword Attack", "notify": "hit", "notify_name": "Hit Window",
+            "file": "tests/fixtures/catalog/attack.animseq", "begin": 0.3, "end": 0.55,
+            "target": "owner", "fields": [{"name": "damage", "type": "float"}]})
     );
     assert_eq!(
         v["quarantined"],
@@ -292,6 +309,7 @@ fn palette_lists_builtins_and_published_events_only() {
             "time",
             "clip_time",
             "cycle",
+            "clip_weight",
             "surface",
             "volume"
         ]
@@ -299,6 +317,31 @@ fn palette_lists_builtins_and_published_events_only() {
     assert!(
         !nodes.iter().any(|n| n["kind"] == "event animseq::dup.hit"),
         "quarantined identities never appear"
+    );
+    let hit = nodes
+        .iter()
+        .find(|n| n["kind"] == "event animseq::attack.hit")
+        .unwrap();
+    assert_eq!(hit["category"], "Events/Animation/Sword Attack");
+    let outs: Vec<(&str, &str)> = hit["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p["type"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        outs,
+        [
+            ("begin", "exec"),
+            ("end", "exec"),
+            ("entity", "entity"),
+            ("time", "float"),
+            ("clip_time", "float"),
+            ("cycle", "int"),
+            ("clip_weight", "float"),
+            ("completed", "bool"),
+            ("damage", "float")
+        ]
     );
 }
 

@@ -11,6 +11,7 @@ use sinew::anim::AnimCommand;
 use sinew::bytecode::{DEFAULT_BUDGET, Value, VerifiedModule};
 use sinew::catalog::scan::LiveCatalog;
 use sinew::compile::{self, ir};
+use sinew::crossing::Edge;
 use sinew::diag::SourceFile;
 use sinew::types::Type;
 use sinew::vm::{self, Host, InstanceState, Vm};
@@ -189,7 +190,8 @@ fn sample(t: Type, k: usize) -> Value {
 /// One script step.
 #[derive(Clone, Debug)]
 enum Step {
-    /// Fire an event by identity (payload sampled from its pin types, varied per firing).
+    /// Fire an event by identity (payload sampled from its pin types, varied per firing). A
+    /// window's identity alternates begin and end (an end `completed` every other time).
     Fire(String),
     /// Advance game time: resume due delays, then fire `tick` with this `dt`.
     Tick(f64),
@@ -221,10 +223,14 @@ struct Harness<'a> {
     stats: Stats,
     budget: u64,
     log: Vec<String>,
+    /// Window identities currently open (the next firing is their end).
+    open: BTreeSet<String>,
+    /// Window ends fired so far (every other one is `completed`).
+    ends: usize,
 }
 
 enum Inv {
-    Fire(String, Vec<Value>),
+    Fire(String, Option<Edge>, Vec<Value>),
     Resume(vm::Continuation, reference::Continuation),
 }
 
@@ -246,6 +252,8 @@ impl<'a> Harness<'a> {
             stats: Stats::default(),
             budget,
             log: Vec::new(),
+            open: BTreeSet::new(),
+            ends: 0,
         }
     }
 
@@ -295,6 +303,18 @@ impl<'a> Harness<'a> {
                 }
                 continue;
             };
+            let window = matches!(
+                &self.g.nodes[ev as usize].op,
+                ir::Op::Event(ir::EventKey::Window { .. })
+            );
+            let edge = window.then(|| {
+                if self.open.remove(&id) {
+                    Edge::End
+                } else {
+                    self.open.insert(id.clone());
+                    Edge::Begin
+                }
+            });
             let payload = payload.unwrap_or_else(|| {
                 self.fired += 1;
                 let mut p: Vec<Value> = self
@@ -311,10 +331,21 @@ impl<'a> Harness<'a> {
                         OTHER
                     }));
                 }
+                // `completed` is false on a begin and on every other end (a cut).
+                let completed = self.g.nodes[ev as usize]
+                    .outputs
+                    .iter()
+                    .filter(|p| p.ty.data().is_some())
+                    .position(|p| p.name == "completed");
+                if let (true, Some(i)) = (window, completed) {
+                    let end = edge == Some(Edge::End);
+                    self.ends += usize::from(end);
+                    p[i] = Value::Bool(end && self.ends % 2 == 1);
+                }
                 p
             });
             let before = self.vhost.calls.len();
-            self.invoke(Inv::Fire(id.clone(), payload))?;
+            self.invoke(Inv::Fire(id.clone(), edge, payload))?;
             if self.stats.stopped {
                 return Ok(());
             }
@@ -355,10 +386,10 @@ impl<'a> Harness<'a> {
         let (vcalls, rcalls) = (self.vhost.calls.len(), self.rhost.calls.len());
         let what;
         let (vo, (ro, steps)) = match inv {
-            Inv::Fire(id, payload) => {
-                what = format!("event `{id}` {payload:?}");
-                let Some(h) = self.m.handler_index(&id) else {
-                    return Err(format!("no VM handler for `{id}`"));
+            Inv::Fire(id, edge, payload) => {
+                what = format!("event `{id}` {edge:?} {payload:?}");
+                let Some(h) = self.m.edge_handler_index(&id, edge) else {
+                    return Err(format!("no VM handler for `{id}` {edge:?}"));
                 };
                 let ev = self.reference.event_node(&id).ok_or("no event node")?;
                 // Every other invocation runs through the recording entry point: recording
@@ -386,9 +417,10 @@ impl<'a> Harness<'a> {
                         self.budget,
                     )
                 };
-                let ro = self.reference.run_event(
+                let ro = self.reference.run_edge(
                     &mut self.rst,
                     ev,
+                    edge,
                     &payload,
                     &mut self.rhost,
                     self.budget,
@@ -605,7 +637,7 @@ fn check(name: &str, text: &str, script: &[Step], budget: u64) -> Result<Stats, 
 }
 
 /// A script exercising every handler of a graph: begin_play, ticks of several sizes (resuming
-/// delays), every custom and notify event twice.
+/// delays), every custom and notify event twice, every window twice open and closed.
 fn script_for(text: &str) -> Vec<Step> {
     let src = SourceFile::new("script", text);
     let c = compile::check_source(&src, catalog().catalog());
@@ -614,13 +646,17 @@ fn script_for(text: &str) -> Vec<Step> {
         if let ir::Op::Event(k) = &n.op
             && !matches!(k, ir::EventKey::BeginPlay | ir::EventKey::Tick)
         {
-            others.insert(k.identity());
+            // A window fires begin and end in every round (ends alternate completed / cut).
+            let times = 1 + usize::from(matches!(k, ir::EventKey::Window { .. }));
+            others.insert((k.identity(), times));
         }
     }
     let mut s = vec![Step::Fire("begin_play".into()), Step::Tick(0.016)];
     for round in 0..2 {
-        for id in &others {
-            s.push(Step::Fire(id.clone()));
+        for (id, times) in &others {
+            for _ in 0..*times {
+                s.push(Step::Fire(id.clone()));
+            }
         }
         s.push(Step::Tick(if round == 0 { 0.3 } else { 0.25 }));
         s.push(Step::Tick(1.0));

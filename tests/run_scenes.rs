@@ -95,6 +95,92 @@ fn multi_loop_updates() {
     check("multi_loop.scene.ron", &["--dt", "2.5", "--ticks", "3"]);
 }
 
+/// Per (entity, window event), the edge lines in order: `b` for a begin, `E` for an end at its
+/// end edge, `x` for an end cut short.
+fn window_edges(lines: &[String]) -> std::collections::BTreeMap<(String, String), String> {
+    let mut out: std::collections::BTreeMap<(String, String), String> = Default::default();
+    for l in kinds(lines, "window") {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let key = (
+            v["entity"].as_str().unwrap().to_string(),
+            v["event"].as_str().unwrap().to_string(),
+        );
+        let c = match (v["edge"].as_str().unwrap(), v["completed"].as_bool()) {
+            ("begin", None) => 'b',
+            ("end", Some(true)) => 'E',
+            ("end", Some(false)) => 'x',
+            other => panic!("bad edge line {other:?}: {l}"),
+        };
+        out.entry(key).or_default().push(c);
+    }
+    out
+}
+
+#[test]
+fn windows_end_exactly_once_whatever_cuts_them() {
+    let lines = check("windows.scene.ron", &["--dt", "0.05", "--ticks", "44"]);
+    assert!(lines.iter().any(|l| l.contains("\"kind\":\"window\"")));
+    let edges = window_edges(&lines);
+    // Begins and ends strictly alternate on every target.
+    for (k, e) in &edges {
+        let alternate = e
+            .chars()
+            .enumerate()
+            .all(|(i, c)| (c == 'b') == (i % 2 == 0));
+        assert!(alternate, "{k:?}: {e}");
+    }
+    let get = |who: &str, w: &str| {
+        edges
+            .get(&(who.to_string(), format!("animseq::swing.{w}")))
+            .cloned()
+            .unwrap_or_default()
+    };
+    // The crossfade back to idle cuts both windows; a stopped layer and a layer at weight 0 too.
+    assert!(get("fader", "hit").starts_with("bx"), "{edges:?}");
+    assert!(get("fader", "whole").starts_with("bx"), "{edges:?}");
+    assert_eq!(get("stopper", "hit"), "bx");
+    // At weight 0.3 `hit` (no threshold) opens and ends at its end edge; weight 0 ends `whole`.
+    assert_eq!(get("dimmer", "hit"), "bE");
+    assert_eq!(get("dimmer", "whole"), "bx");
+    // A seek out of `hit` ends it and keeps `whole`; the seek back opens nothing, the next
+    // cycle's begin edge does.
+    assert!(get("seeker", "hit").starts_with("bxb"), "{edges:?}");
+    assert!(get("seeker", "whole").starts_with("bEb"), "{edges:?}");
+    // Reverse playback: windows begin at their end edges and end at their begin edges.
+    assert!(get("reverser", "hit").starts_with("bE"), "{edges:?}");
+    // A despawn ends what was open, traced although its channel is gone.
+    assert_eq!(get("doomed", "hit"), "bx");
+    assert_eq!(get("doomed", "whole"), "bx");
+    // `mid` (threshold 0.5) never fires on the dimmed layer, always at full weight.
+    let mids: Vec<&String> = kinds(&lines, "notify")
+        .into_iter()
+        .filter(|l| l.contains("swing.mid"))
+        .collect();
+    assert!(
+        !mids.iter().any(|l| l.contains("\"entity\":\"dimmer\"")),
+        "{mids:?}"
+    );
+    assert!(
+        mids.iter().any(|l| l.contains("\"entity\":\"seeker\"")),
+        "{mids:?}"
+    );
+    // `notifies: All`: both clips of the blend fire; `Silent`: neither.
+    let from = |who: &str, clip: &str| {
+        lines
+            .iter()
+            .filter(|l| l.contains(&format!("\"entity\":\"{who}\"")))
+            .filter(|l| l.contains(&format!("\"clip\":\"{clip}\"")))
+            .count()
+    };
+    assert!(from("chorus", "steps") > 0 && from("chorus", "swing") > 0);
+    assert!(get("chorus", "hit").starts_with("bE"), "{edges:?}");
+    assert!(
+        mids.iter().any(|l| l.contains("\"entity\":\"chorus\"")),
+        "{mids:?}"
+    );
+    assert_eq!(from("mute", "steps") + from("mute", "swing"), 0);
+}
+
 #[test]
 fn reverse_playback() {
     check("reverse.scene.ron", &["--dt", "0.1", "--ticks", "20"]);

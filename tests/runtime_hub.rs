@@ -232,12 +232,7 @@ fn payload_reaches_the_handler_intact() {
     h.sub("animseq::run.step", a, 0);
     let fields = vec![Value::Str(Arc::from("grass")), Value::Float(0.8)];
     h.hub().set_notify_fields(id, fields.clone());
-    let n = Notify {
-        source: a.to_bits(),
-        time: 1.2,
-        clip_time: 0.2,
-        cycle: 1,
-    };
+    let n = Notify::point(a.to_bits(), 1.2, 0.2, 1);
     h.hub().publisher().notify(id, a, n.clone());
     h.hub()
         .publish(id, Channel::of(a), Payload::Custom { sender: None });
@@ -533,12 +528,7 @@ fn animate(world: &mut World) {
         .collect();
     let mut hub = world.resource_mut::<EventHub>();
     for e in heroes {
-        let n = Notify {
-            source: e.to_bits(),
-            time: 0.0,
-            clip_time: 0.0,
-            cycle: 0,
-        };
+        let n = Notify::point(e.to_bits(), 0.0, 0.0, 0);
         hub.publisher().notify(id, e, n);
     }
 }

@@ -25,8 +25,16 @@ impl EventCatalog for Catalog {
                     ("hard".into(), Type::Bool),
                     ("push".into(), Type::Vec3),
                 ],
+                window: false,
             },
-            "animseq::run.land" => EventInfo::Published { fields: Vec::new() },
+            "animseq::run.land" => EventInfo::Published {
+                fields: Vec::new(),
+                window: false,
+            },
+            "animseq::attack.hit" => EventInfo::Published {
+                fields: vec![("damage".into(), Type::Float)],
+                window: true,
+            },
             "animseq::dup.hit" => EventInfo::Quarantined {
                 files: vec!["a.animseq".into(), "b.animseq".into()],
             },
@@ -34,7 +42,11 @@ impl EventCatalog for Catalog {
         }
     }
     fn published(&self) -> Vec<String> {
-        vec!["animseq::run.footstep_l".into(), "animseq::run.land".into()]
+        vec![
+            "animseq::attack.hit".into(),
+            "animseq::run.footstep_l".into(),
+            "animseq::run.land".into(),
+        ]
     }
 }
 

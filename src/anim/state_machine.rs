@@ -25,6 +25,18 @@ pub enum Condition {
     Finished,
 }
 
+/// Which clips of a blend tree fire markers (point notifies and window begins): the heaviest
+/// only (default), every clip with weight > 0, or none. Written `notifies: All` on a
+/// `Blend1D` or `BlendSpace2D` node; a state takes the first mode its tree writes (depth
+/// first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NotifyMode {
+    #[default]
+    Highest,
+    All,
+    Silent,
+}
+
 /// A blend tree as written (clip slots by name), with spans.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TreeDef {
@@ -36,6 +48,8 @@ pub enum TreeDef {
         param: String,
         /// `(slot, slot span, threshold)`.
         entries: Vec<(String, Span, f32)>,
+        /// `notifies:`, when written.
+        notifies: Option<NotifyMode>,
         /// The whole node.
         span: Span,
     },
@@ -47,6 +61,8 @@ pub enum TreeDef {
         param_y: String,
         /// `(slot, slot span, x, y)`.
         entries: Vec<(String, Span, f32, f32)>,
+        /// `notifies:`, when written.
+        notifies: Option<NotifyMode>,
         /// The whole node.
         span: Span,
     },
@@ -115,9 +131,9 @@ pub struct ParsedStateMachine {
 const ROOT_FIELDS: &[&str] = &["entry", "states", "transitions"];
 const STATE_FIELDS: &[&str] = &["name", "motion", "speed", "looping"];
 const TRANSITION_FIELDS: &[&str] = &["from", "to", "blend", "when"];
-const B1_FIELDS: &[&str] = &["param", "entries"];
+const B1_FIELDS: &[&str] = &["param", "entries", "notifies"];
 const B1_ENTRY: &[&str] = &["clip", "threshold"];
-const B2_FIELDS: &[&str] = &["param_x", "param_y", "entries"];
+const B2_FIELDS: &[&str] = &["param_x", "param_y", "entries", "notifies"];
 const B2_ENTRY: &[&str] = &["clip", "x", "y"];
 const LERP_FIELDS: &[&str] = &["a", "b", "param"];
 const ADD_FIELDS: &[&str] = &["base", "overlay", "param"];
@@ -181,6 +197,26 @@ impl std::ops::DerefMut for P<'_> {
 }
 
 impl P<'_> {
+    /// `notifies: Highest | All | Silent` (absent: `None`).
+    fn notify_mode(&mut self, v: Option<&Value>) -> Option<NotifyMode> {
+        let v = v?;
+        match v.as_variant() {
+            Some(var) if var.args.is_none() => match var.name {
+                "Highest" => return Some(NotifyMode::Highest),
+                "All" => return Some(NotifyMode::All),
+                "Silent" => return Some(NotifyMode::Silent),
+                _ => {}
+            },
+            _ => {}
+        }
+        self.error(
+            E_SM_BAD_VALUE,
+            v.span,
+            "`notifies` is `Highest`, `All` or `Silent`",
+        );
+        None
+    }
+
     fn number(&mut self, v: &Value, what: &str) -> Option<f64> {
         match v.as_f64() {
             Ok(x) if x.is_finite() => Some(x),
@@ -327,9 +363,11 @@ impl P<'_> {
                     };
                     entries.push((slot, c.span, th as f32));
                 }
+                let notifies = self.notify_mode(f.get("notifies").map(|n| &n.value));
                 Some(TreeDef::Blend1D {
                     param,
                     entries,
+                    notifies,
                     span: v.span,
                 })
             }
@@ -362,10 +400,12 @@ impl P<'_> {
                     };
                     entries.push((slot, c.span, x as f32, y as f32));
                 }
+                let notifies = self.notify_mode(f.get("notifies").map(|n| &n.value));
                 Some(TreeDef::BlendSpace2D {
                     param_x,
                     param_y,
                     entries,
+                    notifies,
                     span: v.span,
                 })
             }
@@ -460,6 +500,17 @@ impl P<'_> {
 }
 
 impl TreeDef {
+    /// The first `notifies:` the tree writes, depth first.
+    pub fn notify_mode(&self) -> Option<NotifyMode> {
+        match self {
+            TreeDef::Clip(..) => None,
+            TreeDef::Blend1D { notifies, .. } | TreeDef::BlendSpace2D { notifies, .. } => *notifies,
+            TreeDef::Lerp(a, b, _) | TreeDef::Additive(a, b, _) => {
+                a.notify_mode().or_else(|| b.notify_mode())
+            }
+        }
+    }
+
     fn slots<'a>(&'a self, out: &mut Vec<(&'a str, Span)>) {
         match self {
             TreeDef::Clip(s, sp) => out.push((s, *sp)),
@@ -773,6 +824,8 @@ pub struct State {
     pub speed: f64,
     /// Looping.
     pub looping: bool,
+    /// Which of the tree's clips fire markers.
+    pub notifies: NotifyMode,
 }
 
 /// One compiled transition.
@@ -815,6 +868,7 @@ pub fn compile(
                 tree: s.motion.to_tree(slot)?,
                 speed: s.speed,
                 looping: s.looping,
+                notifies: s.motion.notify_mode().unwrap_or_default(),
             })
         })
         .collect::<Result<Vec<_>, String>>()?;

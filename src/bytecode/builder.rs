@@ -8,6 +8,7 @@ use super::isa::{ConstRef, DelayRef, Instr, Param, Reg, Slot, Target, Var};
 use super::module::{DelayDecl, Handler, Module, VarDecl};
 use super::types::{Const, ConstKey, EntityConst, Type, TypeMarker};
 use super::verify::DEFAULT_BUDGET;
+use crate::crossing::Edge;
 
 /// Index of a node name in the module's debug table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -169,11 +170,23 @@ impl ModuleBuilder {
     /// Starts a handler for `event` with the given payload types. Its code is appended after
     /// every earlier handler's; call [`HandlerBuilder::finish`] before starting another.
     pub fn handler(&mut self, event: &str, params: &[Type]) -> HandlerBuilder<'_> {
+        self.edge_handler(event, None, params)
+    }
+
+    /// Starts a handler for `event` that runs on window edge `edge` (`None`: an ordinary
+    /// handler, as [`ModuleBuilder::handler`]).
+    pub fn edge_handler(
+        &mut self,
+        event: &str,
+        edge: Option<Edge>,
+        params: &[Type],
+    ) -> HandlerBuilder<'_> {
         let node = self.node(event);
         let start = self.m.code.len() as u32;
         HandlerBuilder {
             mb: self,
             event: event.to_string(),
+            edge,
             params: params.to_vec(),
             start,
             regs: [0; 6],
@@ -197,6 +210,7 @@ impl ModuleBuilder {
 pub struct HandlerBuilder<'a> {
     mb: &'a mut ModuleBuilder,
     event: String,
+    edge: Option<Edge>,
     params: Vec<Type>,
     start: u32,
     /// Registers the handler needs per bank (the high-water mark).
@@ -336,6 +350,7 @@ impl HandlerBuilder<'_> {
         let len = self.mb.m.code.len() as u32 - self.start;
         self.mb.m.handlers.push(Handler {
             event: self.event,
+            edge: self.edge,
             start: self.start,
             len,
             params: self.params,

@@ -10,6 +10,7 @@ use std::io::{self, Write};
 use super::types::Type;
 use super::verify::VerifiedModule;
 use crate::escape::Escaped;
+use crate::crossing::Edge;
 
 /// The text of [`disasm_to`] as a string (for tests and small modules).
 pub fn disasm(vm: &VerifiedModule) -> String {
@@ -59,9 +60,14 @@ pub fn disasm_to(vm: &VerifiedModule, out: &mut dyn Write) -> io::Result<()> {
             .iter()
             .map(|t| format!("{}:{}", t.reg_prefix(), h.regs[t.bank()]))
             .collect();
+        let edge = match h.edge {
+            None => "",
+            Some(Edge::Begin) => " begin",
+            Some(Edge::End) => " end",
+        };
         writeln!(
             out,
-            "\nhandler h{hi} {:?} ({})  registers {}",
+            "\nhandler h{hi} {:?}{edge} ({})  registers {}",
             h.event,
             params.join(", "),
             regs.join(" ")

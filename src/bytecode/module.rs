@@ -5,11 +5,13 @@ use std::fmt;
 
 use super::isa::Instr;
 use super::types::{Const, EntityConst, Type};
+use crate::crossing::Edge;
 
 /// File magic: the first four bytes of every module.
 pub const MAGIC: [u8; 4] = *b"SNWB";
-/// Current format version (u16 LE after the magic).
-pub const FORMAT_VERSION: u16 = 1;
+/// Current format version (u16 LE after the magic). Version 2 added each handler's window
+/// edge byte; only the current version is read (rebuild older modules with `sinew build`).
+pub const FORMAT_VERSION: u16 = 2;
 
 /// Section tags, in the only order the decoder accepts.
 pub mod section {
@@ -54,8 +56,12 @@ pub struct DelayDecl {
 /// One event handler: a contiguous code range with its own register file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Handler {
-    /// Event identity (`begin_play`, `tick`, `animseq::S.N`, `custom::NAME`); unique.
+    /// Event identity (`begin_play`, `tick`, `animseq::S.N`, `custom::NAME`); unique together
+    /// with `edge`.
     pub event: String,
+    /// The window edge this handler runs on (`animseq::S.W` of a window has a `begin` and an
+    /// `end` handler); `None` for every other event.
+    pub edge: Option<Edge>,
     /// First instruction (entry pc), absolute.
     pub start: u32,
     /// Number of instructions; jumps must stay in `start..start + len`.
@@ -114,6 +120,15 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 // ---------------------------------------------------------------- encoding
+
+/// The handler table's edge byte: `0` no edge, `1` begin, `2` end.
+fn edge_tag(e: Option<Edge>) -> u8 {
+    match e {
+        None => 0,
+        Some(Edge::Begin) => 1,
+        Some(Edge::End) => 2,
+    }
+}
 
 struct W(Vec<u8>);
 
@@ -217,6 +232,7 @@ impl Module {
         s.len(self.handlers.len());
         for h in &self.handlers {
             s.str(&h.event);
+            s.u8(edge_tag(h.edge));
             s.u32(h.start);
             s.u32(h.len);
             s.len(h.params.len());
@@ -295,6 +311,12 @@ impl Module {
         let mut handlers = Vec::new();
         for _ in 0..s.count("handlers", limits::CODE)? {
             let event = s.str()?;
+            let edge = match s.u8()? {
+                0 => None,
+                1 => Some(Edge::Begin),
+                2 => Some(Edge::End),
+                t => return Err(s.err(&format!("unknown handler edge {t}"))),
+            };
             let start = s.u32()?;
             let len = s.u32()?;
             let mut params = Vec::new();
@@ -307,6 +329,7 @@ impl Module {
             }
             handlers.push(Handler {
                 event,
+                edge,
                 start,
                 len,
                 params,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::isa::OperandKind;
 use super::module::Module;
 use super::types::{Const, Type, Value};
+use crate::crossing::Edge;
 
 /// Instructions one invocation (a handler run or a resume) may execute by default; also the
 /// builder's default budget metadata.
@@ -55,7 +56,8 @@ pub struct VerifiedModule {
     module: Module,
     /// Constants as runtime values (strings shared, so `ldc.s` never allocates).
     values: Vec<Value>,
-    by_event: BTreeMap<String, usize>,
+    /// Per event identity: its handler index per edge slot (plain, begin, end).
+    by_event: BTreeMap<String, [Option<usize>; 3]>,
     /// Per pc: starts a variable update the VM may run as one step (see [`fusable`]).
     fused: Vec<bool>,
 }
@@ -66,9 +68,15 @@ impl VerifiedModule {
         &self.module
     }
 
-    /// The handler index for an event identity.
+    /// The handler index for an event identity (its plain handler, not a window's edges).
     pub fn handler_index(&self, event: &str) -> Option<usize> {
-        self.by_event.get(event).copied()
+        self.edge_handler_index(event, None)
+    }
+
+    /// The handler index for an event identity on window edge `edge` (`None`: the plain
+    /// handler).
+    pub fn edge_handler_index(&self, event: &str, edge: Option<Edge>) -> Option<usize> {
+        self.by_event.get(event)?[edge_slot(edge)]
     }
 
     /// Constant `i` as a runtime value (entity constants resolve to `None` here; the VM
@@ -238,9 +246,48 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
         if h.event.is_empty() {
             return Err(err("empty event identity", here, None));
         }
-        if by_event.insert(h.event.clone(), hi).is_some() {
+        if h.edge.is_some() && !h.event.starts_with("animseq::") {
             return Err(err(
-                format!("event `{}` handled twice", h.event),
+                format!(
+                    "event `{}` has a window edge handler, but only `animseq::` windows have edges",
+                    h.event
+                ),
+                here,
+                None,
+            ));
+        }
+        let slots = by_event.entry(h.event.clone()).or_insert([None; 3]);
+        if slots[edge_slot(h.edge)].replace(hi).is_some() {
+            let what = match h.edge {
+                None => "",
+                Some(Edge::Begin) => " on its begin edge",
+                Some(Edge::End) => " on its end edge",
+            };
+            return Err(err(
+                format!("event `{}` handled twice{what}", h.event),
+                here,
+                None,
+            ));
+        }
+        // A window's edge handlers: no plain handler beside them, one payload shape for both.
+        if slots[0].is_some() && slots[1..].iter().any(Option::is_some) {
+            return Err(err(
+                format!(
+                    "event `{}` has both a plain handler and window edge handlers",
+                    h.event
+                ),
+                here,
+                None,
+            ));
+        }
+        if let [_, Some(b), Some(e)] = *slots
+            && m.handlers[b].params != m.handlers[e].params
+        {
+            return Err(err(
+                format!(
+                    "the begin and end handlers of window `{}` take different payloads",
+                    h.event
+                ),
                 here,
                 None,
             ));
@@ -333,6 +380,15 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
         by_event,
         fused,
     })
+}
+
+/// The index of an edge in a `by_event` entry: plain, begin, end.
+fn edge_slot(e: Option<Edge>) -> usize {
+    match e {
+        None => 0,
+        Some(Edge::Begin) => 1,
+        Some(Edge::End) => 2,
+    }
 }
 
 fn check_operand(

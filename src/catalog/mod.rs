@@ -16,20 +16,44 @@ use std::sync::Arc;
 
 pub use crate::diag::codes::catalog::*;
 
-/// One published notify event.
+/// What kind of marker an event is, with its authored clip times.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EventKind {
+    /// A point notify at `time`.
+    Notify { time: f64 },
+    /// A window from `begin` to `end` (both edges are events of the one identity).
+    Window { begin: f64, end: f64 },
+}
+
+impl EventKind {
+    /// `"notify"` or `"window"` (the catalog JSON's `kind`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Notify { .. } => "notify",
+            EventKind::Window { .. } => "window",
+        }
+    }
+    pub fn is_window(self) -> bool {
+        matches!(self, EventKind::Window { .. })
+    }
+}
+
+/// One published notify or window event.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventDescriptor {
-    /// `animseq::<sequence>.<notify>`.
+    /// `animseq::<sequence>.<notify or window>`.
     pub id: Arc<str>,
     /// `"<sequence name> / <notify name>"`.
     pub name: String,
     pub sequence: Arc<str>,
     pub sequence_name: Arc<str>,
+    /// The notify's or window's ID.
     pub notify: String,
     pub notify_name: String,
     /// Display path of the source file.
     pub file: Arc<str>,
-    pub time: f64,
+    /// Point notify or window, with its clip times.
+    pub kind: EventKind,
     pub target: Target,
     /// Typed field schema in authored order: (name, type).
     pub fields: Vec<(String, crate::types::Type)>,
@@ -66,9 +90,9 @@ pub struct FileEntry {
     /// Where the sequence ID value stands (for conflict errors), with the text it stands on.
     id_location: (Span, Position, Position),
     id_excerpt: Option<Excerpt>,
-    /// Descriptors by notify ID (first occurrence for duplicated IDs).
+    /// Descriptors by notify or window ID (first occurrence for duplicated IDs).
     events: BTreeMap<String, EventDescriptor>,
-    /// Notify IDs declared more than once in this file.
+    /// Notify and window IDs declared more than once in this file (one namespace).
     duplicate_notifies: BTreeSet<String>,
     /// The file's own load and validation diagnostics.
     pub diagnostics: Vec<Diagnostic>,
@@ -120,35 +144,41 @@ impl FileEntry {
         let sequence: Arc<str> = seq.id.as_str().into();
         let sequence_name: Arc<str> = seq.name.as_str().into();
         self.sequence = Some(sequence.clone());
-        for n in &seq.notifies {
-            if self.events.contains_key(&n.id) {
-                self.duplicate_notifies.insert(n.id.clone());
+        // Notifies and windows share one ID namespace (E0110): an ID declared twice — by two
+        // notifies, two windows or one of each — is quarantined, never first-wins.
+        let markers = seq
+            .notifies
+            .iter()
+            .map(|n| (n, EventKind::Notify { time: n.time }))
+            .map(|(n, k)| (&n.id, &n.name, k, &n.target, &n.fields))
+            .chain(seq.windows.iter().map(|w| {
+                let k = EventKind::Window {
+                    begin: w.begin,
+                    end: w.end,
+                };
+                (&w.id, &w.name, k, &w.target, &w.fields)
+            }));
+        for (id, name, kind, target, fields) in markers {
+            if self.events.contains_key(id) {
+                self.duplicate_notifies.insert(id.clone());
                 continue;
             }
             let d = EventDescriptor {
-                id: identity(&seq.id, &n.id).into(),
-                name: format!("{} / {}", seq.name, n.name),
+                id: identity(&seq.id, id).into(),
+                name: format!("{} / {}", seq.name, name),
                 sequence: sequence.clone(),
                 sequence_name: sequence_name.clone(),
-                notify: n.id.clone(),
-                notify_name: n.name.clone(),
+                notify: id.clone(),
+                notify_name: name.clone(),
                 file: self.file.clone(),
-                time: n.time,
-                target: n.target.clone(),
-                fields: n
-                    .fields
+                kind,
+                target: target.clone(),
+                fields: fields
                     .iter()
                     .map(|(name, v)| (name.clone(), v.ty()))
                     .collect(),
             };
-            self.events.insert(n.id.clone(), d);
-        }
-        // Window IDs share the notify namespace (E0110): a notify whose ID a window also uses
-        // is quarantined, never published. (Windows themselves are not catalog events yet.)
-        for w in &seq.windows {
-            if self.events.contains_key(&w.id) {
-                self.duplicate_notifies.insert(w.id.clone());
-            }
+            self.events.insert(id.clone(), d);
         }
     }
 

@@ -3,7 +3,7 @@
 use super::{Ctx, FAILURE, Format, OK, human_diagnostics, status, write_json};
 use crate::animseq::{self, Target};
 use crate::catalog::scan::LiveCatalog;
-use crate::catalog::{Catalog, EventDescriptor};
+use crate::catalog::{Catalog, EventDescriptor, EventKind};
 use crate::diag::render::to_json;
 use crate::escape::Escaped;
 use crate::palette::{self, PaletteEntry};
@@ -37,21 +37,36 @@ pub fn scan(ctx: &Ctx, assets: &Path, format: Format) -> Result<LiveCatalog, Str
 
 /// The JSON form of one event (`cli.md`).
 pub fn event_json(d: &EventDescriptor) -> Value {
-    json!({
-        "id": &*d.id,
-        "name": d.name,
-        "sequence": &*d.sequence,
-        "sequence_name": &*d.sequence_name,
-        "notify": d.notify,
-        "notify_name": d.notify_name,
-        "file": &*d.file,
-        "time": d.time,
-        "target": match &d.target {
-            Target::Owner => json!("owner"),
-            Target::Variable(v) => json!({"variable": v}),
-        },
-        "fields": d.fields.iter().map(|(n, t)| json!({"name": n, "type": t})).collect::<Vec<_>>(),
-    })
+    let mut v = serde_json::Map::new();
+    v.insert("id".into(), json!(&*d.id));
+    v.insert("kind".into(), json!(d.kind.name()));
+    v.insert("name".into(), json!(d.name));
+    v.insert("sequence".into(), json!(&*d.sequence));
+    v.insert("sequence_name".into(), json!(&*d.sequence_name));
+    v.insert("notify".into(), json!(d.notify));
+    v.insert("notify_name".into(), json!(d.notify_name));
+    v.insert("file".into(), json!(&*d.file));
+    match d.kind {
+        EventKind::Notify { time } => {
+            v.insert("time".into(), json!(time));
+        }
+        EventKind::Window { begin, end } => {
+            v.insert("begin".into(), json!(begin));
+            v.insert("end".into(), json!(end));
+        }
+    }
+    let target = match &d.target {
+        Target::Owner => json!("owner"),
+        Target::Variable(v) => json!({"variable": v}),
+    };
+    v.insert("target".into(), target);
+    let fields: Vec<Value> = d
+        .fields
+        .iter()
+        .map(|(n, t)| json!({"name": n, "type": t}))
+        .collect();
+    v.insert("fields".into(), Value::Array(fields));
+    Value::Object(v)
 }
 
 pub fn catalog(
@@ -76,11 +91,17 @@ pub fn catalog(
                     Target::Owner => "owner".to_string(),
                     Target::Variable(v) => format!("variable {v}"),
                 };
+                let when = match d.kind {
+                    EventKind::Notify { time } => format!("at {}", super::num(time)),
+                    EventKind::Window { begin, end } => {
+                        format!("window {}..{}", super::num(begin), super::num(end))
+                    }
+                };
                 let line = format!(
-                    "  {}  \"{}\"  at {}  target {}{}  ({})",
+                    "  {}  \"{}\"  {}  target {}{}  ({})",
                     d.id,
                     d.name,
-                    super::num(d.time),
+                    when,
                     target,
                     if fields.is_empty() {
                         String::new()

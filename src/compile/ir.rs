@@ -4,9 +4,10 @@
 //! only links that passed every link rule are present. Spans live beside the IR in
 //! [`GraphSpans`], not inside nodes. Passes read a `Graph` and return facts or new values.
 
+use crate::crossing::Edge;
 use crate::diag::Span;
 use crate::graph::expr::ParsedExpr;
-use crate::nodes::{KindId, NodeKind, PinType};
+use crate::nodes::{self, KindId, NodeKind, PinType};
 use crate::types::Type;
 
 /// Index of a node in [`Graph::nodes`].
@@ -73,7 +74,15 @@ pub enum EventKey {
     Notify {
         identity: String,
     },
+    /// `animseq::S.W` of a window: two handlers, one per edge.
+    Window {
+        identity: String,
+    },
 }
+
+/// Where a handler starts on its event node: the exec output, and the window edge it runs on
+/// (`None` for every event but a window's).
+pub type HandlerEntry = (&'static str, Option<Edge>);
 
 impl EventKey {
     /// The identity string handlers are keyed by.
@@ -82,7 +91,19 @@ impl EventKey {
             EventKey::BeginPlay => "begin_play".into(),
             EventKey::Tick => "tick".into(),
             EventKey::Custom(n) => format!("custom::{n}"),
-            EventKey::Notify { identity } => identity.clone(),
+            EventKey::Notify { identity } | EventKey::Window { identity } => identity.clone(),
+        }
+    }
+
+    /// The handlers the event node starts, in handler-table order: `then` for every event, a
+    /// window's `begin` and `end` outputs for a window (each a handler, linked or not).
+    pub fn entries(&self) -> &'static [HandlerEntry] {
+        match self {
+            EventKey::Window { .. } => &[
+                (nodes::WINDOW_BEGIN, Some(Edge::Begin)),
+                (nodes::WINDOW_END, Some(Edge::End)),
+            ],
+            _ => &[("then", None)],
         }
     }
 }

@@ -17,9 +17,11 @@ use crate::types::Type;
 /// What the compiler needs to know about one event identity.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventInfo {
-    /// Published, with its typed fields in authored order.
+    /// Published, with its typed fields in authored order; `window` for a window (its event
+    /// node has `begin` and `end` outputs), else a point notify.
     Published {
         fields: Vec<(String, Type)>,
+        window: bool,
     },
     /// Claimed more than once; the claimant files.
     Quarantined {
@@ -70,7 +72,10 @@ pub fn check_source(src: &SourceFile, events: &dyn EventCatalog) -> Checked {
 impl EventCatalog for crate::catalog::Catalog {
     fn event(&self, identity: &str) -> EventInfo {
         match self.status(identity) {
-            crate::catalog::Status::Published(d) => EventInfo::Published { fields: d.fields },
+            crate::catalog::Status::Published(d) => EventInfo::Published {
+                window: d.kind.is_window(),
+                fields: d.fields,
+            },
             crate::catalog::Status::Quarantined(files) => EventInfo::Quarantined { files },
             crate::catalog::Status::Absent => EventInfo::Unknown,
         }

@@ -384,8 +384,12 @@ impl Resolver<'_> {
             } => {
                 let identity = ev.identity();
                 match self.events.event(&identity) {
-                    EventInfo::Published { fields } => (
-                        EventKey::Notify { identity },
+                    EventInfo::Published { fields, window } => (
+                        if window {
+                            EventKey::Window { identity }
+                        } else {
+                            EventKey::Notify { identity }
+                        },
                         "",
                         fields
                             .into_iter()
@@ -461,7 +465,8 @@ impl Resolver<'_> {
             self.err(E_BAD_PROPERTY, s.name.span, "event nodes take no arguments");
         }
         let outputs = if table_kind.is_empty() {
-            let mut o = pins(nodes::NOTIFY_CONTEXT_PINS, None);
+            let window = matches!(key, EventKey::Window { .. });
+            let mut o = pins(nodes::event_context_pins(window), None);
             o.extend(extra);
             o
         } else {

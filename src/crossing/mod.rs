@@ -97,7 +97,7 @@ pub enum PlaybackInterval {
 
 /// Which edge of a window a crossing is (in playback order: reverse playback begins a window at
 /// its `end` and ends it at its `begin`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Edge {
     /// Playback entered the window.
     Begin,

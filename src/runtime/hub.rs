@@ -68,20 +68,43 @@ pub const MAX_IDENTITIES: usize = 1 << 24;
 /// | `entity` | `Entity` (`Some(Entity::to_bits())`, or `None` for "no entity") |
 pub use crate::bytecode::Value;
 
-/// Runtime context of a notify crossing (`event animseq::S.N` output pins `entity`, `time`,
-/// `clip_time`, `cycle`). The notify's typed fields are constant per identity: register them once
-/// with [`EventHub::set_notify_fields`]; handlers receive them as [`Delivery::fields`]. Keeping
-/// them out of the payload makes a crossing a plain 32-byte value (no reference counting).
+/// Runtime context of a notify crossing or window edge (`event animseq::S.N` output pins
+/// `entity`, `time`, `clip_time`, `cycle`, `clip_weight`, and a window's `completed`). The typed
+/// fields are constant per identity: register them once with [`EventHub::set_notify_fields`];
+/// handlers receive them as [`Delivery::fields`]. Keeping them out of the payload makes a
+/// crossing a plain value (no reference counting).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notify {
     /// The entity playing the sequence (`entity` pin), as [`Entity::to_bits`].
     pub source: u64,
-    /// Canonical unwrapped playback time of the occurrence (`time` pin).
+    /// Canonical unwrapped playback time of the occurrence (`time` pin); for an end that cut
+    /// a window short, the playback time at the cut.
     pub time: f64,
     /// Clip time of the notify (`clip_time` pin).
     pub clip_time: f64,
     /// Cycle index `k` (`cycle` pin).
     pub cycle: i64,
+    /// The clip's effective weight at the update that fired it (`clip_weight` pin).
+    pub weight: f64,
+    /// A window's edge (runs the begin or the end handler); `None` for a point notify.
+    pub edge: Option<crate::crossing::Edge>,
+    /// An end reached at the window's end edge (`completed` pin; false on begins and cuts).
+    pub completed: bool,
+}
+
+impl Notify {
+    /// A point notify's context (weight 1, no edge).
+    pub fn point(source: u64, time: f64, clip_time: f64, cycle: i64) -> Notify {
+        Notify {
+            source,
+            time,
+            clip_time,
+            cycle,
+            weight: 1.0,
+            edge: None,
+            completed: false,
+        }
+    }
 }
 
 /// What an event carries. The VM maps each variant onto the event node's output pins.

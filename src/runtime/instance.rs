@@ -177,6 +177,10 @@ pub fn payload_params(payload: &Payload, fields: &[Value], out: &mut Vec<Value>)
             out.push(Value::Float(n.time));
             out.push(Value::Float(n.clip_time));
             out.push(Value::Int(n.cycle));
+            out.push(Value::Float(n.weight));
+            if n.edge.is_some() {
+                out.push(Value::Bool(n.completed));
+            }
             out.extend(fields.iter().cloned());
         }
         Payload::Values(vs) => out.extend(vs.iter().cloned()),
@@ -380,6 +384,20 @@ impl Dispatch for VmDispatch {
         params.clear();
         payload_params(&d.event.payload, d.fields, &mut params);
         let handler = d.to.handler as usize;
+        // A window's begin and end handlers share one identity: run the one of this edge.
+        if let Payload::Notify(n) = &d.event.payload
+            && n.edge.is_some()
+        {
+            let edge = world
+                .get::<Graphs>(d.to.entity)
+                .and_then(|g| g.instances.get(d.to.instance as usize))
+                .and_then(|i| i.module.module().handlers.get(handler))
+                .map(|h| h.edge);
+            if edge.is_some_and(|e| e != n.edge) {
+                self.params = params;
+                return;
+            }
+        }
         self.invoke(
             world,
             d.to.entity,

@@ -11,6 +11,8 @@ use super::hub::{EventHub, Notify};
 use super::instance::Graphs;
 use super::trace::{self, TraceKind};
 use crate::animseq::Target;
+use crate::crossing::Edge;
+use std::collections::HashMap;
 
 /// Traces and publishes everything the animators queued this tick (exclusive system in
 /// [`SinewSet::Notify`](super::SinewSet::Notify)).
@@ -46,14 +48,33 @@ pub fn publish_notifies(world: &mut World) {
     }
 }
 
+/// Where each open window's begin went, so that its end goes to the same entity even when a
+/// variable target changed meanwhile: (animated entity, clip instance, window) → target.
+#[derive(Resource, Debug, Default)]
+pub struct WindowTargets(HashMap<(u64, u64, u32), Entity>);
+
 /// Resolves a crossing's target and publishes it (or traces why it was dropped).
 fn publish(world: &mut World, f: Fired) {
-    let Some(notify) = f.clip.notifies.get(f.crossing.notify as usize) else {
+    let edge = f.crossing.edge;
+    let markers = if edge.is_some() {
+        &f.clip.windows
+    } else {
+        &f.clip.notifies
+    };
+    let Some(notify) = markers.get(f.crossing.notify as usize) else {
         return;
     };
-    let target = match &notify.target {
-        Target::Owner => Ok(f.owner),
-        Target::Variable(v) => {
+    let key = (f.owner.to_bits(), f.instance, f.crossing.notify);
+    let remembered = match edge {
+        Some(Edge::End) => world
+            .get_resource_mut::<WindowTargets>()
+            .and_then(|mut t| t.0.remove(&key)),
+        _ => None,
+    };
+    let target = match (remembered, &notify.target) {
+        (Some(t), _) => Ok(t),
+        (None, Target::Owner) => Ok(f.owner),
+        (None, Target::Variable(v)) => {
             let declared = world
                 .get::<Graphs>(f.owner)
                 .and_then(|g| g.resolve_entity_var(v));
@@ -81,25 +102,42 @@ fn publish(world: &mut World, f: Fired) {
             return;
         }
     };
+    // An end addressed to an entity that is gone (its despawn ended the window): its channel
+    // is cleared, so it is traced but not delivered.
+    let deliver = world.entities().contains_spawned(target);
+    if edge == Some(Edge::Begin) {
+        world
+            .get_resource_or_insert_with(WindowTargets::default)
+            .0
+            .insert(key, target);
+    }
     let n = Notify {
         source: f.owner.to_bits(),
         time: f.crossing.time,
         clip_time: f.crossing.clip_time,
         cycle: f.crossing.cycle,
+        weight: f.weight,
+        edge,
+        completed: f.completed,
     };
     let (id, identity) = (notify.id, notify.identity.clone());
-    let ok = world
-        .get_resource_mut::<EventHub>()
-        .is_some_and(|mut hub| hub.publisher().notify(id, target, n));
+    let ok = !deliver
+        || world
+            .get_resource_mut::<EventHub>()
+            .is_some_and(|mut hub| hub.publisher().notify(id, target, n));
     if ok {
         trace::record(
             world,
             TraceKind::Notify {
                 entity: target,
+                source: f.owner,
                 event: identity,
                 clip: f.slot,
                 clip_time: f.crossing.clip_time,
                 cycle: f.crossing.cycle,
+                weight: f.weight,
+                edge,
+                completed: f.completed,
             },
         );
     } else {

@@ -14,6 +14,7 @@ use super::scene::Spawned;
 use super::trace::{Trace, TraceKind, TraceRecord};
 use crate::bytecode::Value as VmValue;
 use crate::escape::{Escaped, escape};
+use crate::crossing::Edge;
 
 /// How trace lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,6 +190,14 @@ fn name_of(spawned: &Spawned, e: Entity) -> Value {
     entity_json(spawned, Some(e.to_bits()))
 }
 
+/// `"begin"` or `"end"`.
+fn edge_name(e: Edge) -> &'static str {
+    match e {
+        Edge::Begin => "begin",
+        Edge::End => "end",
+    }
+}
+
 /// The JSON line of one trace record (`cli.md`).
 pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
     let mut m = Map::new();
@@ -197,17 +206,34 @@ pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
     match &r.kind {
         TraceKind::Notify {
             entity,
+            source,
             event,
             clip,
             clip_time,
             cycle,
+            weight,
+            edge,
+            completed,
         } => {
-            m.insert("kind".into(), json!("notify"));
+            match edge {
+                None => {
+                    m.insert("kind".into(), json!("notify"));
+                }
+                Some(e) => {
+                    m.insert("kind".into(), json!("window"));
+                    m.insert("edge".into(), json!(edge_name(*e)));
+                    if *e == Edge::End {
+                        m.insert("completed".into(), json!(completed));
+                    }
+                }
+            }
             m.insert("entity".into(), name_of(spawned, *entity));
+            m.insert("source".into(), name_of(spawned, *source));
             m.insert("event".into(), json!(&**event));
             m.insert("clip".into(), json!(&**clip));
             m.insert("clip_time".into(), json!(clip_time));
             m.insert("cycle".into(), json!(cycle));
+            m.insert("weight".into(), json!(weight));
         }
         TraceKind::Log {
             entity,
@@ -267,17 +293,38 @@ pub fn record_human(
     match &r.kind {
         TraceKind::Notify {
             entity,
+            source,
             event,
             clip,
             clip_time,
             cycle,
-        } => format!(
-            "{head} notify  {}  {}  clip {clip} at {} (cycle {cycle})",
-            who(entity),
-            Escaped(names.get(&**event).map_or(&**event, String::as_str)),
-            num(*clip_time),
-            clip = Escaped(clip)
-        ),
+            weight,
+            edge,
+            completed,
+        } => {
+            // The source and weight only where they say something: another entity's clip, a
+            // clip not at full weight.
+            let mut extra = String::new();
+            if source != entity {
+                extra.push_str(&format!("  from {}", who(source)));
+            }
+            if *weight != 1.0 {
+                extra.push_str(&format!("  weight {}", num(*weight)));
+            }
+            let (word, how) = match edge {
+                None => ("notify", ""),
+                Some(Edge::Begin) => ("begin ", ""),
+                Some(Edge::End) if *completed => ("end   ", "  completed"),
+                Some(Edge::End) => ("end   ", "  cut short"),
+            };
+            format!(
+                "{head} {word}  {}  {}  clip {clip} at {} (cycle {cycle}){how}{extra}",
+                who(entity),
+                Escaped(names.get(&**event).map_or(&**event, String::as_str)),
+                num(*clip_time),
+                clip = Escaped(clip)
+            )
+        }
         TraceKind::Log {
             entity,
             graph,

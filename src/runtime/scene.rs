@@ -160,6 +160,7 @@ pub fn spawn(
                 animator.add_clip(slot, clip);
             }
             animator.set_blend_duration(a.blend_duration);
+            animator.set_chance_key(scene.seed, &def.name);
             if let Some(p) = &a.state_machine {
                 let def = assets.machines.get(&p.path).ok_or_else(|| {
                     SpawnError(format!("state machine `{}` was not loaded", p.path))

@@ -22,10 +22,12 @@ pub struct TraceRecord {
 /// What a trace record reports.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TraceKind {
-    /// A notify crossing was published to `entity`'s channel.
+    /// A notify crossing or window edge was published to `entity`'s channel.
     Notify {
         /// The entity whose channel it was published to.
         entity: Entity,
+        /// The entity whose clip fired it.
+        source: Entity,
         /// The identity `animseq::S.N`.
         event: Arc<str>,
         /// The animator clip slot that played it.
@@ -34,6 +36,12 @@ pub enum TraceKind {
         clip_time: f64,
         /// Cycle of the occurrence.
         cycle: i64,
+        /// The clip's effective weight at the update that fired it.
+        weight: f64,
+        /// A window's edge (`None`: a point notify).
+        edge: Option<crate::crossing::Edge>,
+        /// An end reached at the window's end edge.
+        completed: bool,
     },
     /// `debug.log`.
     Log {

@@ -151,6 +151,8 @@ pub struct ActionDef {
 /// A parsed, validated scene.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct SceneDef {
+    /// The seed of the notify chance draws (`seed: 7`; default 0, any integer ≥ 0).
+    pub seed: u64,
     /// Entities in scene order.
     pub entities: Vec<EntityDef>,
     /// Actions in authored order.

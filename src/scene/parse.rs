@@ -32,7 +32,7 @@ pub fn parse_bytes(name: &str, bytes: &[u8]) -> Parsed {
     }
 }
 
-const SCENE_FIELDS: &[&str] = &["entities", "actions"];
+const SCENE_FIELDS: &[&str] = &["seed", "entities", "actions"];
 const ENTITY_FIELDS: &[&str] = &["name", "animator", "graphs", "position"];
 const ANIMATOR_FIELDS: &[&str] = &[
     "skeleton",
@@ -199,6 +199,18 @@ impl Cx<'_> {
         let root = self.strukt(v, "Scene", SCENE_FIELDS)?;
         let mut scene = SceneDef::default();
         let mut names: BTreeMap<String, (usize, Span)> = BTreeMap::new();
+        if let Some(f) = root.get("seed")
+            && let Some(seed) = self.ok(f.value.as_i64())
+        {
+            match u64::try_from(seed) {
+                Ok(s) => scene.seed = s,
+                Err(_) => self.error(
+                    E_SCENE_BAD_VALUE,
+                    f.value.span,
+                    format!("seed must be an integer ≥ 0, found {seed}"),
+                ),
+            }
+        }
         if let Some(f) = root.get("entities")
             && let Some(items) = self.list(&f.value, "entities")
         {

@@ -13,6 +13,7 @@
 use sinew::anim::AnimCommand;
 use sinew::bytecode::Value;
 use sinew::compile::ir::{Const, EventKey, Graph, Node, NodeId, Op};
+use sinew::crossing::Edge;
 use sinew::graph::expr;
 use sinew::nodes::PinType;
 use sinew::types::Type;
@@ -252,6 +253,25 @@ impl<'g> Reference<'g> {
         host: &mut dyn Host,
         budget: u64,
     ) -> (Outcome, u64) {
+        self.run_edge(st, ev, None, payload, host, budget)
+    }
+
+    /// Runs event node `ev` for one window edge (`graph.md`: a window's node continues at its
+    /// `begin` or `end` output; every other event at `then`).
+    pub fn run_edge(
+        &self,
+        st: &mut State,
+        ev: NodeId,
+        edge: Option<Edge>,
+        payload: &[Value],
+        host: &mut dyn Host,
+        budget: u64,
+    ) -> (Outcome, u64) {
+        let start = match edge {
+            None => "then",
+            Some(Edge::Begin) => "begin",
+            Some(Edge::End) => "end",
+        };
         let mut run = Run {
             r: self,
             st,
@@ -284,7 +304,7 @@ impl<'g> Reference<'g> {
             if values.next().is_some() {
                 return Err(run.err(ev, ErrorKind::Invalid("payload too long".into())));
             }
-            let next = self.follow(ev, "then");
+            let next = self.follow(ev, start);
             run.exec(next, Vec::new())
         })();
         let steps = run.steps;

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::layout::Layout;
-use super::{Graph, NodeId, kind_of};
+use super::{Graph, HandlerEntry, NodeId, Op, kind_of};
 use crate::nodes::KindId;
 
 /// The analysis' result, read by the slot allocation and the emission.
@@ -16,8 +16,9 @@ pub(super) struct Analysis {
     /// Per node: a `flow.for` whose index needs no slot — forwardable, and every block that
     /// reads it (in every handler) runs inside its body.
     pub(super) elide: Vec<bool>,
-    /// Per event node, in node order: its handler's call contexts.
-    pub(super) handlers: Vec<(NodeId, HandlerContexts)>,
+    /// Per handler, in node order (a window's node: its `begin`, then its `end` handler):
+    /// the event node, where the handler starts on it, and its call contexts.
+    pub(super) handlers: Vec<(NodeId, HandlerEntry, HandlerContexts)>,
 }
 
 /// Analyzes `g` over its pin tables.
@@ -49,25 +50,27 @@ pub(super) fn analyze(g: &Graph, lay: &Layout, table: &mut ContextTable) -> Anal
     let mut needed = vec![false; g.nodes.len()];
     let mut handlers = Vec::new();
     for (ev, node) in g.nodes.iter().enumerate() {
-        if !node.is_event() {
+        let Op::Event(key) = &node.op else {
             continue;
-        }
-        let h = analyze_handler(g, lay, table, ev as NodeId);
-        let cx = Contexts { table, h: &h };
-        for (l, rs) in &readers {
-            for &r in rs {
-                for (pin, p) in g.nodes[r as usize].inputs.iter().enumerate() {
-                    if !p.ty.is_exec() {
-                        continue;
-                    }
-                    let b = lay.inp(r, pin);
-                    if cx.ctx(b) != Ctx::Unseen && !cx.inside(g, b, *l) {
-                        needed[*l as usize] = true;
+        };
+        for &entry in key.entries() {
+            let h = analyze_handler(g, lay, table, ev as NodeId, entry.0);
+            let cx = Contexts { table, h: &h };
+            for (l, rs) in &readers {
+                for &r in rs {
+                    for (pin, p) in g.nodes[r as usize].inputs.iter().enumerate() {
+                        if !p.ty.is_exec() {
+                            continue;
+                        }
+                        let b = lay.inp(r, pin);
+                        if cx.ctx(b) != Ctx::Unseen && !cx.inside(g, b, *l) {
+                            needed[*l as usize] = true;
+                        }
                     }
                 }
             }
+            handlers.push((ev as NodeId, entry, h));
         }
-        handlers.push((ev as NodeId, h));
     }
     let mut elide = vec![false; g.nodes.len()];
     for (l, _) in &readers {
@@ -156,20 +159,21 @@ pub(super) struct HandlerContexts {
     tainted: BTreeSet<u32>,
 }
 
-/// Computes the contexts of handler `ev`'s blocks (a fixed point: each block's context only
-/// moves Unseen → One → Many, so it is reached at most three times). Leaves them loaded in
-/// `table`.
+/// Computes the contexts of the blocks of the handler that starts at exec output `start` of
+/// event node `ev` (a fixed point: each block's context only moves Unseen → One → Many, so it
+/// is reached at most three times). Leaves them loaded in `table`.
 fn analyze_handler(
     g: &Graph,
     lay: &Layout,
     table: &mut ContextTable,
     ev: NodeId,
+    start: &str,
 ) -> HandlerContexts {
     table.begin(lay.inputs());
     let mut h = HandlerContexts::default();
     let mut work: Vec<(NodeId, u16)> = Vec::new();
     let node = &g.nodes[ev as usize];
-    if let Some(then) = node.output("then")
+    if let Some(then) = node.output(start)
         && let Some(t) = lay.next(ev, then)
     {
         merge(table, &mut h, lay, t, Ctx::One(0), &mut work);

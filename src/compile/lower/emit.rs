@@ -37,12 +37,12 @@ pub(super) fn handlers(
         dag: vec![0; g.nodes.len()],
         for_regs: vec![(0, 0, 0); g.nodes.len()],
     };
-    for (ev, h) in &an.handlers {
+    for (ev, (start, edge), h) in &an.handlers {
         let n = &g.nodes[*ev as usize];
         let Op::Event(key) = &n.op else { continue };
         let params: Vec<Type> = n.outputs.iter().filter_map(|p| p.ty.data()).collect();
         let identity = key.identity();
-        let hb = mb.handler(&identity, &params);
+        let hb = mb.edge_handler(&identity, *edge, &params);
         scratch.handler_stamp += 1;
         table.load(h, lay.inputs());
         let mut e = Emitter {
@@ -60,7 +60,7 @@ pub(super) fn handlers(
             depth: 0,
             internal: None,
         };
-        e.handler(*ev)?;
+        e.handler(*ev, start)?;
         e.hb.finish()?;
     }
     Ok(())
@@ -146,7 +146,8 @@ impl<'a> Emitter<'a, '_> {
         }
     }
 
-    fn handler(&mut self, ev: NodeId) -> Result<(), BuildError> {
+    /// Emits the handler that starts at exec output `start` of event node `ev`.
+    fn handler(&mut self, ev: NodeId, start: &str) -> Result<(), BuildError> {
         self.at_exec(ev);
         self.reserve_loop_registers(ev);
         let outputs = &self.node(ev).outputs;
@@ -161,7 +162,7 @@ impl<'a> Emitter<'a, '_> {
             }
             param += 1;
         }
-        self.follow(ev, "then", true)?;
+        self.follow(ev, start, true)?;
         while let Some((n, pin)) = self.pending.pop() {
             let at = self.lay.inp(n, pin as usize);
             let label = self.s.blocks[at].1;

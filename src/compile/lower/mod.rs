@@ -5,7 +5,8 @@
 //! produced"), as do the `do_once`/`flip_flop`/`gate` states. Analysis (`analysis`, once per
 //! graph): loops whose index can live in a register, and each handler's call contexts.
 //! Emission (`emit`, `pure`), reading the analysis' result: each event node becomes one handler
-//! whose parameters are its data outputs in pin order. Inside a handler every reachable exec
+//! (a window's node two, `begin` then `end`, each starting at that exec output) whose
+//! parameters are its data outputs in pin order. Inside a handler every reachable exec
 //! input is a block emitted once; an exec link is a `call` (or a `jmp` in tail position, or the
 //! callee laid out inline when no other site enters it), so merges in the exec graph never
 //! duplicate code. Pure nodes are evaluated per exec node that needs them (each once per such
@@ -16,7 +17,7 @@ mod emit;
 mod layout;
 mod pure;
 
-use super::ir::{Const, Graph, Node, NodeId, Op};
+use super::ir::{Const, Graph, HandlerEntry, Node, NodeId, Op};
 use crate::bytecode::{self as bc, BuildError, Module, ModuleBuilder, Type};
 use crate::nodes::KindId;
 

@@ -22,6 +22,7 @@ mod playback;
 mod pose;
 mod root;
 mod system;
+mod windows;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -50,8 +51,9 @@ pub struct StateChange {
     pub to: Arc<str>,
 }
 
-/// The animator component.
+/// The animator component. Removing it (or despawning its entity) ends its open windows.
 #[derive(Component, Debug)]
+#[component(on_remove = system::animator_removed)]
 pub struct Animator {
     slots: Vec<(Arc<str>, Arc<Clip>)>,
     base: Option<Base>,
@@ -69,6 +71,12 @@ pub struct Animator {
     changes: Vec<StateChange>,
     rejected: Vec<String>,
     rig: Option<Box<PoseRig>>,
+    /// Windows open on the clip instances (`windows.rs`).
+    open: Vec<windows::OpenWindow>,
+    /// The clip instances alive after the last update, with effective weights (reused).
+    live: Vec<(u64, f64)>,
+    /// The chance draws' key (scene seed and entity name).
+    chance_key: u64,
 }
 
 /// Most commands one animator keeps queued between updates (more are dropped: a runaway graph
@@ -104,6 +112,9 @@ impl Animator {
             changes: Vec::new(),
             rejected: Vec::new(),
             rig: None,
+            open: Vec::new(),
+            live: Vec::new(),
+            chance_key: clip::stable_hash(&0u64.to_le_bytes()),
         }
     }
 

@@ -7,23 +7,44 @@ use std::sync::Arc;
 
 use super::root::add_root;
 use super::{Animator, Clip, StateChange};
-use crate::anim::state_machine::Machine;
+use crate::anim::state_machine::{Machine, NotifyMode};
 use crate::anim::{BlendTree, Leaf, RootDelta, heaviest_leaf};
 use crate::crossing::PlaybackInterval;
 
 /// Tolerance for a non-looping state reaching its end, in cycles.
 pub const PHASE_EPSILON: f64 = 1e-9;
 
-/// One playing clip's crossings of the last update, before publishing.
+/// One playing clip instance's interval of the last update, before its crossings are
+/// evaluated: every instance that may fire, and every instance of a clip with windows (its
+/// open windows still close at their end edges when it may not fire).
 #[derive(Debug, Clone)]
 pub(super) struct Fire {
     pub(super) slot: usize,
     pub(super) interval: PlaybackInterval,
+    /// The clip instance ([`instance_key`]).
+    pub(super) instance: u64,
+    /// Point notifies and begins may fire (marker filtering: weight, heaviest clip).
+    pub(super) begins: bool,
+    /// A seek moved this instance since its last update (its open windows are checked).
+    pub(super) seeked: bool,
+}
+
+/// A fresh clip-instance number (motions and layer playheads; only compared for equality).
+pub(super) fn next_instance() -> u32 {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The key of the clip instance playing slot `slot` in motion or playhead `id`.
+pub(super) fn instance_key(id: u32, slot: usize) -> u64 {
+    (u64::from(id) << 32) | (slot as u64 & 0xffff_ffff)
 }
 
 /// A single clip's playhead (a layer's clip).
 #[derive(Debug)]
 pub(super) struct Playback {
+    /// The instance number ([`next_instance`]).
+    pub(super) id: u32,
     pub(super) slot: usize,
     /// Unwrapped playback time where the next interval starts.
     pub(super) time: f64,
@@ -34,6 +55,7 @@ pub(super) struct Playback {
 impl Playback {
     pub(super) fn new(slot: usize) -> Playback {
         Playback {
+            id: next_instance(),
             slot,
             time: 0.0,
             started: false,
@@ -87,10 +109,14 @@ pub(super) enum Clock {
 /// One state's playback and the leaves' weights of the last update.
 #[derive(Debug, Clone)]
 pub(super) struct Motion {
+    /// The instance number ([`next_instance`]); each clip of the motion is one instance.
+    pub(super) id: u32,
     pub(super) state: usize,
     pub(super) clock: Clock,
     pub(super) started: bool,
     pub(super) finished: bool,
+    /// A seek moved the clock since the last update.
+    pub(super) seeked: bool,
     pub(super) leaves: Vec<Leaf>,
 }
 
@@ -101,6 +127,7 @@ impl Motion {
             .get(state)
             .is_some_and(|s| matches!(s.tree, BlendTree::Clip(_)));
         Motion {
+            id: next_instance(),
             state,
             clock: if single {
                 Clock::Seconds(0.0)
@@ -109,6 +136,7 @@ impl Motion {
             },
             started: false,
             finished: false,
+            seeked: false,
             leaves: Vec::new(),
         }
     }
@@ -136,12 +164,14 @@ impl Motion {
             Clock::Seconds(x) => {
                 *x = t;
                 self.started = true;
+                self.seeked = true;
             }
             Clock::Phase(p) => {
                 let l = cycle_length(&self.leaves, slots);
                 if l > 0.0 {
                     *p = t / l;
                     self.started = true;
+                    self.seeked = true;
                 }
             }
         }
@@ -197,6 +227,7 @@ impl Base {
                 tree: BlendTree::Clip(index),
                 speed: 1.0,
                 looping: true,
+                notifies: Default::default(),
             }],
             entry: 0,
             transitions: Vec::new(),
@@ -342,12 +373,17 @@ pub(super) fn step_motion(
         if moves {
             add_root(root, clip, &interval, side_w as f32, delta);
         }
-        if fires {
+        let fires = fires && state.notifies != NotifyMode::Silent;
+        if fires || !c.windows.is_empty() {
             out.push(Fire {
                 slot: clip,
                 interval,
+                instance: instance_key(motion.id, clip),
+                begins: fires,
+                seeked: motion.seeked,
             });
         }
+        motion.seeked = false;
         return;
     }
     state.tree.leaves(read, &mut motion.leaves);
@@ -399,13 +435,23 @@ pub(super) fn step_motion(
                 delta,
             );
         }
-        if fires && Some(i) == heaviest {
+        let begins = fires
+            && match state.notifies {
+                NotifyMode::Highest => Some(i) == heaviest,
+                NotifyMode::All => lf.weight > 0.0,
+                NotifyMode::Silent => false,
+            };
+        if begins || !c.windows.is_empty() {
             out.push(Fire {
                 slot: lf.clip,
                 interval,
+                instance: instance_key(motion.id, lf.clip),
+                begins,
+                seeked: motion.seeked,
             });
         }
     }
+    motion.seeked = false;
     motion.finished = !state.looping
         && match motion.clock {
             Clock::Phase(p) => p >= 1.0,
@@ -501,11 +547,16 @@ impl Animator {
     fn advance_layers(&mut self, dt: f64, step: f64) {
         for l in &mut self.layers {
             let fires = l.weight > 0.0;
+            let slots = &self.slots;
+            let windows = |slot: usize| slots.get(slot).is_some_and(|c| !c.1.windows.is_empty());
             if let Some(p) = &mut l.clip {
-                match advance_playback(p, step, &self.slots) {
-                    Ok(interval) if fires => self.fires.push(Fire {
+                match advance_playback(p, step, slots) {
+                    Ok(interval) if fires || windows(p.slot) => self.fires.push(Fire {
                         slot: p.slot,
                         interval,
+                        instance: instance_key(p.id, p.slot),
+                        begins: fires,
+                        seeked: false,
                     }),
                     Ok(_) => {}
                     Err(e) => {
@@ -515,14 +566,16 @@ impl Animator {
                 }
             }
             if let Some(f) = &mut l.fade {
-                let before = f.weight_before() > 0.0;
-                if let Ok(interval) = advance_playback(&mut f.from, step, &self.slots)
-                    && before
-                    && fires
+                let begins = f.weight_before() > 0.0 && fires;
+                if let Ok(interval) = advance_playback(&mut f.from, step, slots)
+                    && (begins || windows(f.from.slot))
                 {
                     self.fires.push(Fire {
                         slot: f.from.slot,
                         interval,
+                        instance: instance_key(f.from.id, f.from.slot),
+                        begins,
+                        seeked: false,
                     });
                 }
                 f.elapsed += dt;
@@ -577,7 +630,8 @@ mod tests {
                     at: 0.0,
                     to: 0.25,
                     looping: true
-                }
+                },
+                ..
             }]
         ));
     }
@@ -598,6 +652,7 @@ mod tests {
                 tree: BlendTree::Clip(0),
                 speed: 1.0,
                 looping: true,
+                notifies: Default::default(),
             }],
             entry: 0,
             transitions: Vec::new(),

@@ -9,16 +9,23 @@ use std::sync::Arc;
 use bevy_ecs::prelude::*;
 
 use super::{Animator, Clip, StateChange};
-use crate::crossing::{Crossing, DEFAULT_LIMIT};
+use crate::crossing::Crossing;
 use crate::runtime::schedule::{DEFAULT_DT, GameTime};
 
-/// A crossing ready to publish: the animated entity, the clip slot and the crossing.
+/// A crossing ready to publish: the animated entity, the clip slot and the crossing (a point
+/// notify, or a window's begin or end — a cut end is a synthesized crossing at the cut).
 #[derive(Debug, Clone)]
 pub(crate) struct Fired {
     pub(crate) owner: Entity,
     pub(crate) slot: Arc<str>,
     pub(crate) clip: Arc<Clip>,
     pub(crate) crossing: Crossing,
+    /// The clip instance's effective weight at the update that fired it (at a cut: then).
+    pub(crate) weight: f64,
+    /// An end reached at its end edge (false on points, begins and cuts).
+    pub(crate) completed: bool,
+    /// The clip instance (an end goes where its begin went).
+    pub(crate) instance: u64,
 }
 
 /// One thing an animator's update produced, in trace order.
@@ -82,38 +89,25 @@ pub fn animate(world: &mut World) {
                     .map(|e| AnimatorRecord::Error(owner, e)),
             );
         }
-        for f in &a.fires {
-            let Some((slot, clip)) = a.slots.get(f.slot) else {
-                continue;
-            };
-            crossings.clear();
-            match clip
-                .index
-                .query_into(&mut crossings, &f.interval, DEFAULT_LIMIT)
-            {
-                Ok(truncated) => {
-                    fired.extend(crossings.iter().map(|c| {
-                        AnimatorRecord::Notify(Fired {
-                            owner,
-                            slot: slot.clone(),
-                            clip: clip.clone(),
-                            crossing: *c,
-                        })
-                    }));
-                    if truncated {
-                        records.push(AnimatorRecord::Error(
-                            owner,
-                            format!(
-                                "clip `{slot}` crossed more than {DEFAULT_LIMIT} notifies in one update; the rest were dropped"
-                            ),
-                        ));
-                    }
-                }
-                Err(e) => records.push(AnimatorRecord::Error(owner, e.to_string())),
-            }
-        }
+        a.evaluate_fires(owner, &mut crossings, &mut fired, records);
         // Crossings after the errors (a truncation error precedes what was published).
         records.append(&mut fired);
     }
     world.insert_resource(out);
+}
+
+/// The `on_remove` hook of [`Animator`]: its open windows end now (`completed: false`), queued
+/// for the next notify step. Ends addressed to the entity itself are dropped there once it is
+/// gone; ends addressed to others are delivered.
+pub(crate) fn animator_removed(
+    mut world: bevy_ecs::world::DeferredWorld,
+    ctx: bevy_ecs::lifecycle::HookContext,
+) {
+    let cuts = match world.get_mut::<Animator>(ctx.entity) {
+        Some(mut a) if !a.open.is_empty() => a.cut_all(ctx.entity),
+        _ => return,
+    };
+    if let Some(mut out) = world.get_resource_mut::<AnimatorOutput>() {
+        out.records.extend(cuts);
+    }
 }

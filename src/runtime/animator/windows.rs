@@ -1,0 +1,381 @@
+//! Window bookkeeping and gating: which crossings of an update are published.
+//!
+//! Every clip instance (one clip of a state's motion, or a layer's playhead) keeps the windows
+//! it opened ([`OpenWindow`], closed when it starts). After each update
+//! ([`Animator::evaluate_fires`]):
+//!
+//! 1. Each instance's crossings are judged in firing order: a point notify or a begin fires
+//!    only where marker filtering lets the instance fire, its effective weight reaches the
+//!    marker's `weight_threshold` (a begin also needs weight `> 0`) and the chance draw
+//!    passes; a begin opens a closed window, an end closes an open one (`completed: true`),
+//!    whether or not the instance may fire (filtering applies to begins only). An edge that
+//!    finds the window already in that state publishes nothing.
+//! 2. A seek checks the instance's open windows against where it landed: outside, the window
+//!    ends (`completed: false`); inside, it stays open (at the occurrence it landed in).
+//! 3. Every open window whose instance is gone (state left, crossfade done, layer stopped or
+//!    replaced, clip replaced) or whose effective weight is 0 or below the threshold ends now,
+//!    with `completed: false`, the clip time and weight at the cut and its occurrence's cycle.
+//!
+//! Removing the animator (or despawning its entity) ends every open window
+//! ([`Animator::cut_all`]).
+
+use bevy_ecs::prelude::*;
+
+use super::Animator;
+use super::clip::{Clip, draw};
+use super::playback::{Fire, Motion, instance_key};
+use super::system::{AnimatorRecord, Fired};
+use crate::crossing::{Crossing, DEFAULT_LIMIT, Edge, PlaybackInterval};
+
+/// A window an instance opened and has not closed.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct OpenWindow {
+    /// The clip instance ([`instance_key`]).
+    pub(super) instance: u64,
+    pub(super) slot: usize,
+    /// Index in the clip's windows.
+    pub(super) window: u32,
+    /// The occurrence's cycle.
+    pub(super) cycle: i64,
+    /// Where the instance stood after its last update: unwrapped time, clip time, weight.
+    pub(super) time: f64,
+    pub(super) clip_time: f64,
+    pub(super) weight: f64,
+}
+
+/// The clip time of unwrapped time `t` on a clip of `duration` seconds.
+fn clip_time_of(t: f64, duration: f64, looping: bool) -> f64 {
+    if !(duration.is_finite() && duration > 0.0 && t.is_finite()) {
+        return 0.0;
+    }
+    if looping {
+        t.rem_euclid(duration)
+    } else {
+        t.clamp(0.0, duration)
+    }
+}
+
+/// Where an interval starts and ends, and whether it loops (`None` for `Seek`/`Paused`).
+fn bounds(i: &PlaybackInterval) -> Option<(f64, f64, bool)> {
+    match *i {
+        PlaybackInterval::Advance { from, to, looping } => Some((from, to, looping)),
+        PlaybackInterval::Start { at, to, looping } => Some((at, to, looping)),
+        PlaybackInterval::Seek | PlaybackInterval::Paused => None,
+    }
+}
+
+impl Animator {
+    /// Gives the chance draws their key: the scene's `seed` and the entity's scene name (an
+    /// embedding game passes any stable name per animator). Without a key, the key is that of
+    /// seed 0 and name `""`.
+    pub fn set_chance_key(&mut self, seed: u64, name: &str) {
+        let mut bytes = seed.to_le_bytes().to_vec();
+        bytes.extend_from_slice(name.as_bytes());
+        self.chance_key = super::clip::stable_hash(&bytes);
+    }
+
+    /// Every clip instance alive after the update, with its effective weight (crossfade ×
+    /// blend-tree × layer weight, as the pose uses them), into `self.live`.
+    fn collect_live(&mut self) {
+        let live = &mut self.live;
+        live.clear();
+        let mut motion = |m: &Motion, side: f64| {
+            for lf in &m.leaves {
+                live.push((instance_key(m.id, lf.clip), side * f64::from(lf.weight)));
+            }
+        };
+        if let Some(b) = &self.base {
+            let incoming = b.fade.as_ref().map_or(1.0, |f| f.weight_in(f.elapsed));
+            motion(&b.current, incoming);
+            if let Some(f) = &b.fade {
+                motion(&f.from, 1.0 - incoming);
+            }
+        }
+        for l in &self.layers {
+            let fade_in = match &l.fade {
+                Some(f) if f.duration > 0.0 => f.weight_in(f.elapsed),
+                _ => 1.0,
+            };
+            if let Some(p) = &l.clip {
+                live.push((instance_key(p.id, p.slot), l.weight * fade_in));
+            }
+            if let Some(f) = &l.fade {
+                live.push((
+                    instance_key(f.from.id, f.from.slot),
+                    l.weight * (1.0 - fade_in),
+                ));
+            }
+        }
+    }
+
+    fn live_weight(&self, instance: u64) -> Option<f64> {
+        self.live
+            .iter()
+            .find(|(i, _)| *i == instance)
+            .map(|&(_, w)| w)
+    }
+
+    /// Judges the last update's crossings and window state (see the module docs): published
+    /// crossings go to `fired`, truncation and query errors to `errors`.
+    pub(super) fn evaluate_fires(
+        &mut self,
+        owner: Entity,
+        crossings: &mut Vec<Crossing>,
+        fired: &mut Vec<AnimatorRecord>,
+        errors: &mut Vec<AnimatorRecord>,
+    ) {
+        self.collect_live();
+        let fires = std::mem::take(&mut self.fires);
+        // Instances gone before this update moved them (a state left at once, a layer stopped
+        // or replaced) end first, so a clip started in their place begins after they end.
+        if !self.open.is_empty() {
+            self.cut_dead(owner, fired, Some(&fires));
+        }
+        for f in &fires {
+            let Some((slot, clip)) = self.slots.get(f.slot) else {
+                continue;
+            };
+            let (slot, clip) = (slot.clone(), clip.clone());
+            let weight = self.live_weight(f.instance).unwrap_or(0.0);
+            if f.seeked && !self.open.is_empty() {
+                self.check_seek(owner, f, &clip, &slot, fired);
+            }
+            crossings.clear();
+            match clip.index.query_into(crossings, &f.interval, DEFAULT_LIMIT) {
+                Ok(truncated) => {
+                    for c in crossings.iter() {
+                        self.judge(owner, f, &clip, &slot, c, weight, fired);
+                    }
+                    if truncated {
+                        errors.push(AnimatorRecord::Error(
+                            owner,
+                            format!(
+                                "clip `{slot}` crossed more than {DEFAULT_LIMIT} notifies in one update; the rest were dropped"
+                            ),
+                        ));
+                    }
+                }
+                Err(e) => errors.push(AnimatorRecord::Error(owner, e.to_string())),
+            }
+            if let Some((_, to, looping)) = bounds(&f.interval) {
+                let clip_time = clip_time_of(to, clip.seq.duration, looping);
+                for o in self.open.iter_mut().filter(|o| o.instance == f.instance) {
+                    (o.time, o.clip_time, o.weight) = (to, clip_time, weight);
+                }
+            }
+        }
+        self.fires = fires;
+        if !self.open.is_empty() {
+            self.cut_dead(owner, fired, None);
+        }
+    }
+
+    /// One crossing of instance `f`: gating for points and begins, the open/closed state for
+    /// edges.
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &mut self,
+        owner: Entity,
+        f: &Fire,
+        clip: &std::sync::Arc<Clip>,
+        slot: &std::sync::Arc<str>,
+        c: &Crossing,
+        weight: f64,
+        fired: &mut Vec<AnimatorRecord>,
+    ) {
+        let record = |completed: bool| {
+            AnimatorRecord::Notify(Fired {
+                owner,
+                slot: slot.clone(),
+                clip: clip.clone(),
+                crossing: *c,
+                weight,
+                completed,
+                instance: f.instance,
+            })
+        };
+        match c.edge {
+            None => {
+                let Some(n) = clip.notifies.get(c.notify as usize) else {
+                    return;
+                };
+                if f.begins
+                    && weight >= n.gating.weight_threshold
+                    && draw(n.gating.chance, self.chance_key, n.key, c.cycle)
+                {
+                    fired.push(record(false));
+                }
+            }
+            Some(Edge::End) => {
+                let at = self
+                    .open
+                    .iter()
+                    .position(|o| o.instance == f.instance && o.window == c.notify);
+                if let Some(i) = at {
+                    self.open.remove(i);
+                    fired.push(record(true));
+                }
+            }
+            Some(Edge::Begin) => {
+                let Some(w) = clip.windows.get(c.notify as usize) else {
+                    return;
+                };
+                let open = self
+                    .open
+                    .iter()
+                    .any(|o| o.instance == f.instance && o.window == c.notify);
+                if !open
+                    && f.begins
+                    && weight > 0.0
+                    && weight >= w.gating.weight_threshold
+                    && draw(w.gating.chance, self.chance_key, w.key, c.cycle)
+                {
+                    self.open.push(OpenWindow {
+                        instance: f.instance,
+                        slot: f.slot,
+                        window: c.notify,
+                        cycle: c.cycle,
+                        time: c.time,
+                        clip_time: c.clip_time,
+                        weight,
+                    });
+                    fired.push(record(false));
+                }
+            }
+        }
+    }
+
+    /// After a seek: each open window of `f`'s instance stays open only if the instance landed
+    /// inside it (`begin ≤ clip time < end`, at the occurrence it landed in); else it ends.
+    fn check_seek(
+        &mut self,
+        owner: Entity,
+        f: &Fire,
+        clip: &std::sync::Arc<Clip>,
+        slot: &std::sync::Arc<str>,
+        fired: &mut Vec<AnimatorRecord>,
+    ) {
+        let Some((from, _, looping)) = bounds(&f.interval) else {
+            return;
+        };
+        let d = clip.seq.duration;
+        let t = clip_time_of(from, d, looping);
+        let cycle = if looping && d > 0.0 {
+            (from / d).floor() as i64
+        } else {
+            0
+        };
+        let mut i = 0;
+        while i < self.open.len() {
+            let o = &mut self.open[i];
+            let span = clip.windows.get(o.window as usize).and_then(|w| w.span);
+            if o.instance != f.instance {
+                i += 1;
+                continue;
+            }
+            match span {
+                Some((b, e)) if b <= t && t < e => {
+                    o.cycle = cycle;
+                    i += 1;
+                }
+                _ => {
+                    o.time = from;
+                    o.clip_time = t;
+                    let o = self.open.remove(i);
+                    fired.push(cut(owner, slot, clip, &o));
+                }
+            }
+        }
+    }
+
+    /// Ends every open window whose instance is gone or whose weight is 0 or below the
+    /// window's threshold; with `before`, only those of instances gone and not moved by this
+    /// update (`before` its intervals).
+    fn cut_dead(
+        &mut self,
+        owner: Entity,
+        fired: &mut Vec<AnimatorRecord>,
+        before: Option<&[Fire]>,
+    ) {
+        let mut i = 0;
+        while i < self.open.len() {
+            let o = &self.open[i];
+            if let Some(fires) = before
+                && (self.live_weight(o.instance).is_some()
+                    || fires.iter().any(|f| f.instance == o.instance))
+            {
+                i += 1;
+                continue;
+            }
+            let clip = self.slots.get(o.slot).cloned();
+            let threshold = clip
+                .as_ref()
+                .and_then(|(_, c)| c.windows.get(o.window as usize))
+                .map_or(0.0, |w| w.gating.weight_threshold);
+            let alive = match self.live_weight(o.instance) {
+                Some(w) if w > 0.0 && w >= threshold => true,
+                Some(w) => {
+                    self.open[i].weight = w;
+                    false
+                }
+                // Gone from the pose: its weight reached 0.
+                None => {
+                    self.open[i].weight = 0.0;
+                    false
+                }
+            };
+            if alive {
+                i += 1;
+                continue;
+            }
+            let o = self.open.remove(i);
+            if let Some((slot, clip)) = clip {
+                fired.push(cut(owner, &slot, &clip, &o));
+            }
+        }
+    }
+
+    /// Ends every open window now (`completed: false`): the animator is being removed.
+    pub(super) fn cut_all(&mut self, owner: Entity) -> Vec<AnimatorRecord> {
+        let open = std::mem::take(&mut self.open);
+        open.iter()
+            .filter_map(|o| {
+                let (slot, clip) = self.slots.get(o.slot)?;
+                let o = OpenWindow {
+                    weight: 0.0,
+                    ..o.clone()
+                };
+                Some(cut(owner, slot, clip, &o))
+            })
+            .collect()
+    }
+
+    /// Number of windows open on this animator's clip instances.
+    pub fn open_windows(&self) -> usize {
+        self.open.len()
+    }
+}
+
+/// The end record of open window `o` cut short.
+fn cut(
+    owner: Entity,
+    slot: &std::sync::Arc<str>,
+    clip: &std::sync::Arc<Clip>,
+    o: &OpenWindow,
+) -> AnimatorRecord {
+    AnimatorRecord::Notify(Fired {
+        owner,
+        slot: slot.clone(),
+        clip: clip.clone(),
+        crossing: Crossing {
+            notify: o.window,
+            edge: Some(Edge::End),
+            time: o.time,
+            clip_time: o.clip_time,
+            cycle: o.cycle,
+        },
+        weight: o.weight,
+        completed: false,
+        instance: o.instance,
+    })
+}
