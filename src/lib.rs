@@ -4,6 +4,8 @@
 
 pub mod anim;
 pub mod animseq;
+#[cfg(feature = "bevy")]
+pub mod bevy;
 pub mod bytecode;
 pub mod catalog;
 #[cfg(feature = "cli")]
@@ -19,6 +21,7 @@ pub mod nodes;
 pub mod palette;
 pub mod picture;
 pub mod project;
+pub mod reload;
 pub mod ron_span;
 pub mod runtime;
 pub mod scene;

@@ -11,6 +11,7 @@ pub mod live;
 mod picture;
 mod review;
 pub mod run;
+mod run_watch;
 mod sample;
 mod scenes;
 mod watch;

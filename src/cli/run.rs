@@ -24,16 +24,37 @@ pub struct Args {
     /// Assets folder (clip paths in the scene are relative to it).
     #[arg(long, default_value = "assets")]
     pub assets: PathBuf,
-    /// Number of ticks to run (at most 1000000).
-    #[arg(long, default_value_t = 60)]
-    pub ticks: u64,
+    /// Number of ticks to run (at most 1000000; default 60, with `--watch --realtime`
+    /// unbounded).
+    #[arg(long)]
+    pub ticks: Option<u64>,
     /// Tick length in seconds (finite, > 0, at most 3600; default 1/60).
     #[arg(long, allow_negative_numbers = true)]
     pub dt: Option<f64>,
     /// Trace format: one readable line or one JSON object per record.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Keep running and reload changed graphs (and the scene) as files change; Ctrl-C ends.
+    #[arg(long)]
+    pub watch: bool,
+    /// With `--watch`: tick at wall-clock rate (one tick per `--dt` seconds).
+    #[arg(long, requires = "watch")]
+    pub realtime: bool,
 }
+
+impl Args {
+    /// The tick limit: `--ticks`, else 60, else (watching in real time) none.
+    pub fn tick_limit(&self) -> Option<u64> {
+        match self.ticks {
+            Some(n) => Some(n),
+            None if self.watch && self.realtime => None,
+            None => Some(DEFAULT_TICKS),
+        }
+    }
+}
+
+/// Ticks `run` takes without `--ticks`.
+pub const DEFAULT_TICKS: u64 = 60;
 
 /// `sinew run` with standard error as `err`.
 pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
@@ -64,11 +85,10 @@ fn execute_inner(
             "--dt must be a finite number of seconds in (0, {MAX_DT}], got {dt}"
         ));
     }
-    if a.ticks > MAX_TICKS {
-        return Err(format!(
-            "--ticks must be at most {MAX_TICKS}, got {}",
-            a.ticks
-        ));
+    if let Some(ticks) = a.ticks
+        && ticks > MAX_TICKS
+    {
+        return Err(format!("--ticks must be at most {MAX_TICKS}, got {ticks}"));
     }
     let (source, layout) = FsSource::open(ctx.cwd.as_deref(), &a.scene, &a.assets)
         .map_err(|e| format!("cannot read {}: {e}", ctx.display(&a.scene)))?;
@@ -83,9 +103,21 @@ fn execute_inner(
         Format::Human => TraceFormat::Human,
         Format::Json => TraceFormat::Json,
     };
+    if a.watch {
+        let session = super::run_watch::Session {
+            ctx,
+            args: a,
+            source: &source,
+            layout: &layout,
+            loaded: &loaded,
+            spawned: &spawned,
+            format,
+        };
+        return session.run(&mut world, &mut schedule, out, err);
+    }
     let trace = TraceWriter::new(&spawned, &loaded.event_names, format);
     let io = |e: std::io::Error| e.to_string();
-    for _ in 0..a.ticks {
+    for _ in 0..a.tick_limit().unwrap_or(DEFAULT_TICKS) {
         schedule.run(&mut world);
         trace.write_tick(&mut world, out).map_err(io)?;
     }
@@ -93,7 +125,7 @@ fn execute_inner(
     Ok(OK)
 }
 
-fn report(ctx: &Ctx, diags: &mut [Diagnostic], err: &mut dyn Write) {
+pub(super) fn report(ctx: &Ctx, diags: &mut [Diagnostic], err: &mut dyn Write) {
     if diags.is_empty() {
         return;
     }

@@ -111,6 +111,67 @@ impl Graphs {
     }
 }
 
+/// What switching one instance to a new module did to its variables and delays (hot reload).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModuleSwap {
+    /// Variables of the new module that kept their value (same name and type in the old one),
+    /// in the new module's declaration order.
+    pub kept: Vec<String>,
+    /// Variables of the new module that start at their declared value (new, or their type
+    /// changed), in declaration order.
+    pub reset: Vec<String>,
+    /// Variables of the old module that are gone (or changed type), in old declaration order.
+    pub removed: Vec<String>,
+    /// Suspended `flow.delay` handlers of the old module, dropped.
+    pub dropped_delays: usize,
+}
+
+impl Graphs {
+    /// Switches instance `index` to `module` in one step: variables that keep name and type
+    /// keep their value, the others start at their declared value, hidden slots start afresh,
+    /// and every suspended delay of the old module is dropped (counted). `None` when there is no
+    /// such instance or one of its handlers is running. Subscriptions and the delay queue are
+    /// the caller's (see `runtime::reload::swap_graph`).
+    pub fn swap_module(
+        &mut self,
+        index: usize,
+        module: Arc<VerifiedModule>,
+        owner: Entity,
+    ) -> Option<ModuleSwap> {
+        let old = self.instances.get_mut(index)?;
+        let old_state = old.state.as_ref()?;
+        let old_vars = &old.module.module().vars;
+        let mut state = InstanceState::new(&module, owner.to_bits());
+        let mut swap = ModuleSwap {
+            dropped_delays: old.pending_delays(),
+            ..ModuleSwap::default()
+        };
+        for (j, d) in module.module().vars.iter().enumerate() {
+            let same = old_vars
+                .iter()
+                .position(|o| o.name == d.name && o.ty == d.ty)
+                .and_then(|k| old_state.vars().get(k));
+            match same {
+                Some(v) if state.set_var(j, v.clone()) => swap.kept.push(d.name.clone()),
+                _ => swap.reset.push(d.name.clone()),
+            }
+        }
+        let new_vars = &module.module().vars;
+        swap.removed = old_vars
+            .iter()
+            .filter(|o| !new_vars.iter().any(|d| d.name == o.name && d.ty == o.ty))
+            .map(|o| o.name.clone())
+            .collect();
+        *old = GraphInstance {
+            name: Arc::from(module.module().name.as_str()),
+            pending: vec![None; module.module().delays.len()],
+            state: Some(state),
+            module,
+        };
+        Some(swap)
+    }
+}
+
 /// Why [`attach_graphs`] refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AttachError {

@@ -12,6 +12,7 @@ pub mod animator;
 pub mod hub;
 pub mod instance;
 pub mod notify;
+pub mod reload;
 pub mod render;
 pub mod scene;
 pub mod schedule;
@@ -26,7 +27,8 @@ pub use hub::{
     Value, flush, flush_events,
 };
 pub use instance::{
-    AttachError, ExecLog, GraphInstance, Graphs, Invocation, VmDispatch, attach_graphs,
+    AttachError, ExecLog, GraphInstance, Graphs, Invocation, ModuleSwap, VmDispatch,
+    attach_graphs,
 };
 pub use notify::publish_notifies;
 pub use render::{TraceFormat, TraceWriter};

@@ -272,6 +272,30 @@ pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
             );
             m.insert("message".into(), json!(message));
         }
+        TraceKind::Reload {
+            file,
+            graph,
+            kept,
+            reset,
+            dropped_delays,
+        } => {
+            m.insert("kind".into(), json!("reload"));
+            m.insert("file".into(), json!(file));
+            if let Some(g) = graph {
+                m.insert("graph".into(), json!(&**g));
+            }
+            m.insert("kept".into(), json!(kept));
+            m.insert("reset".into(), json!(reset));
+            m.insert("dropped_delays".into(), json!(dropped_delays));
+        }
+        TraceKind::ReloadFailed { file, diagnostics } => {
+            m.insert("kind".into(), json!("reload_failed"));
+            m.insert("file".into(), json!(file));
+            m.insert(
+                "diagnostics".into(),
+                crate::diag::render::to_json(diagnostics),
+            );
+        }
     }
     Value::Object(m)
 }
@@ -363,6 +387,46 @@ pub fn record_human(
                 entity.as_ref().map_or_else(|| "-".to_string(), who),
                 Escaped(message)
             )
+        }
+        TraceKind::Reload {
+            file,
+            graph,
+            kept,
+            reset,
+            dropped_delays,
+        } => {
+            let mut line = format!("{head} reload  {file}");
+            if let Some(g) = graph {
+                line.push_str(&format!("  graph {g}"));
+            }
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "-".to_string()
+                } else {
+                    v.join(", ")
+                }
+            };
+            line.push_str(&format!(
+                "  kept {}  reset {}  dropped {dropped_delays} delay(s)",
+                list(kept),
+                list(reset)
+            ));
+            line
+        }
+        TraceKind::ReloadFailed { file, diagnostics } => {
+            let mut line = format!("{head} reload failed  {file}");
+            for d in diagnostics {
+                line.push_str(&format!(
+                    "  {}:{}:{}: {}[{}]: {}",
+                    d.file,
+                    d.start.line,
+                    d.start.column,
+                    if d.is_error() { "error" } else { "warning" },
+                    d.code,
+                    d.message
+                ));
+            }
+            line
         }
     }
 }

@@ -61,6 +61,27 @@ pub enum TraceKind {
         /// New state.
         to: Arc<str>,
     },
+    /// Hot reload switched every instance of a graph to its new module (`sinew run --watch`,
+    /// the Bevy plugin), or refreshed a clip or state machine (`graph` is then `None`).
+    Reload {
+        /// The changed file, as the loader names it.
+        file: String,
+        /// The graph's name (`graph NAME`), for a graph.
+        graph: Option<Arc<str>>,
+        /// Variables that kept their value (see [`ModuleSwap`](super::instance::ModuleSwap)).
+        kept: Vec<String>,
+        /// Variables that start at their declared value.
+        reset: Vec<String>,
+        /// Suspended delays of the old module dropped, over every instance.
+        dropped_delays: usize,
+    },
+    /// A changed file did not load or compile: what was running keeps running.
+    ReloadFailed {
+        /// The changed file.
+        file: String,
+        /// Why (errors first).
+        diagnostics: Vec<crate::diag::Diagnostic>,
+    },
     /// A runtime error (budget overrun, division by zero, dropped delivery, flush overrun…).
     Error {
         /// The entity concerned, if any.

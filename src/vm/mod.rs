@@ -93,6 +93,18 @@ impl InstanceState {
         &self.vars
     }
 
+    /// Sets variable `index` to `value` when it exists and `value` has the variable's current
+    /// type (hot reload carries values over this way); returns whether it did.
+    pub fn set_var(&mut self, index: usize, value: Value) -> bool {
+        match self.vars.get_mut(index) {
+            Some(v) if std::mem::discriminant(v) == std::mem::discriminant(&value) => {
+                *v = value;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Hidden slot values, in declaration order.
     pub fn slots(&self) -> &[Value] {
         &self.slots

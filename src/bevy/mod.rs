@@ -1,0 +1,122 @@
+//! Sinew as a Bevy plugin (cargo feature `bevy`; `docs/bevy.md`). [`SinewPlugin`] registers
+//! Sinew's assets and loaders ([`assets`]), adds the runtime's systems to `Update` in their
+//! sets ([`SinewSet`], [`AnimationSet`]), drives Sinew's clock from `bevy_time`, spawns scenes
+//! named by a [`SinewScene`] handle once everything they need has loaded, writes root motion to
+//! `Transform` (or publishes it as [`SinewRootMotion`]) and hot-reloads scenes through the
+//! library's reload core ([`crate::reload`]).
+//!
+//! Needs `TaskPoolPlugin`, `TimePlugin` and `AssetPlugin` (added before it); nothing renders.
+
+pub mod assets;
+mod gather;
+mod systems;
+
+use std::collections::BTreeMap;
+
+use bevy_app::{App, Plugin};
+use bevy_asset::{AssetApp, AssetServer, Handle};
+use bevy_ecs::prelude::*;
+
+pub use assets::{
+    ClipLoader, GraphLoader, SceneLoader, SinewClip, SinewGraph, SinewLoadError, SinewLoadSettings,
+    SinewSceneAsset, SinewSkeleton, SinewStateMachine, SkeletonLoader, StateMachineLoader,
+};
+pub use gather::{MAX_DEPTH, MAX_FILES, MAX_ROUNDS};
+pub use systems::{SinewClock, SinewRootMotion, SinewSpawnSet};
+
+use crate::diag::Diagnostic;
+use crate::reload::Reloader;
+use crate::runtime::scene::Spawned;
+pub use crate::runtime::{AnimationSet, SinewSet};
+use crate::runtime::{TraceKind, schedule::DEFAULT_DT};
+
+/// The plugin. `SinewPlugin::default()`: assets folder `assets`, first tick 1/60 s, no trace.
+#[derive(Debug, Clone)]
+pub struct SinewPlugin {
+    /// The assets folder inside Bevy's asset folder (clip, skeleton and state-machine paths
+    /// are relative to it; its `.animseq` files make the event catalog). A load can override it
+    /// with [`SinewLoadSettings`].
+    pub assets: String,
+    /// Sinew's tick length until `bevy_time` reports a different frame delta. A frame delta
+    /// equal to this at nanosecond resolution keeps it exact (so `TimeUpdateStrategy::
+    /// ManualDuration(Duration::from_secs_f64(dt))` ticks exactly as `sinew run --dt dt`).
+    pub dt: f64,
+    /// Collect Sinew's trace records in a [`Trace`](crate::runtime::Trace) resource (the
+    /// `bevy_headless` example prints them as `sinew run` does).
+    pub trace: bool,
+}
+
+impl Default for SinewPlugin {
+    fn default() -> Self {
+        SinewPlugin {
+            assets: "assets".into(),
+            dt: DEFAULT_DT,
+            trace: false,
+        }
+    }
+}
+
+/// Spawns the scene of this asset (see [`systems`]): once it and every file it names have
+/// loaded and it is ready (no errors), its entities are spawned and [`SinewSpawned`] is
+/// inserted on this entity; if it cannot be, [`SinewSceneFailed`] is. Nothing is half-spawned.
+#[derive(Component, Debug, Clone)]
+pub struct SinewScene(pub Handle<SinewSceneAsset>);
+
+/// A spawned scene, on the entity carrying its [`SinewScene`].
+#[derive(Component, Debug)]
+pub struct SinewSpawned {
+    /// The scene's entities, in scene order, with their names.
+    pub spawned: Spawned,
+    /// Event identity → catalog display name (for human traces).
+    pub event_names: BTreeMap<String, String>,
+    reloader: Reloader,
+}
+
+/// A scene that did not spawn: its diagnostics, or why it could not be read.
+#[derive(Component, Debug, Clone)]
+pub struct SinewSceneFailed {
+    /// What the loader reported (errors and warnings, canonical order).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The read or spawn error, when there was one.
+    pub error: Option<String>,
+}
+
+/// What the plugin reports to the game, one message per occurrence.
+#[derive(Message, Debug, Clone)]
+pub enum SinewMessage {
+    /// A scene spawned (the entity carrying its [`SinewScene`]).
+    Spawned(Entity),
+    /// A scene could not spawn (see [`SinewSceneFailed`] on the entity).
+    Failed(Entity),
+    /// Hot reload of a spawned scene reported something (`reload`, `reload_failed` or
+    /// `error` records, as `sinew run --watch` traces them).
+    Reload(Entity, TraceKind),
+}
+
+impl Plugin for SinewPlugin {
+    fn build(&self, app: &mut App) {
+        let server = app
+            .world()
+            .get_resource::<AssetServer>()
+            .cloned()
+            .expect("SinewPlugin needs AssetPlugin (add it first)");
+        app.init_asset::<SinewClip>()
+            .init_asset::<SinewSkeleton>()
+            .init_asset::<SinewStateMachine>()
+            .init_asset::<SinewGraph>()
+            .init_asset::<SinewSceneAsset>()
+            .register_asset_loader(ClipLoader)
+            .register_asset_loader(SkeletonLoader)
+            .register_asset_loader(StateMachineLoader)
+            .register_asset_loader(GraphLoader {
+                server: server.clone(),
+                assets: self.assets.clone(),
+            })
+            .register_asset_loader(SceneLoader {
+                server,
+                assets: self.assets.clone(),
+            })
+            .add_message::<SinewMessage>();
+        systems::build(app, self);
+    }
+}

@@ -1,0 +1,292 @@
+//! The plugin's systems, all in `Update`: [`SinewSpawnSet`] (reload changed scenes, spawn ready
+//! ones, read the clock) runs before [`SinewSet::Time`]; Sinew's own chain
+//! (`Time → SceneActions → Delays → AnimationSet → Tick → Flush`) runs only on frames where
+//! Sinew ticks (a scene has spawned and the frame's delta is not zero); root motion is written
+//! after [`AnimationSet`].
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use bevy_app::{App, Update};
+use bevy_asset::{AssetEvent, AssetId, AssetServer, Assets, LoadState};
+use bevy_ecs::message::{MessageCursor, Messages};
+use bevy_ecs::prelude::*;
+use bevy_math::{Quat, Vec3};
+use bevy_time::Time;
+use bevy_transform::components::Transform;
+
+use super::{
+    SinewMessage, SinewPlugin, SinewScene, SinewSceneAsset, SinewSceneFailed, SinewSpawned,
+};
+use crate::anim::RootMotionMode;
+use crate::diag::Diagnostic;
+use crate::project::MemSource;
+use crate::reload::Reloader;
+use crate::runtime::scene::{QueueDrops, report_flush, spawn};
+use crate::runtime::{
+    AnimationSet, Animator, Dispatcher, GameTime, SinewSet, Trace, VmDispatch, add_sinew_systems,
+    animate, init_world,
+};
+
+/// The plugin's steps before Sinew's tick: reload, spawn, clock (in that order).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SinewSpawnSet;
+
+/// Whether Sinew ticks this frame: it starts with the first spawned scene (so a scene's timed
+/// actions count from its spawn, as in `sinew run`) and never ticks with a zero delta (the
+/// first frame, paused virtual time).
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SinewClock {
+    /// A scene has spawned.
+    pub started: bool,
+    /// Sinew ticks in this frame.
+    pub runs: bool,
+}
+
+/// The last update's root motion of an entity whose animator extracts it (`root_motion: (mode:
+/// Extract)`), in the entity's parent space: for the game's own character controller.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq)]
+pub struct SinewRootMotion {
+    /// Horizontal translation of the last update.
+    pub translation: Vec3,
+    /// Turn about +Y of the last update, in radians.
+    pub yaw: f32,
+}
+
+/// Root-motion mode of a spawned animator (`Transform` or `Extract`).
+#[derive(Component, Debug, Clone, Copy)]
+struct RootMode(RootMotionMode);
+
+fn clock_runs(clock: Res<SinewClock>) -> bool {
+    clock.runs
+}
+
+pub(super) fn build(app: &mut App, plugin: &SinewPlugin) {
+    let world = app.world_mut();
+    init_world(world);
+    let time = GameTime::new(plugin.dt).unwrap_or_default();
+    world.insert_resource(time);
+    world.insert_resource(Dispatcher::new(VmDispatch::new()));
+    world.insert_resource(QueueDrops(0));
+    world.init_resource::<SinewClock>();
+    if plugin.trace {
+        world.insert_resource(Trace::default());
+    }
+    app.edit_schedule(Update, |s| {
+        add_sinew_systems(s);
+        s.add_systems(animate.in_set(AnimationSet));
+    });
+    app.configure_sets(
+        Update,
+        (
+            SinewSet::Time,
+            SinewSet::SceneActions,
+            SinewSet::Delays,
+            AnimationSet,
+            SinewSet::Tick,
+            SinewSet::Flush,
+        )
+            .distributive_run_if(clock_runs),
+    );
+    app.configure_sets(Update, SinewSpawnSet.before(SinewSet::Time));
+    app.add_systems(
+        Update,
+        (reload_scenes, spawn_ready, sync_clock)
+            .chain()
+            .in_set(SinewSpawnSet),
+    );
+    app.add_systems(
+        Update,
+        (
+            report_flush.after(SinewSet::Flush).run_if(clock_runs),
+            apply_root_motion
+                .after(AnimationSet)
+                .before(SinewSet::Tick)
+                .run_if(clock_runs),
+        ),
+    );
+}
+
+/// Reads `bevy_time`'s frame delta into [`GameTime`]: a delta equal to the current tick length
+/// at nanosecond resolution keeps it exact; another delta becomes the tick length from this
+/// tick on (`GameTime::set_dt` rebases, so times never accumulate error).
+fn sync_clock(time: Res<Time>, mut game: ResMut<GameTime>, mut clock: ResMut<SinewClock>) {
+    let d = time.delta();
+    clock.runs = clock.started && !d.is_zero();
+    if clock.runs && Duration::try_from_secs_f64(game.dt()).ok() != Some(d) {
+        let _ = game.set_dt(d.as_secs_f64());
+    }
+}
+
+fn fail(world: &mut World, carrier: Entity, diagnostics: Vec<Diagnostic>, error: Option<String>) {
+    world
+        .entity_mut(carrier)
+        .insert(SinewSceneFailed { diagnostics, error });
+    world.write_message(SinewMessage::Failed(carrier));
+}
+
+/// Spawns every [`SinewScene`] whose asset and dependencies have loaded.
+fn spawn_ready(world: &mut World) {
+    let pending: Vec<(Entity, bevy_asset::Handle<SinewSceneAsset>)> = world
+        .query_filtered::<(Entity, &SinewScene), (Without<SinewSpawned>, Without<SinewSceneFailed>)>()
+        .iter(world)
+        .map(|(e, s)| (e, s.0.clone()))
+        .collect();
+    for (carrier, handle) in pending {
+        let server = world.resource::<AssetServer>();
+        if let LoadState::Failed(e) = server.load_state(&handle) {
+            fail(world, carrier, Vec::new(), Some(e.to_string()));
+            continue;
+        }
+        if !server.is_loaded_with_dependencies(&handle) {
+            continue;
+        }
+        let Some(asset) = world
+            .resource::<Assets<SinewSceneAsset>>()
+            .get(&handle)
+            .cloned()
+        else {
+            continue;
+        };
+        let loaded = match asset.loaded {
+            Ok(l) => l,
+            Err(e) => {
+                fail(world, carrier, Vec::new(), Some(e));
+                continue;
+            }
+        };
+        let (Some((def, assets)), Some(reloader)) = (
+            loaded.ready(),
+            Reloader::new(&loaded, &MemSource::new(), &asset.layout),
+        ) else {
+            fail(world, carrier, loaded.run_diagnostics(), None);
+            continue;
+        };
+        let spawned = match spawn(world, def, assets) {
+            Ok(s) => s,
+            Err(e) => {
+                fail(
+                    world,
+                    carrier,
+                    loaded.run_diagnostics(),
+                    Some(e.to_string()),
+                );
+                continue;
+            }
+        };
+        for ((_, entity, p), d) in spawned.entities.iter().zip(&def.entities) {
+            let mut e = world.entity_mut(*entity);
+            e.insert(Transform::from_xyz(p[0], p[1], p[2]));
+            match d.animator.as_ref().map(|a| a.root_motion.mode) {
+                Some(RootMotionMode::Transform) => {
+                    e.insert(RootMode(RootMotionMode::Transform));
+                }
+                Some(RootMotionMode::Extract) => {
+                    e.insert((
+                        RootMode(RootMotionMode::Extract),
+                        SinewRootMotion::default(),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        world.entity_mut(carrier).insert(SinewSpawned {
+            spawned,
+            event_names: loaded.event_names.clone(),
+            reloader,
+        });
+        world.resource_mut::<SinewClock>().started = true;
+        world.write_message(SinewMessage::Spawned(carrier));
+    }
+}
+
+/// Applies reloaded scene assets (Bevy reloads a scene when any file it read changes) to the
+/// scenes spawned from them, through [`Reloader::apply`]; a scene that had failed is tried
+/// again.
+fn reload_scenes(world: &mut World, mut cursor: Local<MessageCursor<AssetEvent<SinewSceneAsset>>>) {
+    let Some(messages) = world.get_resource::<Messages<AssetEvent<SinewSceneAsset>>>() else {
+        return;
+    };
+    let changed: BTreeSet<AssetId<SinewSceneAsset>> = cursor
+        .read(messages)
+        .filter_map(|e| match e {
+            AssetEvent::Modified { id } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    if changed.is_empty() {
+        return;
+    }
+    let carriers: Vec<(Entity, bevy_asset::Handle<SinewSceneAsset>)> = world
+        .query::<(Entity, &SinewScene)>()
+        .iter(world)
+        .filter(|(_, s)| changed.contains(&s.0.id()))
+        .map(|(e, s)| (e, s.0.clone()))
+        .collect();
+    for (carrier, handle) in carriers {
+        if world.get::<SinewSceneFailed>(carrier).is_some() {
+            world.entity_mut(carrier).remove::<SinewSceneFailed>();
+            continue; // spawn_ready tries again
+        }
+        let Some(asset) = world
+            .resource::<Assets<SinewSceneAsset>>()
+            .get(&handle)
+            .cloned()
+        else {
+            continue;
+        };
+        let Some(mut spawned) = world.entity_mut(carrier).take::<SinewSpawned>() else {
+            continue;
+        };
+        let records = match &asset.loaded {
+            Ok(new) => spawned.reloader.apply(world, &spawned.spawned, new),
+            Err(e) => {
+                let kind = crate::runtime::TraceKind::Error {
+                    entity: None,
+                    graph: None,
+                    node: None,
+                    message: format!("reload: {e}"),
+                };
+                crate::runtime::trace::record(world, kind.clone());
+                vec![kind]
+            }
+        };
+        world.entity_mut(carrier).insert(spawned);
+        for r in records {
+            world.write_message(SinewMessage::Reload(carrier, r));
+        }
+    }
+}
+
+/// Root motion out: `Transform` mode sets the entity's `Transform` from the animator's position
+/// and yaw; `Extract` mode publishes the last update's delta as [`SinewRootMotion`].
+fn apply_root_motion(
+    mut q: Query<(
+        &Animator,
+        &RootMode,
+        &mut Transform,
+        Option<&mut SinewRootMotion>,
+    )>,
+) {
+    for (a, mode, mut t, extracted) in &mut q {
+        match mode.0 {
+            RootMotionMode::Transform => {
+                let p = a.position();
+                t.translation = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32);
+                t.rotation = Quat::from_rotation_y(a.yaw() as f32);
+            }
+            RootMotionMode::Extract => {
+                if let Some(mut m) = extracted {
+                    let d = a.root_motion_delta();
+                    m.translation = Vec3::new(
+                        d.translation.x as f32,
+                        d.translation.y as f32,
+                        d.translation.z as f32,
+                    );
+                    m.yaw = d.yaw as f32;
+                }
+            }
+            RootMotionMode::Off => {}
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! `sinew run --watch [--realtime]`: keeps a spawned scene running and reloads it as its files
+//! change, through the library's reload core ([`crate::reload::Reloader`], the same as the
+//! Bevy plugin's): the project is loaded again with [`project::load`] and what changed is
+//! switched between two ticks; `reload` / `reload_failed` records join the trace.
+//!
+//! * With `--realtime`, one tick per `--dt` seconds of wall-clock time, until Ctrl-C (or
+//!   `--ticks N` ticks, when given).
+//! * Without it, `--ticks` ticks (default 60) as fast as possible, then it waits; after every
+//!   reload it runs `--ticks` more ticks, so the edit's effect shows at once.
+//!
+//! Changes are debounced twice: by the watcher, and by waiting until no change arrived for
+//! [`DEBOUNCE`] before one reload, which reads the files as they are then: a burst of saves is
+//! read once, in its last state.
+//! Ctrl-C ends cleanly: the `end` lines are written and the status is 0.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock, mpsc};
+use std::time::{Duration, Instant};
+
+use bevy_ecs::prelude::*;
+use notify_debouncer_full::notify::{EventKind, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, new_debouncer};
+
+use super::run::{Args, DEFAULT_TICKS};
+use super::{Ctx, OK};
+use crate::project::{self, FsSource, Layout, LoadedScene, ProjectPath};
+use crate::reload::Reloader;
+use crate::runtime::scene::Spawned;
+use crate::runtime::{TraceFormat, TraceWriter, trace};
+
+/// How long the watcher waits for a burst of events to settle.
+pub const DEBOUNCE: Duration = Duration::from_millis(50);
+
+/// How often a waiting loop looks at Ctrl-C.
+const POLL: Duration = Duration::from_millis(25);
+
+/// Set by Ctrl-C (the handler is installed once per process).
+fn interrupted() -> &'static Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        // Fails only when another handler is installed (the embedding program's): then Ctrl-C
+        // is that program's business.
+        let _ = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst));
+        flag
+    })
+}
+
+/// What a watching run needs of the started run.
+pub struct Session<'a> {
+    pub ctx: &'a Ctx,
+    pub args: &'a Args,
+    pub source: &'a FsSource,
+    pub layout: &'a Layout,
+    pub loaded: &'a LoadedScene,
+    pub spawned: &'a Spawned,
+    pub format: TraceFormat,
+}
+
+impl Session<'_> {
+    /// The folders to watch: the assets folder (recursively), the scene's folder and each
+    /// graph's folder.
+    fn folders(&self) -> Vec<(PathBuf, RecursiveMode)> {
+        let mut dirs: BTreeSet<ProjectPath> = BTreeSet::new();
+        dirs.insert(self.layout.scene.parent());
+        let base = self.layout.scene.parent();
+        if let Some(def) = &self.loaded.def {
+            for p in def.graph_paths() {
+                if let Ok(pp) = self.layout.resolve(&base, &p.path) {
+                    dirs.insert(pp.parent());
+                }
+            }
+        }
+        let assets = self.source.path(&self.layout.assets);
+        let mut out = vec![(assets.clone(), RecursiveMode::Recursive)];
+        for d in dirs {
+            let p = self.source.path(&d);
+            if !p.starts_with(&assets) {
+                out.push((p, RecursiveMode::NonRecursive));
+            }
+        }
+        out
+    }
+
+    /// Runs until Ctrl-C (or the tick limit with `--realtime`); returns the exit status.
+    pub fn run(
+        &self,
+        world: &mut World,
+        schedule: &mut Schedule,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Result<u8, String> {
+        let stop = interrupted().clone();
+        let mut reloader = Reloader::new(self.loaded, self.source, self.layout)
+            .ok_or("the scene is not ready to run")?;
+        let (tx, rx) = mpsc::channel::<DebounceEventResult>();
+        let mut debouncer =
+            new_debouncer(DEBOUNCE, None, tx).map_err(|e| format!("cannot watch: {e}"))?;
+        for (dir, mode) in self.folders() {
+            debouncer
+                .watch(&dir, mode)
+                .map_err(|e| format!("cannot watch {}: {e}", self.ctx.display(&dir)))?;
+        }
+        let trace = TraceWriter::new(self.spawned, &self.loaded.event_names, self.format);
+        let io = |e: std::io::Error| e.to_string();
+        let dt = world
+            .get_resource::<crate::runtime::GameTime>()
+            .map_or(crate::runtime::schedule::DEFAULT_DT, |t| t.dt());
+        let limit = if self.args.realtime {
+            self.args.ticks
+        } else {
+            None
+        };
+        let batch = self.args.ticks.unwrap_or(DEFAULT_TICKS);
+        let start = Instant::now();
+        let (mut ticks, mut owed) = (0u64, batch);
+        // When the last relevant change arrived; the reload waits until the files have been
+        // quiet for [`DEBOUNCE`], so a burst of saves is read once, in its final state.
+        let mut dirty: Option<Instant> = None;
+        while !stop.load(Ordering::SeqCst) && limit.is_none_or(|l| ticks < l) {
+            // Wait for the next tick (real time) or, between batches, for a change.
+            let due = if self.args.realtime {
+                Some(start + Duration::from_secs_f64(dt * ticks as f64))
+            } else if owed > 0 {
+                Some(Instant::now())
+            } else {
+                None
+            };
+            let wait = due.map_or(POLL, |d| d.saturating_duration_since(Instant::now()));
+            let changed = match rx.recv_timeout(wait.min(POLL)) {
+                Ok(batch) => relevant(batch, err) | drain(&rx, err),
+                Err(mpsc::RecvTimeoutError::Timeout) => false,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err("watcher stopped".into()),
+            };
+            if changed {
+                dirty = Some(Instant::now());
+            }
+            if dirty.is_some_and(|t| t.elapsed() >= DEBOUNCE) {
+                dirty = None;
+                match project::load(self.source, self.layout) {
+                    Ok(new) => {
+                        super::run::report(self.ctx, &mut new.run_diagnostics(), err);
+                        reloader.apply(world, self.spawned, &new);
+                    }
+                    Err(e) => trace::error(world, None, None, None, format!("reload: {e}")),
+                }
+                trace.write_tick(world, out).map_err(io)?;
+                out.flush().map_err(io)?;
+                if !self.args.realtime {
+                    owed = batch;
+                }
+                continue;
+            }
+            if due.is_some_and(|d| Instant::now() >= d) {
+                schedule.run(world);
+                trace.write_tick(world, out).map_err(io)?;
+                out.flush().map_err(io)?;
+                ticks += 1;
+                owed = owed.saturating_sub(1);
+            }
+        }
+        trace.write_end(world, out).map_err(io)?;
+        out.flush().map_err(io)?;
+        Ok(OK)
+    }
+}
+
+/// Whether a batch of watcher events touches a file a scene may read (`.bpg`, `.animseq`,
+/// `.skel`, `.animsm`, `.ron`); watcher errors are reported as warnings.
+fn relevant(batch: DebounceEventResult, err: &mut dyn Write) -> bool {
+    match batch {
+        Ok(events) => events
+            .iter()
+            .filter(|e| !matches!(e.event.kind, EventKind::Access(_)))
+            .flat_map(|e| &e.event.paths)
+            .any(|p| {
+                p.extension().is_some_and(|x| {
+                    ["bpg", "animseq", "skel", "animsm", "ron"]
+                        .iter()
+                        .any(|k| x == *k)
+                })
+            }),
+        Err(errors) => {
+            for e in errors {
+                let _ = writeln!(err, "warning: watch: {e}");
+            }
+            false
+        }
+    }
+}
+
+/// Takes every batch already waiting; whether any was relevant.
+fn drain(rx: &mpsc::Receiver<DebounceEventResult>, err: &mut dyn Write) -> bool {
+    let mut any = false;
+    while let Ok(b) = rx.try_recv() {
+        any |= relevant(b, err);
+    }
+    any
+}
