@@ -9,6 +9,11 @@
 //!   are dropped) and one `reload` trace record reports it;
 //! * a graph that no longer compiles: the old module keeps running and one `reload_failed`
 //!   record carries the diagnostics (repeated only when they change);
+//! * a clip, skeleton, state machine or retargeted bake an animator uses changed: the animator
+//!   is built again from the new assets and takes over the running one's playback
+//!   ([`Animator::carry_over`]: playback time kept, clamped; the active state kept when it still
+//!   exists, else the entry state); one `reload` record (no `graph`) per changed file; a file
+//!   that no longer loads keeps the running animator (`reload_failed`);
 //! * a scene file that no longer parses: `reload_failed`; a scene whose entities, animators or
 //!   actions changed: an `error` record (restart to apply; graphs still reload).
 //!
@@ -22,10 +27,11 @@ use bevy_ecs::prelude::*;
 use crate::bytecode::VerifiedModule;
 use crate::diag::Diagnostic;
 use crate::project::{Layout, LoadedScene, Source};
+use crate::runtime::Animator;
 use crate::runtime::reload::swap_graph;
-use crate::runtime::scene::Spawned;
+use crate::runtime::scene::{Spawned, build_animator};
 use crate::runtime::trace::{self, TraceKind};
-use crate::scene::SceneDef;
+use crate::scene::{AnimatorDef, SceneAssets, SceneDef};
 
 /// What is running for one spawned scene, and what the last reload reported.
 #[derive(Debug, Clone)]
@@ -33,6 +39,10 @@ pub struct Reloader {
     def: SceneDef,
     /// Graph path as written in the scene → the module its instances run.
     graphs: BTreeMap<String, Arc<VerifiedModule>>,
+    /// The clips, skeletons, state machines and bakes the animators were built from.
+    assets: SceneAssets,
+    /// Clip, skeleton and state-machine path as written → display name of the file.
+    asset_files: BTreeMap<String, String>,
     /// The scene file's display name.
     scene_file: String,
     /// Graph path as written → display name of the file (how diagnostics name it).
@@ -59,9 +69,26 @@ impl Reloader {
                 (p.path.clone(), shown)
             })
             .collect();
+        let mut asset_files = BTreeMap::new();
+        for a in def.entities.iter().filter_map(|e| e.animator.as_ref()) {
+            let paths = a
+                .clips
+                .iter()
+                .map(|(_, p)| p)
+                .chain(&a.skeleton)
+                .chain(&a.state_machine);
+            for p in paths {
+                let shown = layout
+                    .resolve(&layout.assets, &p.path)
+                    .map_or_else(|_| p.path.clone(), |pp| source.display(&pp));
+                asset_files.insert(p.path.clone(), shown);
+            }
+        }
         Some(Reloader {
             def: def.clone(),
             graphs: assets.graphs.clone(),
+            assets: assets.clone(),
+            asset_files,
             scene_file: loaded.source.name().to_string(),
             graph_files,
             failed: BTreeMap::new(),
@@ -89,14 +116,15 @@ impl Reloader {
         new: &LoadedScene,
     ) -> Vec<TraceKind> {
         let mut out = Vec::new();
-        // Errors placed in the scene file: those naming a graph belong to that graph's
-        // failure; the others (the scene does not parse, a clip is missing, …) to the scene's.
-        let graph_keys: Vec<&String> = self.graphs.keys().collect();
+        // Errors placed in the scene file: those naming a graph, clip, skeleton or state
+        // machine belong to that file's failure; the others (the scene does not parse, …) to
+        // the scene's.
+        let named: Vec<&String> = self.graphs.keys().chain(self.asset_files.keys()).collect();
         let scene_errors: Vec<Diagnostic> = new
             .diagnostics
             .iter()
             .filter(|d| d.is_error() && d.file == self.scene_file)
-            .filter(|d| !graph_keys.iter().any(|k| d.message.contains(k.as_str())))
+            .filter(|d| !named.iter().any(|k| d.message.contains(k.as_str())))
             .cloned()
             .collect();
         let Some(def) = new.def.as_ref() else {
@@ -157,7 +185,104 @@ impl Reloader {
             out.push(self.switch(world, spawned, &key, file, module.clone()));
             self.graphs.insert(key, module.clone());
         }
+        if *def == self.def {
+            self.animators(world, spawned, new, &mut out);
+        }
         self.emit(world, out)
+    }
+
+    /// Rebuilds the animators whose clips, skeleton, state machine or retargeted bakes changed
+    /// and lets each take over the running one's playback ([`Animator::carry_over`]); one
+    /// `reload` record per changed file. A file that no longer loads keeps the running
+    /// animator (`reload_failed`).
+    fn animators(
+        &mut self,
+        world: &mut World,
+        spawned: &Spawned,
+        new: &LoadedScene,
+        out: &mut Vec<TraceKind>,
+    ) {
+        let mut changed: Vec<String> = Vec::new();
+        let mut failed: Vec<String> = Vec::new();
+        let mut rebuild = Vec::new();
+        for (i, e) in self.def.entities.iter().enumerate() {
+            let Some(a) = &e.animator else { continue };
+            let (c, f) = animator_changes(a, &self.assets, &new.assets);
+            if f.is_empty() && !c.is_empty() {
+                rebuild.push(i);
+            }
+            changed.extend(c);
+            failed.extend(f);
+        }
+        changed.sort();
+        changed.dedup();
+        failed.sort();
+        failed.dedup();
+        for path in &failed {
+            let file = self.asset_files.get(path).cloned().unwrap_or(path.clone());
+            let diags: Vec<Diagnostic> = new
+                .diagnostics
+                .iter()
+                .filter(|d| {
+                    d.file == file
+                        || (d.file == self.scene_file && d.message.contains(path.as_str()))
+                })
+                .cloned()
+                .collect();
+            self.fail(file, diags, out);
+        }
+        let mut prepared = BTreeMap::new();
+        for i in rebuild {
+            let (Some(e), Some((_, entity, _))) =
+                (self.def.entities.get(i), spawned.entities.get(i))
+            else {
+                continue;
+            };
+            let Some(a) = &e.animator else { continue };
+            if world.get::<Animator>(*entity).is_none() {
+                continue; // despawned
+            }
+            match build_animator(world, self.def.seed, e, a, &new.assets, &mut prepared) {
+                Ok(mut fresh) => {
+                    if let Some(old) = world.get::<Animator>(*entity) {
+                        fresh.carry_over(old);
+                    }
+                    world.entity_mut(*entity).insert(fresh);
+                }
+                Err(err) => out.push(TraceKind::Error {
+                    entity: Some(*entity),
+                    graph: None,
+                    node: None,
+                    message: format!("reload: {err}; the running animator is kept"),
+                }),
+            }
+        }
+        for (path, file) in &self.asset_files {
+            if !failed.contains(path) {
+                self.failed.remove(file);
+            }
+        }
+        for path in changed {
+            let file = self.asset_files.get(&path).cloned().unwrap_or(path);
+            out.push(TraceKind::Reload {
+                file,
+                graph: None,
+                kept: Vec::new(),
+                reset: Vec::new(),
+                dropped_delays: 0,
+            });
+        }
+        for (k, v) in &new.assets.clips {
+            self.assets.clips.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &new.assets.skeletons {
+            self.assets.skeletons.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &new.assets.machines {
+            self.assets.machines.insert(k.clone(), v.clone());
+        }
+        self.assets.clip_sources = new.assets.clip_sources.clone();
+        self.assets.retargeted = new.assets.retargeted.clone();
     }
 
     /// Switches every instance of graph `key` to `module`; the `reload` record.
@@ -219,4 +344,44 @@ impl Reloader {
         }
         out
     }
+}
+
+/// Whether `a` and `b` differ as loaded assets (both present and unequal; a missing one is
+/// handled as a failure by the caller).
+fn differs<T: PartialEq>(a: Option<&Arc<T>>, b: Option<&Arc<T>>) -> bool {
+    matches!((a, b), (Some(x), Some(y)) if !Arc::ptr_eq(x, y) && **x != **y)
+}
+
+/// The files of animator `a` that changed between `old` and `new` (paths as written), and
+/// those that no longer load.
+fn animator_changes(
+    a: &AnimatorDef,
+    old: &SceneAssets,
+    new: &SceneAssets,
+) -> (Vec<String>, Vec<String>) {
+    let (mut changed, mut failed) = (Vec::new(), Vec::new());
+    let mut check = |path: &str, was: bool, is: bool, d: bool| {
+        if was && !is {
+            failed.push(path.to_string());
+        } else if d {
+            changed.push(path.to_string());
+        }
+    };
+    for (_, p) in &a.clips {
+        let (o, n) = (old.clips.get(&p.path), new.clips.get(&p.path));
+        let bake = |s: &SceneAssets| {
+            crate::scene::retarget_key(a, &p.path, s).and_then(|k| s.retargeted.get(&k).cloned())
+        };
+        let baked = differs(bake(old).as_ref(), bake(new).as_ref());
+        check(&p.path, o.is_some(), n.is_some(), differs(o, n) || baked);
+    }
+    if let Some(p) = &a.skeleton {
+        let (o, n) = (old.skeletons.get(&p.path), new.skeletons.get(&p.path));
+        check(&p.path, o.is_some(), n.is_some(), differs(o, n));
+    }
+    if let Some(p) = &a.state_machine {
+        let (o, n) = (old.machines.get(&p.path), new.machines.get(&p.path));
+        check(&p.path, o.is_some(), n.is_some(), differs(o, n));
+    }
+    (changed, failed)
 }

@@ -27,8 +27,7 @@ pub use hub::{
     Value, flush, flush_events,
 };
 pub use instance::{
-    AttachError, ExecLog, GraphInstance, Graphs, Invocation, ModuleSwap, VmDispatch,
-    attach_graphs,
+    AttachError, ExecLog, GraphInstance, Graphs, Invocation, ModuleSwap, VmDispatch, attach_graphs,
 };
 pub use notify::publish_notifies;
 pub use render::{TraceFormat, TraceWriter};

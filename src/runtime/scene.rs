@@ -19,7 +19,7 @@ use super::trace::{self, Trace};
 use crate::anim::state_machine as sm;
 use crate::anim::{BoneMask, RootClip, RootMotionMode, Skeleton, find_root_bone};
 use crate::scene::{
-    Action, AnimatorDef, LayerBlend, SceneAssets, SceneDef, SlotSequence, retarget_key,
+    Action, AnimatorDef, EntityDef, LayerBlend, SceneAssets, SceneDef, SlotSequence, retarget_key,
 };
 
 /// The sequence each clip slot of `a` plays, in slot order: the retargeted bake for slots
@@ -138,75 +138,7 @@ pub fn spawn(
             .entities
             .push((def.name.clone(), entity, def.position));
         if let Some(a) = &def.animator {
-            let mut animator = Animator::new();
-            for (slot, path) in &a.clips {
-                let clip = match prepared.get(path.path.as_str()) {
-                    Some(c) => c.clone(),
-                    None => {
-                        let seq = assets.clips.get(&path.path).ok_or_else(|| {
-                            SpawnError(format!("clip `{}` was not loaded", path.path))
-                        })?;
-                        let mut hub = world
-                            .get_resource_mut::<EventHub>()
-                            .ok_or_else(|| SpawnError("the world has no event hub".into()))?;
-                        let clip = Arc::new(
-                            Clip::new(seq.clone(), &mut hub)
-                                .map_err(|e| SpawnError(format!("{}: {e}", path.path)))?,
-                        );
-                        prepared.insert(&path.path, clip.clone());
-                        clip
-                    }
-                };
-                animator.add_clip(slot, clip);
-            }
-            animator.set_blend_duration(a.blend_duration);
-            animator.set_chance_key(scene.seed, &def.name);
-            if let Some(p) = &a.state_machine {
-                let def = assets.machines.get(&p.path).ok_or_else(|| {
-                    SpawnError(format!("state machine `{}` was not loaded", p.path))
-                })?;
-                let m = sm::compile(def, &|s| animator.slot_index(s))
-                    .map_err(|d| SpawnError(format!("{}: {d}", p.path)))?;
-                animator.set_machine(Arc::new(m));
-            }
-            let slots = slot_sequences(a, assets)?;
-            if a.root_motion.mode != RootMotionMode::Off {
-                let root = root_motion(a, assets, &slots)?;
-                animator.set_root_motion(root, def.position);
-            } else {
-                animator.set_root_motion(
-                    super::animator::RootMotion {
-                        mode: RootMotionMode::Off,
-                        clips: Vec::new(),
-                    },
-                    def.position,
-                );
-            }
-            if a.skeleton.is_some()
-                || a.state_machine.is_some()
-                || !a.layers.is_empty()
-                || a.root_motion.mode != RootMotionMode::Off
-            {
-                animator.set_rig(pose_rig(a, assets, &slots)?);
-            }
-            for layer in &a.layers {
-                animator.add_layer(&layer.name, layer.weight);
-                animator.queue(AnimCommand::SetLayerWeight(
-                    layer.name.as_str().into(),
-                    layer.weight,
-                ));
-                if let Some(c) = &layer.clip {
-                    animator.queue(AnimCommand::PlayOnLayer(
-                        layer.name.as_str().into(),
-                        c.as_str().into(),
-                    ));
-                }
-            }
-            if let Some(slot) = &a.default_clip
-                && a.state_machine.is_none()
-            {
-                animator.play(slot);
-            }
+            let animator = build_animator(world, scene.seed, def, a, assets, &mut prepared)?;
             world.entity_mut(entity).insert(animator);
         }
     }
@@ -245,6 +177,92 @@ pub fn spawn(
     }
     world.insert_resource(actions);
     Ok(spawned)
+}
+
+/// The animator of entity `def` with animator `a` in a scene with chance seed `seed`, built from
+/// the loaded `assets` as [`spawn`]
+/// builds it (clips prepared once per path through `prepared`): hot reload rebuilds one this
+/// way and carries the running one's playback over ([`Animator::carry_over`]).
+pub fn build_animator<'a>(
+    world: &mut World,
+    seed: u64,
+    def: &EntityDef,
+    a: &'a AnimatorDef,
+    assets: &'a SceneAssets,
+    prepared: &mut BTreeMap<&'a str, Arc<Clip>>,
+) -> Result<Animator, SpawnError> {
+    let mut animator = Animator::new();
+    for (slot, path) in &a.clips {
+        let clip = match prepared.get(path.path.as_str()) {
+            Some(c) => c.clone(),
+            None => {
+                let seq = assets
+                    .clips
+                    .get(&path.path)
+                    .ok_or_else(|| SpawnError(format!("clip `{}` was not loaded", path.path)))?;
+                let mut hub = world
+                    .get_resource_mut::<EventHub>()
+                    .ok_or_else(|| SpawnError("the world has no event hub".into()))?;
+                let clip = Arc::new(
+                    Clip::new(seq.clone(), &mut hub)
+                        .map_err(|e| SpawnError(format!("{}: {e}", path.path)))?,
+                );
+                prepared.insert(&path.path, clip.clone());
+                clip
+            }
+        };
+        animator.add_clip(slot, clip);
+    }
+    animator.set_blend_duration(a.blend_duration);
+    animator.set_chance_key(seed, &def.name);
+    if let Some(p) = &a.state_machine {
+        let def = assets
+            .machines
+            .get(&p.path)
+            .ok_or_else(|| SpawnError(format!("state machine `{}` was not loaded", p.path)))?;
+        let m = sm::compile(def, &|s| animator.slot_index(s))
+            .map_err(|d| SpawnError(format!("{}: {d}", p.path)))?;
+        animator.set_machine(Arc::new(m));
+    }
+    let slots = slot_sequences(a, assets)?;
+    if a.root_motion.mode != RootMotionMode::Off {
+        let root = root_motion(a, assets, &slots)?;
+        animator.set_root_motion(root, def.position);
+    } else {
+        animator.set_root_motion(
+            super::animator::RootMotion {
+                mode: RootMotionMode::Off,
+                clips: Vec::new(),
+            },
+            def.position,
+        );
+    }
+    if a.skeleton.is_some()
+        || a.state_machine.is_some()
+        || !a.layers.is_empty()
+        || a.root_motion.mode != RootMotionMode::Off
+    {
+        animator.set_rig(pose_rig(a, assets, &slots)?);
+    }
+    for layer in &a.layers {
+        animator.add_layer(&layer.name, layer.weight);
+        animator.queue(AnimCommand::SetLayerWeight(
+            layer.name.as_str().into(),
+            layer.weight,
+        ));
+        if let Some(c) = &layer.clip {
+            animator.queue(AnimCommand::PlayOnLayer(
+                layer.name.as_str().into(),
+                c.as_str().into(),
+            ));
+        }
+    }
+    if let Some(slot) = &a.default_clip
+        && a.state_machine.is_none()
+    {
+        animator.play(slot);
+    }
+    Ok(animator)
 }
 
 /// The skeleton an animator poses: its `.skel`, or the flat one of its clips' tracks.

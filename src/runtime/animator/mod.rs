@@ -20,6 +20,7 @@
 mod clip;
 mod playback;
 mod pose;
+mod reload;
 mod root;
 mod system;
 mod windows;
