@@ -288,7 +288,8 @@ fn sinew_side(seqs: &[AnimSeq; 2], write_out: bool) -> SinewSide {
     let world = app.world_mut();
     let skel = Arc::new(rig());
     let none = BTreeMap::new();
-    let bound: Vec<BoundClip> = seqs
+    // Bound once, shared by every character's rig (as `runtime::scene::spawn` shares them).
+    let bound: Arc<[BoundClip]> = seqs
         .iter()
         .map(|s| BoundClip::new(s, &skel, &none, &s.id).0)
         .collect();

@@ -29,7 +29,7 @@ use crate::diag::Diagnostic;
 use crate::project::{Layout, LoadedScene, Source};
 use crate::runtime::Animator;
 use crate::runtime::reload::swap_graph;
-use crate::runtime::scene::{Spawned, build_animator};
+use crate::runtime::scene::{Prepared, Spawned, build_animator};
 use crate::runtime::trace::{self, TraceKind};
 use crate::scene::{AnimatorDef, SceneAssets, SceneDef};
 
@@ -231,7 +231,7 @@ impl Reloader {
                 .collect();
             self.fail(file, diags, out);
         }
-        let mut prepared = BTreeMap::new();
+        let mut prepared = Prepared::default();
         for i in rebuild {
             let (Some(e), Some((_, entity, _))) =
                 (self.def.entities.get(i), spawned.entities.get(i))

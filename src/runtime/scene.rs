@@ -17,7 +17,7 @@ use super::schedule::{
 };
 use super::trace::{self, Trace};
 use crate::anim::state_machine as sm;
-use crate::anim::{BoneMask, RootClip, RootMotionMode, Skeleton, find_root_bone};
+use crate::anim::{BoneMask, BoundClip, RootClip, RootMotionMode, Skeleton, find_root_bone};
 use crate::scene::{
     Action, AnimatorDef, EntityDef, LayerBlend, SceneAssets, SceneDef, SlotSequence, retarget_key,
 };
@@ -131,7 +131,7 @@ pub fn spawn(
     assets: &SceneAssets,
 ) -> Result<Spawned, SpawnError> {
     let mut spawned = Spawned::default();
-    let mut prepared: BTreeMap<&str, Arc<Clip>> = BTreeMap::new();
+    let mut prepared = Prepared::default();
     for def in &scene.entities {
         let entity = world.spawn_empty().id();
         spawned
@@ -179,21 +179,38 @@ pub fn spawn(
     Ok(spawned)
 }
 
+/// What animators of one scene share, prepared once: clips per path, and bound clips per
+/// (skeleton, clip slots, bone map) — 1000 animators on one rig hold one copy of its bound
+/// clips.
+#[derive(Debug, Default)]
+pub struct Prepared<'a> {
+    clips: BTreeMap<&'a str, Arc<Clip>>,
+    bound: BTreeMap<BoundKey<'a>, Arc<[BoundClip]>>,
+}
+
+/// What a rig's bound clips depend on: the skeleton path, the clip slots (in order) and the
+/// bone map (the retargeted bakes follow from these and the loaded assets).
+type BoundKey<'a> = (
+    Option<&'a str>,
+    Vec<(&'a str, &'a str)>,
+    &'a BTreeMap<String, String>,
+);
+
 /// The animator of entity `def` with animator `a` in a scene with chance seed `seed`, built from
-/// the loaded `assets` as [`spawn`]
-/// builds it (clips prepared once per path through `prepared`): hot reload rebuilds one this
-/// way and carries the running one's playback over ([`Animator::carry_over`]).
+/// the loaded `assets` as [`spawn`] builds it (clips and bound clips shared through
+/// `prepared`): hot reload rebuilds one this way and carries the running one's playback over
+/// ([`Animator::carry_over`]).
 pub fn build_animator<'a>(
     world: &mut World,
     seed: u64,
     def: &EntityDef,
     a: &'a AnimatorDef,
     assets: &'a SceneAssets,
-    prepared: &mut BTreeMap<&'a str, Arc<Clip>>,
+    prepared: &mut Prepared<'a>,
 ) -> Result<Animator, SpawnError> {
     let mut animator = Animator::new();
     for (slot, path) in &a.clips {
-        let clip = match prepared.get(path.path.as_str()) {
+        let clip = match prepared.clips.get(path.path.as_str()) {
             Some(c) => c.clone(),
             None => {
                 let seq = assets
@@ -207,7 +224,7 @@ pub fn build_animator<'a>(
                     Clip::new(seq.clone(), &mut hub)
                         .map_err(|e| SpawnError(format!("{}: {e}", path.path)))?,
                 );
-                prepared.insert(&path.path, clip.clone());
+                prepared.clips.insert(&path.path, clip.clone());
                 clip
             }
         };
@@ -242,7 +259,18 @@ pub fn build_animator<'a>(
         || !a.layers.is_empty()
         || a.root_motion.mode != RootMotionMode::Off
     {
-        animator.set_rig(pose_rig(a, assets, &slots)?);
+        let key: BoundKey<'a> = (
+            a.skeleton.as_ref().map(|p| p.path.as_str()),
+            a.clips
+                .iter()
+                .map(|(s, p)| (s.as_str(), p.path.as_str()))
+                .collect(),
+            &a.bone_map,
+        );
+        let shared = prepared.bound.get(&key).cloned();
+        let rig = pose_rig(a, assets, &slots, shared)?;
+        prepared.bound.insert(key, rig.clips.clone());
+        animator.set_rig(rig);
     }
     for layer in &a.layers {
         animator.add_layer(&layer.name, layer.weight);
@@ -292,13 +320,17 @@ fn pose_rig(
     a: &AnimatorDef,
     assets: &SceneAssets,
     slots: &[SlotSequence],
+    bound: Option<Arc<[BoundClip]>>,
 ) -> Result<PoseRig, SpawnError> {
     let skel = animator_skeleton(a, assets)?;
-    let clips = slots
-        .iter()
-        .zip(&a.clips)
-        .map(|(s, (slot, _))| s.bind(&skel, &a.bone_map, slot).0)
-        .collect();
+    let clips: Arc<[BoundClip]> = match bound {
+        Some(b) => b,
+        None => slots
+            .iter()
+            .zip(&a.clips)
+            .map(|(s, (slot, _))| s.bind(&skel, &a.bone_map, slot).0)
+            .collect(),
+    };
     let layers = a
         .layers
         .iter()
@@ -402,7 +434,7 @@ fn apply_action(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::{BoundClip, Pose};
+    use crate::anim::Pose;
     use crate::project::{Layout, LoadedScene, MemSource, ProjectPath};
 
     const RIG: &str = r#"Skeleton(bones: [
@@ -470,7 +502,7 @@ mod tests {
             slots.iter().map(|s| s.retargeted).collect::<Vec<_>>(),
             [false, false, true]
         );
-        let rig = pose_rig(a, assets, &slots).expect("rig");
+        let rig = pose_rig(a, assets, &slots, None).expect("rig");
         let root = root_motion(a, assets, &slots).expect("root motion");
         let skel = &assets.skeletons["rig.skel"];
         let hips = find_root_bone(skel, "").expect("hips");
@@ -513,6 +545,23 @@ mod tests {
         assert!(retarget_key(&a, "other.animseq", assets).is_some());
         a.skeleton = None;
         assert_eq!(retarget_key(&a, "other.animseq", assets), None);
+    }
+
+    #[test]
+    fn animators_on_one_rig_share_their_bound_clips() {
+        let loaded = load(r#"Scene(entities: [(name: "a", ANIMATOR), (name: "b", ANIMATOR)])"#);
+        let (def, assets) = loaded.ready().expect("ready");
+        let (mut world, _) = headless(0.1).expect("dt");
+        let s = spawn(&mut world, def, assets).expect("spawns");
+        let clips = |i: usize| {
+            world
+                .get::<Animator>(s.entities[i].1)
+                .and_then(Animator::rig)
+                .map(|r| r.clips.clone())
+                .expect("rig")
+        };
+        assert_eq!(clips(0).len(), 3);
+        assert!(Arc::ptr_eq(&clips(0), &clips(1)), "bound once per scene");
     }
 
     #[test]

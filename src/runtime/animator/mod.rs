@@ -171,6 +171,11 @@ impl Animator {
         self.rig.as_ref().map(|r| r.pose())
     }
 
+    /// The pose rig (skeleton, bound clips, masks), when poses are evaluated.
+    pub fn rig(&self) -> Option<&PoseRig> {
+        self.rig.as_deref()
+    }
+
     /// The entity position as root motion moved it (`Transform`), else the starting position.
     pub fn position(&self) -> [f64; 3] {
         self.position.to_array()

@@ -19,8 +19,9 @@ use crate::anim::{
 pub struct PoseRig {
     /// The skeleton poses are evaluated on.
     pub skeleton: Arc<Skeleton>,
-    /// Per slot index, the clip bound to the skeleton.
-    pub clips: Vec<BoundClip>,
+    /// Per slot index, the clip bound to the skeleton; shared by every animator with the same
+    /// clips, skeleton and bone map (bound once per scene, not once per animator).
+    pub clips: Arc<[BoundClip]>,
     /// Per layer name: mask (`None` = every bone) and whether it is additive.
     pub layers: BTreeMap<Arc<str>, (Option<BoneMask>, bool)>,
     /// Root bone held in place when root motion is on (with yaw).
@@ -31,10 +32,10 @@ pub struct PoseRig {
 }
 
 impl PoseRig {
-    /// A rig over `skeleton` with `clips` bound per slot index.
+    /// A rig over `skeleton` with `clips` bound per slot index (a `Vec` or a shared slice).
     pub fn new(
         skeleton: Arc<Skeleton>,
-        clips: Vec<BoundClip>,
+        clips: impl Into<Arc<[BoundClip]>>,
         layers: BTreeMap<Arc<str>, (Option<BoneMask>, bool)>,
         root: Option<(usize, bool)>,
     ) -> PoseRig {
@@ -43,7 +44,7 @@ impl PoseRig {
             scratch: pose.clone(),
             pose,
             skeleton,
-            clips,
+            clips: clips.into(),
             layers,
             root,
             eval: TreeEvaluator::new(),
