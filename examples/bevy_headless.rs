@@ -18,7 +18,7 @@ use bevy_time::{TimePlugin, TimeUpdateStrategy};
 use sinew::bevy::{
     SinewLoadSettings, SinewPlugin, SinewScene, SinewSceneAsset, SinewSceneFailed, SinewSpawned,
 };
-use sinew::diag::render::{Sources, human};
+use sinew::diag::render::human;
 
 use sinew::runtime::{GameTime, TraceFormat, TraceWriter};
 
@@ -138,12 +138,7 @@ pub fn run(o: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, 
             break;
         }
         if let Some(failed) = world.get::<SinewSceneFailed>(carrier) {
-            write!(
-                err,
-                "{}",
-                human(&failed.diagnostics, &Sources::new(), false)
-            )
-            .map_err(|e| e.to_string())?;
+            write!(err, "{}", human(&failed.diagnostics, false)).map_err(|e| e.to_string())?;
             return match &failed.error {
                 Some(e) if failed.diagnostics.is_empty() => Err(e.clone()),
                 Some(e) => {

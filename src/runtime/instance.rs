@@ -164,7 +164,7 @@ impl Graphs {
             .collect();
         *old = GraphInstance {
             name: Arc::from(module.module().name.as_str()),
-            pending: vec![None; module.module().delays.len()],
+            pending: BTreeMap::new(),
             state: Some(state),
             module,
         };
