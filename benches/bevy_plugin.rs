@@ -1,0 +1,174 @@
+//! The Bevy plugin's costs (feature `bevy`), each measured side by side in one run:
+//!
+//! * `plugin_overhead`: one frame of 1,000 entities each playing `assets/run.animseq` with the
+//!   demo villager graph (as `benches/run.rs`'s `tick_1000_entities`), on the bare runtime
+//!   (`runtime::scene::headless`: `schedule.run`) and in a headless Bevy `App` through
+//!   `SinewPlugin` (`app.update()`: Bevy's time, asset and message upkeep, the plugin's spawn,
+//!   reload and clock systems, root motion to `Transform`). Goal: ≤ 10 % over the bare runtime.
+//! * `reload_latency`: a 1,000-node graph changed on disk → its new module running: the work
+//!   after the watcher's event (`project::load` of the scene again — read, catalog, compile —
+//!   and `reload::Reloader::apply` switching the instance). Goal: < 50 ms.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use bevy_app::{App, TaskPoolPlugin};
+use bevy_asset::{AssetMetaCheck, AssetPlugin, AssetServer};
+use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use criterion::{Criterion, criterion_group, criterion_main};
+use sinew::bevy::{SinewLoadSettings, SinewPlugin, SinewScene, SinewSceneAsset, SinewSpawned};
+use sinew::project::{self, FsSource, Layout, MemSource, ProjectPath};
+use sinew::reload::Reloader;
+use sinew::runtime::TraceKind;
+use sinew::runtime::scene::{headless, spawn};
+
+const ENTITIES: usize = 1_000;
+
+/// A project folder with the repository's `assets/` and `graphs/demo/` and a scene of
+/// `ENTITIES` villagers at `scenes/bench.scene.ron`.
+fn project_folder() -> tempfile::TempDir {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for dir in ["assets", "graphs/demo", "scenes"] {
+        std::fs::create_dir_all(tmp.path().join(dir)).expect("folder");
+    }
+    for dir in ["assets", "graphs/demo"] {
+        for e in std::fs::read_dir(format!("{root}/{dir}")).expect("folder") {
+            let p = e.expect("entry").path();
+            if p.is_file() {
+                let to = tmp.path().join(dir).join(p.file_name().expect("name"));
+                std::fs::copy(&p, to).expect("copy");
+            }
+        }
+    }
+    let entities: Vec<String> = (0..ENTITIES)
+        .map(|i| {
+            format!(
+                r#"(name: "v{i}", animator: Some((clips: {{"run": "run.animseq"}}, default_clip: Some("run"))), graphs: ["../graphs/demo/villager.bpg"])"#
+            )
+        })
+        .collect();
+    std::fs::write(
+        tmp.path().join("scenes/bench.scene.ron"),
+        format!("Scene(entities: [{}])", entities.join(",\n")),
+    )
+    .expect("scene");
+    tmp
+}
+
+fn app_for(root: &Path) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        AssetPlugin {
+            file_path: root.to_string_lossy().into_owned(),
+            watch_for_changes_override: Some(false),
+            meta_check: AssetMetaCheck::Never,
+            ..AssetPlugin::default()
+        },
+    ));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        1.0 / 60.0,
+    )));
+    app.add_plugins(SinewPlugin::default());
+    let handle = app
+        .world()
+        .resource::<AssetServer>()
+        .load_builder()
+        .with_settings(|s: &mut SinewLoadSettings| s.assets = Some("assets".into()))
+        .load::<SinewSceneAsset>("scenes/bench.scene.ron");
+    let carrier = app.world_mut().spawn(SinewScene(handle)).id();
+    for _ in 0..100_000 {
+        app.update();
+        if app.world().get::<SinewSpawned>(carrier).is_some() {
+            return app;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("the bench scene did not spawn");
+}
+
+fn plugin_overhead(c: &mut Criterion) {
+    let tmp = project_folder();
+    let (source, layout) = FsSource::open(
+        Some(tmp.path()),
+        Path::new("scenes/bench.scene.ron"),
+        Path::new("assets"),
+    )
+    .expect("project");
+    let loaded = project::load(&source, &layout).expect("readable");
+    let (def, assets) = loaded.ready().expect("the bench scene loads");
+    let (mut world, mut schedule) = headless(1.0 / 60.0).expect("dt");
+    world.remove_resource::<sinew::runtime::Trace>();
+    spawn(&mut world, def, assets).expect("spawn");
+    let mut app = app_for(tmp.path());
+
+    let mut g = c.benchmark_group("plugin_overhead");
+    g.bench_function("bare_runtime_1000_entities", |b| {
+        b.iter(|| schedule.run(&mut world))
+    });
+    g.bench_function("plugin_app_update_1000_entities", |b| {
+        b.iter(|| app.update())
+    });
+    g.finish();
+}
+
+/// A graph of 1,000 nodes: 250 chains tick → log ← concat ← from_int ← add; `tag` goes into
+/// every log text (a changed tag is a changed module).
+fn big_graph(tag: &str) -> String {
+    let mut s = String::from("graph big\n\nvar total: int = 0\n\nnode tick = event tick\n");
+    let groups = 250;
+    for i in 0..groups {
+        writeln!(s, "node log{i} = debug.log").unwrap();
+        writeln!(s, "node cat{i} = string.concat {{ a = \"{tag} \" }}").unwrap();
+        writeln!(s, "node str{i} = string.from_int").unwrap();
+        writeln!(s, "node add{i} = int.add {{ a = {i}, b = 1 }}").unwrap();
+    }
+    writeln!(s, "tick.then -> log0.exec").unwrap();
+    for i in 0..groups {
+        writeln!(s, "add{i}.out -> str{i}.a").unwrap();
+        writeln!(s, "str{i}.out -> cat{i}.b").unwrap();
+        writeln!(s, "cat{i}.out -> log{i}.message").unwrap();
+        if i + 1 < groups {
+            writeln!(s, "log{i}.then -> log{}.exec", i + 1).unwrap();
+        }
+    }
+    s
+}
+
+fn reload_latency(c: &mut Criterion) {
+    let path = |p: &str| ProjectPath::new(p).expect(p);
+    let mut mem = MemSource::new();
+    mem.insert(
+        path("s.scene.ron"),
+        r#"Scene(entities: [(name: "e", graphs: ["big.bpg"])])"#,
+    );
+    mem.insert(path("big.bpg"), big_graph("step"));
+    let layout = Layout::new(path("s.scene.ron"), path("assets"));
+    let loaded = project::load(&mem, &layout).expect("readable");
+    let (def, assets) = loaded.ready().expect("the big graph compiles");
+    let (mut world, mut schedule) = headless(1.0 / 60.0).expect("dt");
+    world.remove_resource::<sinew::runtime::Trace>();
+    let spawned = spawn(&mut world, def, assets).expect("spawn");
+    let mut reloader = Reloader::new(&loaded, &mem, &layout).expect("ready");
+    schedule.run(&mut world);
+    let mut n = 0u64;
+    let mut g = c.benchmark_group("reload_latency");
+    g.sample_size(20);
+    g.bench_function("graph_1000_nodes_change_to_running", |b| {
+        b.iter(|| {
+            n += 1;
+            mem.insert(path("big.bpg"), big_graph(&format!("step {n}")));
+            let new = project::load(&mem, &layout).expect("readable");
+            let records = reloader.apply(&mut world, &spawned, &new);
+            assert!(matches!(records.as_slice(), [TraceKind::Reload { .. }]));
+        })
+    });
+    g.finish();
+    schedule.run(&mut world);
+}
+
+criterion_group!(benches, plugin_overhead, reload_latency);
+criterion_main!(benches);
