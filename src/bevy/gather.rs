@@ -2,7 +2,8 @@
 //! through a [`Source`]; Bevy reads asynchronously. So a load runs in rounds against an
 //! in-memory project ([`MemSource`]): the `.animseq` files of the assets folder first (the
 //! catalog needs every one), then `project::load` runs, every file it asked for and did not
-//! get (and every folder it listed for source-skeleton discovery) is read through Bevy, and
+//! get (and every folder it listed for source-skeleton discovery, and every import folder's
+//! `manifest.ron`) is read through Bevy, and
 //! the load runs again — until it asks for nothing new. Each file is read bounded by its
 //! [`InputKind`] limit first, then once more with `LoadContext::read_asset_bytes`, which makes
 //! it a dependency: Bevy reloads the scene (or graph) when it changes.
@@ -33,6 +34,7 @@ pub(super) struct Gatherer<'s> {
     mem: MemSource,
     tried: BTreeSet<ProjectPath>,
     listed: BTreeSet<ProjectPath>,
+    listed_folders: BTreeSet<ProjectPath>,
 }
 
 fn as_path(p: &ProjectPath) -> PathBuf {
@@ -46,6 +48,7 @@ impl<'s> Gatherer<'s> {
             mem: MemSource::new(),
             tried: BTreeSet::new(),
             listed: BTreeSet::new(),
+            listed_folders: BTreeSet::new(),
         }
     }
 
@@ -151,6 +154,19 @@ impl<'s> Gatherer<'s> {
         }
     }
 
+    /// Reads the `manifest.ron` of every folder in `dir` (import manifests: a folder without
+    /// one is not an import).
+    async fn subfolders(&mut self, ctx: &mut LoadContext<'_>, dir: &ProjectPath) {
+        self.listed_folders.insert(dir.clone());
+        for (p, is_dir) in self.entries(dir).await {
+            if let (true, Ok(m)) = (is_dir, p.join("manifest.ron"))
+                && !self.tried.contains(&m)
+            {
+                self.fetch(ctx, &m, InputKind::Manifest).await;
+            }
+        }
+    }
+
     /// The catalog of the `.animseq` files gathered under `assets`.
     pub(super) fn catalog(&self, assets: &ProjectPath) -> Catalog {
         self.mem.catalog(assets).unwrap_or_default()
@@ -164,20 +180,33 @@ impl<'s> Gatherer<'s> {
     ) -> Result<LoadedScene, LoadError> {
         let mut round = 0;
         loop {
-            let (result, missing, lists) = {
+            let (result, missing, lists, folder_lists) = {
                 let rec = Recording {
                     mem: &self.mem,
                     tried: &self.tried,
                     listed: &self.listed,
+                    listed_folders: &self.listed_folders,
                     missing: RefCell::new(Vec::new()),
                     lists: RefCell::new(Vec::new()),
+                    folder_lists: RefCell::new(Vec::new()),
                 };
                 let result = project::load(&rec, layout);
-                (result, rec.missing.into_inner(), rec.lists.into_inner())
+                (
+                    result,
+                    rec.missing.into_inner(),
+                    rec.lists.into_inner(),
+                    rec.folder_lists.into_inner(),
+                )
             };
             round += 1;
-            if (missing.is_empty() && lists.is_empty()) || round >= MAX_ROUNDS {
+            let done = missing.is_empty() && lists.is_empty() && folder_lists.is_empty();
+            if done || round >= MAX_ROUNDS {
                 return result;
+            }
+            for d in folder_lists {
+                if !self.listed_folders.contains(&d) {
+                    self.subfolders(ctx, &d).await;
+                }
             }
             for (p, kind) in missing {
                 if !self.tried.contains(&p) {
@@ -198,8 +227,10 @@ struct Recording<'a> {
     mem: &'a MemSource,
     tried: &'a BTreeSet<ProjectPath>,
     listed: &'a BTreeSet<ProjectPath>,
+    listed_folders: &'a BTreeSet<ProjectPath>,
     missing: RefCell<Vec<(ProjectPath, InputKind)>>,
     lists: RefCell<Vec<ProjectPath>>,
+    folder_lists: RefCell<Vec<ProjectPath>>,
 }
 
 impl Source for Recording<'_> {
@@ -216,6 +247,13 @@ impl Source for Recording<'_> {
             self.lists.borrow_mut().push(dir.clone());
         }
         self.mem.list(dir)
+    }
+
+    fn folders(&self, dir: &ProjectPath) -> Vec<String> {
+        if !self.listed_folders.contains(dir) {
+            self.folder_lists.borrow_mut().push(dir.clone());
+        }
+        self.mem.folders(dir)
     }
 
     fn display(&self, path: &ProjectPath) -> String {

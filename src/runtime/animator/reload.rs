@@ -33,6 +33,7 @@ impl Animator {
         };
         let carry = |me: &Animator, p: &Playback| -> Option<Playback> {
             same_slot(me, p.slot).then(|| Playback {
+                id: p.id,
                 slot: p.slot,
                 time: remap(p.time, duration(old, p.slot), duration(me, p.slot)),
                 started: p.started,
