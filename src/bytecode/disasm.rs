@@ -9,8 +9,8 @@ use std::io::{self, Write};
 
 use super::types::Type;
 use super::verify::VerifiedModule;
-use crate::escape::Escaped;
 use crate::crossing::Edge;
+use crate::escape::Escaped;
 
 /// The text of [`disasm_to`] as a string (for tests and small modules).
 pub fn disasm(vm: &VerifiedModule) -> String {

@@ -13,8 +13,8 @@ use super::instance::Graphs;
 use super::scene::Spawned;
 use super::trace::{Trace, TraceKind, TraceRecord};
 use crate::bytecode::Value as VmValue;
-use crate::escape::{Escaped, escape};
 use crate::crossing::Edge;
+use crate::escape::{Escaped, escape};
 
 /// How trace lines are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
