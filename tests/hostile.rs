@@ -821,6 +821,71 @@ fn one_graph_attached_thousands_of_times_costs_linear_setup() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 11. a scene at its item limit: 100,000 clip slots and 100,000 layers load, spawn and run
+// (slot and layer names are looked up through maps: the lists were searched per item, which
+// took minutes at this size); memory linear in the items
+// ---------------------------------------------------------------------------------------------
+
+fn many_items_scene(n: usize) -> (usize, Vec<String>) {
+    use sinew::project::{self, Layout, MemSource, ProjectPath};
+    use sinew::runtime::Animator;
+    use sinew::runtime::scene::{headless, spawn};
+    let slots: Vec<String> = (0..n).map(|i| format!("\"c{i}\": \"c.animseq\"")).collect();
+    let layers: Vec<String> = (0..n)
+        .map(|i| format!("(name: \"l{i}\", clip: Some(\"c{}\"))", n - 1 - i))
+        .collect();
+    let scene = format!(
+        "Scene(entities: [(name: \"hero\", animator: Some((clips: {{{}}}, \
+         default_clip: Some(\"c{}\"), layers: [{}])))])",
+        slots.join(","),
+        n - 1,
+        layers.join(",")
+    );
+    let clip = "AnimSeq(format: 2, id: \"steps\", name: \"Steps\", duration: 1.0, tracks: [], \
+                notifies: [(id: \"a\", name: \"A\", time: 0.5)])";
+    let mem = MemSource::from_files([("s.scene.ron", scene.as_str()), ("assets/c.animseq", clip)])
+        .unwrap();
+    let layout = Layout::new(
+        ProjectPath::new("s.scene.ron").unwrap(),
+        ProjectPath::new("assets").unwrap(),
+    );
+    let ((world, spawned), peak) = peak_of(|| {
+        let loaded = project::load(&mem, &layout).unwrap();
+        let (def, assets) = loaded
+            .ready()
+            .unwrap_or_else(|| panic!("{:?}", &loaded.diagnostics[..3]));
+        let (mut world, mut schedule) = headless(1.0 / 60.0).unwrap();
+        let spawned = spawn(&mut world, def, assets).unwrap();
+        for _ in 0..2 {
+            schedule.run(&mut world);
+        }
+        (world, spawned)
+    });
+    let a = world.get::<Animator>(spawned.entities[0].1).unwrap();
+    assert_eq!(a.slot_index(&format!("c{}", n - 1)), Some(n - 1));
+    let layers: Vec<String> = a
+        .layers()
+        .map(|(l, c, _)| format!("{l}:{}", c.unwrap_or("-")))
+        .collect();
+    (peak, layers)
+}
+
+#[test]
+fn a_scene_at_its_item_limit_loads_spawns_and_runs() {
+    let (small, _) = many_items_scene(25_000);
+    let (large, layers) = many_items_scene(100_000);
+    assert_eq!(layers.len(), 100_000);
+    assert_eq!(
+        (layers[0].as_str(), layers[99_999].as_str()),
+        ("l0:c99999", "l99999:c0")
+    );
+    assert!(
+        large <= small * 5,
+        "25,000 items: {small} B, 100,000: {large} B"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
 // 22. the human `run` trace escapes log messages and entity names
 // ---------------------------------------------------------------------------------------------
 

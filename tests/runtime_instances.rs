@@ -98,11 +98,13 @@ fn store_notify_params() -> Module {
     let vk = mb.var::<I>("cycle", Const::Int(-1));
     let vs = mb.var::<S>("surface", Const::Str(String::new()));
     let vw = mb.var::<I>("weight", Const::Int(-1));
+    // entity, time, clip_time, cycle, clip_weight, then the fields.
     let params = [
         Type::Entity,
         Type::Float,
         Type::Float,
         Type::Int,
+        Type::Float,
         Type::Str,
         Type::Int,
     ];
@@ -133,11 +135,11 @@ fn store_notify_params() -> Module {
     });
     h.emit(Instr::ParamS {
         dst: s,
-        p: h.param(4),
+        p: h.param(5),
     });
     h.emit(Instr::ParamI {
         dst: w,
-        p: h.param(5),
+        p: h.param(6),
     });
     h.emit(Instr::VarSetE { var: ve, src: e });
     h.emit(Instr::VarSetF { var: vt, src: t });

@@ -274,12 +274,12 @@ pub fn build_animator<'a>(
     }
     for layer in &a.layers {
         animator.add_layer(&layer.name, layer.weight);
-        animator.queue(AnimCommand::SetLayerWeight(
+        animator.queue_setup(AnimCommand::SetLayerWeight(
             layer.name.as_str().into(),
             layer.weight,
         ));
         if let Some(c) = &layer.clip {
-            animator.queue(AnimCommand::PlayOnLayer(
+            animator.queue_setup(AnimCommand::PlayOnLayer(
                 layer.name.as_str().into(),
                 c.as_str().into(),
             ));

@@ -1,7 +1,7 @@
 //! The `.scene.ron` parser: RON with spans ([`crate::ron_span`]) decoded into a [`SceneDef`],
 //! every problem an `E055x` diagnostic at the offending token.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use super::*;
 use crate::anim::command::{self, CommandKind};
@@ -303,6 +303,9 @@ impl Cx<'_> {
             root_motion: RootMotionDef::default(),
             bone_map: BTreeMap::new(),
         };
+        // Slot names seen so far: duplicate and unknown-slot checks in O(1) each (a scene may
+        // declare 100,000 slots and 100,000 layers).
+        let mut slots: HashSet<String> = HashSet::new();
         if let Some(c) = f.get("clips") {
             match &c.value.kind {
                 ValueKind::Map(entries) => {
@@ -310,7 +313,7 @@ impl Cx<'_> {
                         let (Some(slot), Some(path)) = (self.string(k), self.clip_ref(v)) else {
                             continue;
                         };
-                        if a.clips.iter().any(|(s, _)| *s == slot) {
+                        if !slots.insert(slot.clone()) {
                             self.error(
                                 E_SCENE_DUPLICATE_FIELD,
                                 k.span,
@@ -336,7 +339,7 @@ impl Cx<'_> {
         if let Some(d) = f.get("default_clip")
             && let Some(slot) = self.opt_string(&d.value).flatten()
         {
-            if !a.clips.iter().any(|(s, _)| *s == slot) {
+            if !slots.contains(&slot) {
                 self.error(
                     E_SCENE_UNKNOWN_CLIP,
                     d.value.span,
@@ -364,7 +367,7 @@ impl Cx<'_> {
             && let Some(items) = self.list(&l.value, "layers")
         {
             for item in items {
-                if let Some(layer) = self.layer(item, &a.clips) {
+                if let Some(layer) = self.layer(item, &slots) {
                     a.layers.push(layer);
                 }
             }
@@ -390,7 +393,7 @@ impl Cx<'_> {
         Some(a)
     }
 
-    fn layer(&mut self, v: &Value, clips: &[(String, PathRef)]) -> Option<LayerDef> {
+    fn layer(&mut self, v: &Value, clips: &HashSet<String>) -> Option<LayerDef> {
         let f = self.strukt(v, "Layer", LAYER_FIELDS)?;
         let mut errs = Vec::new();
         let name_v = f.required("name", &mut errs);
@@ -426,7 +429,7 @@ impl Cx<'_> {
         if let Some(c) = f.get("clip")
             && let Some(slot) = self.opt_string(&c.value).flatten()
         {
-            if !clips.iter().any(|(s, _)| *s == slot) {
+            if !clips.contains(&slot) {
                 self.error(
                     E_SCENE_UNKNOWN_CLIP,
                     c.value.span,

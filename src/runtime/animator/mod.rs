@@ -25,7 +25,7 @@ mod root;
 mod system;
 mod windows;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
@@ -57,6 +57,8 @@ pub struct StateChange {
 #[component(on_remove = system::animator_removed)]
 pub struct Animator {
     slots: Vec<(Arc<str>, Arc<Clip>)>,
+    /// Slot name → index in `slots` (a scene may declare 100,000 slots: no linear search).
+    slot_index: HashMap<Arc<str>, usize>,
     base: Option<Base>,
     speed: f64,
     paused: bool,
@@ -64,6 +66,8 @@ pub struct Animator {
     params: BTreeMap<Arc<str>, f64>,
     blend_duration: f64,
     layers: Vec<Layer>,
+    /// Layer name → index in `layers` (created by name, never removed).
+    layer_index: HashMap<Arc<str>, usize>,
     root: Option<RootMotion>,
     position: DVec3,
     yaw: f64,
@@ -98,6 +102,7 @@ impl Animator {
     pub fn new() -> Animator {
         Animator {
             slots: Vec::new(),
+            slot_index: HashMap::new(),
             base: None,
             speed: 1.0,
             paused: false,
@@ -105,6 +110,7 @@ impl Animator {
             params: BTreeMap::new(),
             blend_duration: DEFAULT_BLEND_DURATION,
             layers: Vec::new(),
+            layer_index: HashMap::new(),
             root: None,
             position: DVec3::ZERO,
             yaw: 0.0,
@@ -122,15 +128,19 @@ impl Animator {
     /// Puts `clip` in slot `slot` (replacing what was there). Slots get indices in the order
     /// they are first added (the indices a [`Machine`]'s trees use).
     pub fn add_clip(&mut self, slot: &str, clip: Arc<Clip>) {
-        match self.slots.iter_mut().find(|(s, _)| &**s == slot) {
-            Some(e) => e.1 = clip,
-            None => self.slots.push((Arc::from(slot), clip)),
+        match self.slot_index.get(slot) {
+            Some(&i) => self.slots[i].1 = clip,
+            None => {
+                let name: Arc<str> = Arc::from(slot);
+                self.slot_index.insert(name.clone(), self.slots.len());
+                self.slots.push((name, clip));
+            }
         }
     }
 
     /// The index of clip slot `slot`.
     pub fn slot_index(&self, slot: &str) -> Option<usize> {
-        self.slots.iter().position(|(s, _)| &**s == slot)
+        self.slot_index.get(slot).copied()
     }
 
     /// Gives the animator a state machine (compiled against [`Animator::slot_index`]); its entry
@@ -242,6 +252,13 @@ impl Animator {
         if self.commands.len() < MAX_QUEUED_COMMANDS {
             self.commands.push(c);
         }
+    }
+
+    /// Queues a request of the scene's own setup (its layers' weights and clips) for the first
+    /// update, past [`MAX_QUEUED_COMMANDS`]: a scene's lists are bounded by the scene limits
+    /// (100,000 layers), and none of its setup may be dropped.
+    pub fn queue_setup(&mut self, c: AnimCommand) {
+        self.commands.push(c);
     }
 
     /// The default clip's slot, if one plays (`None` with a state machine).
@@ -404,9 +421,10 @@ impl Animator {
 
     /// The layer `name`, created (weight 1, no clip, on top) by the first command naming it.
     fn layer(&mut self, name: Arc<str>) -> &mut Layer {
-        let i = match self.layers.iter().position(|l| l.name == name) {
-            Some(i) => i,
+        let i = match self.layer_index.get(&name) {
+            Some(&i) => i,
             None => {
+                self.layer_index.insert(name.clone(), self.layers.len());
                 self.layers.push(Layer {
                     name,
                     weight: 1.0,
