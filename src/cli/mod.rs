@@ -12,7 +12,6 @@ mod picture;
 mod review;
 pub mod run;
 mod sample;
-mod scenes;
 mod watch;
 
 use crate::diag::{self, Diagnostic};
@@ -48,7 +47,8 @@ pub enum Format {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Scans the catalog and compiles every `.bpg` under the paths; writes nothing.
+    /// Scans the catalog, compiles every `.bpg` and loads every scene under the paths; writes
+    /// nothing.
     Check {
         #[arg(default_value = "graphs")]
         paths: Vec<PathBuf>,
@@ -124,7 +124,7 @@ pub enum Command {
     Import(import::Args),
     /// Prints every bone's local transform of one `.animseq` at a clip time.
     Sample(sample::Args),
-    /// Keeps the catalog and palette current as files change, printing deltas.
+    /// Keeps the catalog, palette, graphs and scenes checked as files change (PATH: `graphs`).
     Watch {
         paths: Vec<PathBuf>,
         #[arg(long, default_value = "assets")]
