@@ -360,7 +360,7 @@ fn clean_assets() -> tempfile::TempDir {
     std::fs::create_dir(dir.path().join("graphs")).unwrap();
     for f in ["flow_nodes.bpg", "math_nodes.bpg", "anim_nodes.bpg"] {
         std::fs::copy(
-            root().join("graphs/ok").join(f),
+            root().join("tests/fixtures/graphs/ok").join(f),
             dir.path().join("graphs").join(f),
         )
         .unwrap();
@@ -667,4 +667,62 @@ fn check_reports_retargeting_problems() {
             ("W0563".into(), "s.scene.ron".into(), 2),
         ]
     );
+}
+
+#[test]
+fn a_fresh_clone_checks_clean() {
+    // No arguments: the graphs under `graphs` against `assets` (the compiler's failing fixtures
+    // live under tests/); and the demo scene with them.
+    let (code, out, err) = check(root(), &["check"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!(out, "checked 4 graphs: 0 errors, 0 warnings\n");
+    let (code, out, _) = check(root(), &["check", "graphs", "scenes", "--format", "json"]);
+    let v = json(&out);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        (
+            v["graphs"].as_u64(),
+            v["scenes"].as_u64(),
+            v["errors"].as_u64(),
+            v["warnings"].as_u64()
+        ),
+        (Some(4), Some(1), Some(0), Some(0))
+    );
+}
+
+#[test]
+fn the_readme_describes_what_the_demo_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("In the demo").expect("demo description");
+    let end = start + readme[start..].find("\n## ").expect("next section");
+    let described = &readme[start..end];
+    let (code, trace, _) = check(root(), &["run", "scenes/demo.scene.ron", "--ticks", "120"]);
+    assert_eq!(code, 0);
+    // Every log message, trace excerpt and end value the description quotes is printed.
+    for quoted in [
+        "hero ready",
+        "hero step ",
+        "Hero Turn / Footstep L",
+        "clip wave",
+        "villager waves back",
+        "villager rested",
+        "guard steps on grass, volume 0.6",
+        "hero.steps = 4",
+        "guard.steps = 3",
+    ] {
+        assert!(described.contains(quoted), "README lacks `{quoted}`");
+        assert!(
+            trace.contains(quoted),
+            "the demo does not print `{quoted}`:\n{trace}"
+        );
+    }
+    // Each `log` line of the trace is one the description names.
+    for line in trace.lines().filter(|l| l.contains("  log  ")) {
+        let message = line.rsplit(": ").next().unwrap();
+        let message = message.trim_end_matches(|c: char| c.is_ascii_digit());
+        assert!(
+            described.contains(message),
+            "README does not describe `{line}`"
+        );
+    }
 }
