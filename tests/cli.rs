@@ -726,3 +726,74 @@ fn the_readme_describes_what_the_demo_prints() {
         );
     }
 }
+
+#[test]
+fn palette_lists_each_category_once_and_every_node() {
+    let (code, human, _) = check(root(), &["palette"]);
+    let (_, js, _) = check(root(), &["palette", "--format", "json"]);
+    assert_eq!(code, 0);
+    let headings: Vec<&str> = human.lines().filter(|l| !l.starts_with(' ')).collect();
+    let unique: std::collections::BTreeSet<&str> = headings.iter().copied().collect();
+    assert_eq!(
+        headings.len(),
+        unique.len(),
+        "duplicate headings: {headings:?}"
+    );
+    let nodes = json(&js)["nodes"].as_array().unwrap().clone();
+    let listed = human.lines().filter(|l| l.starts_with(' ')).count();
+    assert_eq!(listed, nodes.len());
+    // Each node under its own category's heading.
+    let lines: Vec<&str> = human.lines().collect();
+    for n in &nodes {
+        let kind = n["kind"].as_str().unwrap();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("  {kind} ")))
+            .unwrap_or_else(|| panic!("{kind} not listed"));
+        let heading = lines[..at].iter().rev().find(|l| !l.starts_with(' '));
+        assert_eq!(heading.copied(), n["category"].as_str(), "{kind}");
+    }
+}
+
+#[test]
+fn crossings_usage_shows_seek_and_paused_on_their_own() {
+    let (code, out, _) = check(root(), &["crossings", "--help"]);
+    assert_eq!(code, 0);
+    for usage in [
+        "sinew crossings <FILE> --from <FROM> --to <TO> [--looping] [--start] [OPTIONS]",
+        "sinew crossings <FILE> --seek [OPTIONS]",
+        "sinew crossings <FILE> --paused [OPTIONS]",
+    ] {
+        assert!(out.contains(usage), "{usage} not in:\n{out}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    // `sinew run … | head -1`: a million ticks, but the reader leaves after one line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(["run", "scenes/demo.scene.ron", "--ticks", "1000000"])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sinew");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("hero ready"), "{first}");
+    // The reader is gone (dropped above): the run stops at its next write, quietly.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(std::time::Instant::now() < deadline, "still running");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!((status.code(), err.as_str()), (Some(0), ""));
+}

@@ -375,3 +375,21 @@ pub fn fmt(
     }
     Ok(code)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+
+    #[test]
+    fn summaries_count_with_plurals_and_name_scenes_when_there_are_some() {
+        assert_eq!(summary(1, 0, 1, 1), "1 graph: 1 error, 1 warning");
+        assert_eq!(
+            summary(3, 1, 1, 0),
+            "3 graphs and 1 scene: 1 error, 0 warnings"
+        );
+        assert_eq!(
+            summary(0, 2, 0, 2),
+            "0 graphs and 2 scenes: 0 errors, 2 warnings"
+        );
+    }
+}

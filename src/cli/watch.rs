@@ -49,7 +49,7 @@ pub fn run(
     }
     report_check(ctx, &ws, format, out)?;
     out.flush().map_err(io)?;
-    loop {
+    while !super::stdout_closed() {
         let changed = match watcher.next_batch(Some(WAIT)) {
             Ok(c) => c,
             Err(false) => continue,
