@@ -675,7 +675,7 @@ fn a_fresh_clone_checks_clean() {
     // live under tests/); and the demo scene with them.
     let (code, out, err) = check(root(), &["check"]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
-    assert_eq!(out, "checked 4 graphs: 0 errors, 0 warnings\n");
+    assert_eq!(out, "checked 5 graphs: 0 errors, 0 warnings\n");
     let (code, out, _) = check(root(), &["check", "graphs", "scenes", "--format", "json"]);
     let v = json(&out);
     assert_eq!(code, 0, "{out}");
@@ -686,7 +686,7 @@ fn a_fresh_clone_checks_clean() {
             v["errors"].as_u64(),
             v["warnings"].as_u64()
         ),
-        (Some(4), Some(1), Some(0), Some(0))
+        (Some(5), Some(1), Some(0), Some(0))
     );
 }
 
@@ -709,6 +709,11 @@ fn the_readme_describes_what_the_demo_prints() {
         "guard steps on grass, volume 0.6",
         "hero.steps = 4",
         "guard.steps = 3",
+        "Sword Attack / Swing",
+        "knight: blade armed",
+        "cut short",
+        "hit window cut short: blade disarmed",
+        "knight.armed = false",
     ] {
         assert!(described.contains(quoted), "README lacks `{quoted}`");
         assert!(
