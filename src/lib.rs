@@ -30,3 +30,4 @@ pub mod studio;
 pub mod suggest;
 pub mod types;
 pub mod vm;
+pub mod workspace;

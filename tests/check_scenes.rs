@@ -146,9 +146,63 @@ fn a_symbolic_link_out_of_the_project_is_never_read() {
 #[test]
 fn every_scene_under_a_folder_with_the_graphs_once() {
     // The graph check and the scenes both compile graphs/broken.bpg: its E0312 is reported once.
-    let v = check("all", &["graphs", "scenes"], 6);
-    assert_eq!(v["graphs"], 2);
+    let v = check("all", &["graphs", "scenes"], 9);
+    assert_eq!(v["graphs"], 5);
     assert_eq!(codes(&v).iter().filter(|c| **c == "E0312").count(), 1);
+}
+
+#[test]
+fn the_sword_attack_names_exist_in_the_animator() {
+    let v = check("sword", &["scenes/sword.scene.ron"], 1);
+    assert_eq!(
+        (v["errors"].as_u64(), v["warnings"].as_u64()),
+        (Some(0), Some(0))
+    );
+}
+
+#[test]
+fn typos_in_actions_and_graph_literals_are_errors_with_suggestions() {
+    let v = check("sword_typos", &["scenes/sword_typos.scene.ron"], 1);
+    assert_eq!(
+        codes(&v),
+        [
+            "E0567", "E0566", "E0567", "E0565", "W0521", "W0521", "E0565", "E0567", "E0566",
+            "E0567"
+        ]
+    );
+    let notes: Vec<String> = v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            // Labels come first as `file:line:col: message` notes; then the diagnostic's own.
+            let notes = d["notes"].as_array().expect("notes");
+            let mut own = notes.iter().filter_map(Value::as_str);
+            own.find(|n| !n.contains(": the graph is attached"))
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    for (i, want) in [
+        (0, "did you mean `upper_body`?"),
+        (1, "did you mean `attack`?"),
+        (2, "layers: `upper_body`"),
+        (3, "did you mean `attack`?"),
+        (4, "did you mean `attack`?"),
+        (8, "clip slots: `idle`, `attack`"),
+    ] {
+        assert_eq!(notes[i], want, "{i}: {notes:?}");
+    }
+}
+
+#[test]
+fn requests_an_animator_cannot_serve_are_errors() {
+    let v = check(
+        "names_no_machine",
+        &["scenes/names_no_machine.scene.ron"],
+        1,
+    );
+    assert_eq!(codes(&v), ["E0560", "E0567", "E0567", "E0565", "E0565"]);
 }
 
 #[cfg(unix)]

@@ -360,7 +360,7 @@ fn clean_assets() -> tempfile::TempDir {
     std::fs::create_dir(dir.path().join("graphs")).unwrap();
     for f in ["flow_nodes.bpg", "math_nodes.bpg", "anim_nodes.bpg"] {
         std::fs::copy(
-            root().join("graphs/ok").join(f),
+            root().join("tests/fixtures/graphs/ok").join(f),
             dir.path().join("graphs").join(f),
         )
         .unwrap();
@@ -667,4 +667,138 @@ fn check_reports_retargeting_problems() {
             ("W0563".into(), "s.scene.ron".into(), 2),
         ]
     );
+}
+
+#[test]
+fn a_fresh_clone_checks_clean() {
+    // No arguments: the graphs under `graphs` against `assets` (the compiler's failing fixtures
+    // live under tests/); and the demo scene with them.
+    let (code, out, err) = check(root(), &["check"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!(out, "checked 5 graphs: 0 errors, 0 warnings\n");
+    let (code, out, _) = check(root(), &["check", "graphs", "scenes", "--format", "json"]);
+    let v = json(&out);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        (
+            v["graphs"].as_u64(),
+            v["scenes"].as_u64(),
+            v["errors"].as_u64(),
+            v["warnings"].as_u64()
+        ),
+        (Some(5), Some(1), Some(0), Some(0))
+    );
+}
+
+#[test]
+fn the_readme_describes_what_the_demo_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("In the demo").expect("demo description");
+    let end = start + readme[start..].find("\n## ").expect("next section");
+    let described = &readme[start..end];
+    let (code, trace, _) = check(root(), &["run", "scenes/demo.scene.ron", "--ticks", "120"]);
+    assert_eq!(code, 0);
+    // Every log message, trace excerpt and end value the description quotes is printed.
+    for quoted in [
+        "hero ready",
+        "hero step ",
+        "Hero Turn / Footstep L",
+        "clip wave",
+        "villager waves back",
+        "villager rested",
+        "guard steps on grass, volume 0.6",
+        "hero.steps = 4",
+        "guard.steps = 3",
+        "Sword Attack / Swing",
+        "knight: blade armed",
+        "cut short",
+        "hit window cut short: blade disarmed",
+        "knight.armed = false",
+    ] {
+        assert!(described.contains(quoted), "README lacks `{quoted}`");
+        assert!(
+            trace.contains(quoted),
+            "the demo does not print `{quoted}`:\n{trace}"
+        );
+    }
+    // Each `log` line of the trace is one the description names.
+    for line in trace.lines().filter(|l| l.contains("  log  ")) {
+        let message = line.rsplit(": ").next().unwrap();
+        let message = message.trim_end_matches(|c: char| c.is_ascii_digit());
+        assert!(
+            described.contains(message),
+            "README does not describe `{line}`"
+        );
+    }
+}
+
+#[test]
+fn palette_lists_each_category_once_and_every_node() {
+    let (code, human, _) = check(root(), &["palette"]);
+    let (_, js, _) = check(root(), &["palette", "--format", "json"]);
+    assert_eq!(code, 0);
+    let headings: Vec<&str> = human.lines().filter(|l| !l.starts_with(' ')).collect();
+    let unique: std::collections::BTreeSet<&str> = headings.iter().copied().collect();
+    assert_eq!(
+        headings.len(),
+        unique.len(),
+        "duplicate headings: {headings:?}"
+    );
+    let nodes = json(&js)["nodes"].as_array().unwrap().clone();
+    let listed = human.lines().filter(|l| l.starts_with(' ')).count();
+    assert_eq!(listed, nodes.len());
+    // Each node under its own category's heading.
+    let lines: Vec<&str> = human.lines().collect();
+    for n in &nodes {
+        let kind = n["kind"].as_str().unwrap();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("  {kind} ")))
+            .unwrap_or_else(|| panic!("{kind} not listed"));
+        let heading = lines[..at].iter().rev().find(|l| !l.starts_with(' '));
+        assert_eq!(heading.copied(), n["category"].as_str(), "{kind}");
+    }
+}
+
+#[test]
+fn crossings_usage_shows_seek_and_paused_on_their_own() {
+    let (code, out, _) = check(root(), &["crossings", "--help"]);
+    assert_eq!(code, 0);
+    for usage in [
+        "sinew crossings <FILE> --from <FROM> --to <TO> [--looping] [--start] [OPTIONS]",
+        "sinew crossings <FILE> --seek [OPTIONS]",
+        "sinew crossings <FILE> --paused [OPTIONS]",
+    ] {
+        assert!(out.contains(usage), "{usage} not in:\n{out}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    // `sinew run … | head -1`: a million ticks, but the reader leaves after one line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(["run", "scenes/demo.scene.ron", "--ticks", "1000000"])
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sinew");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("hero ready"), "{first}");
+    // The reader is gone (dropped above): the run stops at its next write, quietly.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(std::time::Instant::now() < deadline, "still running");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert_eq!((status.code(), err.as_str()), (Some(0), ""));
 }

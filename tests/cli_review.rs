@@ -52,7 +52,12 @@ fn graph_svg_writes_the_picture_the_library_draws() {
 fn graph_draws_graphs_with_compile_errors_and_state_machines() {
     let (code, stdout, err) = sinew(
         root(),
-        &["graph", "graphs/err/unknown_kind.bpg", "--svg", "-"],
+        &[
+            "graph",
+            "tests/fixtures/graphs/err/unknown_kind.bpg",
+            "--svg",
+            "-",
+        ],
     );
     assert_eq!(code, 0, "{err}");
     assert!(stdout.contains("data-diagnostic-code=\"E0302\""));
@@ -65,11 +70,16 @@ fn graph_draws_graphs_with_compile_errors_and_state_machines() {
 fn graph_refuses_unparseable_and_unreadable_files_by_name() {
     let (code, _, err) = sinew(
         root(),
-        &["graph", "graphs/err/syntax_expected.bpg", "--svg", "-"],
+        &[
+            "graph",
+            "tests/fixtures/graphs/err/syntax_expected.bpg",
+            "--svg",
+            "-",
+        ],
     );
     assert_eq!(code, 2);
     assert!(
-        err.contains("error: graphs/err/syntax_expected.bpg does not parse"),
+        err.contains("error: tests/fixtures/graphs/err/syntax_expected.bpg does not parse"),
         "{err}"
     );
     assert!(err.contains("E0405"), "{err}");

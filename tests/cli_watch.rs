@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 struct Watch {
     child: Child,
@@ -20,17 +20,20 @@ impl Drop for Watch {
 }
 
 impl Watch {
-    fn start(assets: &Path) -> Watch {
-        Watch::start_with(assets, &[])
+    /// `sinew watch PATHS... --assets ASSETS` in the folder holding ASSETS.
+    fn start_with(assets: &Path, paths: &[&Path]) -> Watch {
+        let mut args: Vec<&std::ffi::OsStr> = paths.iter().map(|p| p.as_os_str()).collect();
+        args.push("--assets".as_ref());
+        args.push(assets.as_os_str());
+        Watch::start_in(assets.parent().unwrap(), &args)
     }
 
-    /// `sinew watch PATHS... --assets ASSETS`.
-    fn start_with(assets: &Path, paths: &[&Path]) -> Watch {
+    /// `sinew watch --format json ARGS…` in `dir`.
+    fn start_in<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Watch {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
-            .arg("watch")
-            .args(paths)
-            .args(["--format", "json", "--assets"])
-            .arg(assets)
+            .args(["watch", "--format", "json"])
+            .args(args)
+            .current_dir(dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -99,6 +102,13 @@ impl Watch {
             }
         }
     }
+
+    /// Nothing more within `d` (the watch is idle).
+    fn quiet(&self, d: Duration) {
+        if let Ok(v) = self.lines.recv_timeout(d) {
+            panic!("unexpected line {v}");
+        }
+    }
 }
 
 fn seq_with_id(id: &str, name: &str, notifies: &[&str]) -> String {
@@ -127,9 +137,11 @@ fn strings(v: &serde_json::Value) -> Vec<String> {
 #[test]
 fn watch_reports_palette_deltas_for_real_file_changes() {
     let dir = tempfile::tempdir().unwrap();
-    let assets = dir.path();
+    let assets = &dir.path().join("assets");
+    std::fs::create_dir_all(dir.path().join("graphs")).unwrap();
+    std::fs::create_dir(assets).unwrap();
     std::fs::write(assets.join("run.animseq"), seq("Run", &["a"])).unwrap();
-    let w = Watch::start(assets);
+    let w = Watch::start_in(dir.path(), &[] as &[&str]);
     assert_eq!(w.next("ready")["events"], 1);
     let check = w.next("check");
     assert_eq!(check["errors"], 0);
@@ -184,8 +196,9 @@ fn watch_rearms_when_the_assets_folder_is_deleted_and_created_again() {
     let dir = tempfile::tempdir().unwrap();
     let assets = dir.path().join("assets");
     std::fs::create_dir(&assets).unwrap();
+    std::fs::create_dir(dir.path().join("graphs")).unwrap();
     std::fs::write(assets.join("run.animseq"), seq("Run", &["a"])).unwrap();
-    let w = Watch::start(&assets);
+    let w = Watch::start_in(dir.path(), &["--assets", "assets"]);
     assert_eq!(w.next("ready")["events"], 1);
 
     std::fs::remove_dir_all(&assets).unwrap();
@@ -243,4 +256,220 @@ fn watch_rearms_a_graph_folder_and_names_it_as_such() {
             break;
         }
     }
+}
+
+/// A little project: `assets/steps.animseq` (notifies `a`, `b`), `graphs/steps.bpg` counting
+/// `a`, `scenes/hero.scene.ron` attaching it to an entity that plays the clip.
+fn project(dir: &Path) {
+    for d in ["assets", "graphs", "scenes"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    std::fs::write(
+        dir.join("assets/steps.animseq"),
+        seq_with_id("steps", "Steps", &["a", "b"]),
+    )
+    .unwrap();
+    std::fs::write(dir.join("graphs/steps.bpg"), STEPS_GRAPH).unwrap();
+    std::fs::write(
+        dir.join("scenes/hero.scene.ron"),
+        "Scene(entities: [(name: \"hero\", animator: Some((clips: {\"steps\": \"steps.animseq\"}, \
+         default_clip: Some(\"steps\"))), graphs: [\"../graphs/steps.bpg\"])])\n",
+    )
+    .unwrap();
+}
+
+const STEPS_GRAPH: &str = "graph steps\n\nvar n: int = 0\n\nnode on_a = event animseq::steps.a\n\
+    node get  = var.get n\nnode inc  = int.add { b = 1 }\nnode set  = var.set n\n\n\
+    on_a.then -> set.exec\nget.value -> inc.a\ninc.out   -> set.value\n";
+
+fn codes(check: &serde_json::Value) -> Vec<String> {
+    check["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The files a diagnostic list names, sorted and deduplicated.
+fn files(check: &serde_json::Value) -> Vec<String> {
+    let mut f: Vec<String> = check["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap().to_string())
+        .collect();
+    f.sort();
+    f.dedup();
+    f
+}
+
+/// The next `check` line, and how long after `since` it came.
+fn check_after(w: &Watch, since: Instant) -> (serde_json::Value, Duration) {
+    let c = w.next("check");
+    (c, since.elapsed())
+}
+
+#[test]
+fn watch_rechecks_graphs_and_scenes_when_a_notify_is_renamed_and_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    project(root);
+    let w = Watch::start_in(root, &["graphs", "scenes"]);
+    assert_eq!(w.next("ready")["events"], 2);
+    let c = w.next("check");
+    assert_eq!(
+        (
+            c["errors"].as_u64(),
+            c["graphs"].as_u64(),
+            c["scenes"].as_u64()
+        ),
+        (Some(0), Some(1), Some(1)),
+        "{c}"
+    );
+
+    // Rename the notify the graph uses: red, the graph's unknown event reported once (the
+    // graph checked on its own and for the scene), within a second of the save.
+    let t = Instant::now();
+    std::fs::write(
+        root.join("assets/steps.animseq"),
+        seq_with_id("steps", "Steps", &["a_renamed", "b"]),
+    )
+    .unwrap();
+    let (c, red_after) = check_after(&w, t);
+    assert_eq!(codes(&c), ["E0312", "E0562"], "{c}");
+    assert_eq!(
+        files(&c),
+        ["graphs/steps.bpg", "scenes/hero.scene.ron"],
+        "{c}"
+    );
+    assert!(
+        red_after < Duration::from_secs(1),
+        "red after {red_after:?}"
+    );
+
+    // Fix it: green again.
+    let t = Instant::now();
+    std::fs::write(
+        root.join("assets/steps.animseq"),
+        seq_with_id("steps", "Steps", &["a", "b"]),
+    )
+    .unwrap();
+    let (c, green_after) = check_after(&w, t);
+    assert_eq!(c["errors"], 0, "{c}");
+    assert!(
+        green_after < Duration::from_secs(1),
+        "green after {green_after:?}"
+    );
+    eprintln!("red after {red_after:?}, green after {green_after:?}");
+
+    // A graph edit re-checks the graph and the scene that uses it.
+    std::fs::write(
+        root.join("graphs/steps.bpg"),
+        STEPS_GRAPH.replace("var.set n", "var.set m"),
+    )
+    .unwrap();
+    let c = w.next("check");
+    assert!(c["errors"].as_u64() > Some(0), "{c}");
+    assert_eq!(
+        files(&c),
+        ["graphs/steps.bpg", "scenes/hero.scene.ron"],
+        "{c}"
+    );
+    std::fs::write(root.join("graphs/steps.bpg"), STEPS_GRAPH).unwrap();
+    assert_eq!(w.next("check")["errors"], 0);
+    w.quiet(Duration::from_millis(600));
+}
+
+#[test]
+fn watch_reports_folders_that_vanish_and_picks_them_up_when_they_return() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    project(root);
+    let w = Watch::start_in(root, &["graphs", "scenes"]);
+    w.next("ready");
+    assert_eq!(w.next("check")["errors"], 0);
+
+    // The graphs folder goes: it is reported, and the scene cannot read its graph.
+    std::fs::rename(root.join("graphs"), root.join("graphs.away")).unwrap();
+    let c = loop {
+        let c = w.next("check");
+        if codes(&c).contains(&"E0001".to_string()) {
+            break c;
+        }
+    };
+    assert_eq!(c["graphs"], 0, "{c}");
+    assert_eq!(codes(&c), ["E0001", "E0561"], "{c}");
+    assert_eq!(files(&c), ["graphs", "scenes/hero.scene.ron"], "{c}");
+
+    // It returns: watched and checked again.
+    std::fs::rename(root.join("graphs.away"), root.join("graphs")).unwrap();
+    let c = loop {
+        let c = w.next("check");
+        if c["errors"] == 0 {
+            break c;
+        }
+    };
+    assert_eq!(
+        (c["graphs"].as_u64(), c["scenes"].as_u64()),
+        (Some(1), Some(1)),
+        "{c}"
+    );
+    // ... and changes inside it are seen again.
+    std::fs::write(
+        root.join("graphs/steps.bpg"),
+        "graph steps\nnode x = nope.nope\n",
+    )
+    .unwrap();
+    let c = w.next("check");
+    assert!(c["errors"].as_u64() > Some(0), "{c}");
+    std::fs::write(root.join("graphs/steps.bpg"), STEPS_GRAPH).unwrap();
+    assert_eq!(w.next("check")["errors"], 0);
+
+    // The assets folder goes and returns.
+    std::fs::rename(root.join("assets"), root.join("assets.away")).unwrap();
+    let c = loop {
+        let c = w.next("check");
+        if files(&c).contains(&"assets".to_string()) {
+            break c;
+        }
+    };
+    assert!(codes(&c).contains(&"E0001".to_string()), "{c}");
+    std::fs::rename(root.join("assets.away"), root.join("assets")).unwrap();
+    let c = loop {
+        let c = w.next("check");
+        if c["errors"] == 0 {
+            break c;
+        }
+    };
+    assert_eq!(c["scenes"], 1);
+}
+
+#[test]
+fn watch_of_scenes_follows_the_graphs_they_use_outside_the_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    project(root);
+    let w = Watch::start_in(root, &["scenes"]);
+    w.next("ready");
+    let c = w.next("check");
+    assert_eq!(
+        (c["errors"].as_u64(), c["graphs"].as_u64()),
+        (Some(0), Some(0)),
+        "{c}"
+    );
+    // graphs/ is not a PATH, but the scene reads graphs/steps.bpg: an edit there re-checks it.
+    std::fs::write(
+        root.join("graphs/steps.bpg"),
+        STEPS_GRAPH.replace("steps.a", "steps.zz"),
+    )
+    .unwrap();
+    let c = w.next("check");
+    assert_eq!(codes(&c), ["E0312", "E0562"], "{c}");
+    // A change elsewhere in that folder concerns nothing: no report.
+    std::fs::write(root.join("graphs/notes.txt"), "hello").unwrap();
+    w.quiet(Duration::from_millis(800));
+    std::fs::write(root.join("graphs/steps.bpg"), STEPS_GRAPH).unwrap();
+    let c = w.next("check");
+    assert_eq!(c["errors"], 0, "{c}");
 }

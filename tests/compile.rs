@@ -1,4 +1,5 @@
-//! Data-driven compiler fixtures: every `graphs/ok/*.bpg` and every semantic `graphs/err/*.bpg`
+//! Data-driven compiler fixtures: every `tests/fixtures/graphs/ok/*.bpg` and every semantic
+//! `tests/fixtures/graphs/err/*.bpg`
 //! compiles against the fixture catalog (`tests/fixtures/catalog`) into one insta snapshot
 //! (rendered diagnostics, JSON, and disassembly for graphs that compile).
 
@@ -64,12 +65,13 @@ fn snapshot(kind: &str, path: &Path, text: &str) {
     });
 }
 
-/// Syntax/formatter showcase files in `graphs/ok` that are not meant to compile cleanly.
+/// Syntax/formatter showcase files in `tests/fixtures/graphs/ok` that are not meant to compile
+/// cleanly.
 const FORMAT_ONLY: [&str; 2] = ["all_forms.bpg", "messy.bpg"];
 
 #[test]
 fn ok_graphs_compile_without_errors() {
-    for p in fixtures("graphs/ok") {
+    for p in fixtures("tests/fixtures/graphs/ok") {
         if FORMAT_ONLY.iter().any(|f| p.ends_with(f)) {
             continue;
         }
@@ -87,7 +89,7 @@ fn ok_graphs_compile_without_errors() {
 #[test]
 fn err_graphs_report_their_diagnostics() {
     let mut seen = BTreeSet::new();
-    for p in fixtures("graphs/err") {
+    for p in fixtures("tests/fixtures/graphs/err") {
         let (text, codes, _) = check(&p);
         assert!(!codes.is_empty(), "{} reported nothing", p.display());
         // The header comment names the codes the fixture exists for.
@@ -120,7 +122,7 @@ fn err_graphs_report_their_diagnostics() {
 #[test]
 fn every_builtin_kind_appears_in_an_ok_fixture() {
     let mut text = String::new();
-    for p in fixtures("graphs/ok") {
+    for p in fixtures("tests/fixtures/graphs/ok") {
         text.push_str(&std::fs::read_to_string(p).unwrap());
     }
     for k in sinew::nodes::BUILTINS {
@@ -136,7 +138,7 @@ fn every_builtin_kind_appears_in_an_ok_fixture() {
 
 #[test]
 fn quarantine_note_names_the_conflicting_files() {
-    let (text, codes, _) = check(Path::new("graphs/err/quarantined_event.bpg"));
+    let (text, codes, _) = check(Path::new("tests/fixtures/graphs/err/quarantined_event.bpg"));
     assert!(codes.contains("E0313"));
     assert!(
         text.contains("dup_a.animseq") && text.contains("dup_b.animseq"),
@@ -146,12 +148,12 @@ fn quarantine_note_names_the_conflicting_files() {
 
 #[test]
 fn suggestions_prefer_the_same_sequence() {
-    let (text, _, _) = check(Path::new("graphs/err/unknown_event.bpg"));
+    let (text, _, _) = check(Path::new("tests/fixtures/graphs/err/unknown_event.bpg"));
     assert!(
         text.contains("did you mean `animseq::run.footstep_l`?"),
         "{text}"
     );
-    let (text, _, _) = check(Path::new("graphs/err/unknown_kind.bpg"));
+    let (text, _, _) = check(Path::new("tests/fixtures/graphs/err/unknown_kind.bpg"));
     assert!(
         text.contains("did you mean `int.add`?") && text.contains("did you mean `debug.log`?"),
         "{text}"
@@ -177,8 +179,8 @@ fn events_catalog_view_matches_status() {
 
 #[test]
 fn fmt_is_idempotent_on_every_fixture_that_parses() {
-    let mut all = fixtures("graphs/ok");
-    all.extend(fixtures("graphs/err"));
+    let mut all = fixtures("tests/fixtures/graphs/ok");
+    all.extend(fixtures("tests/fixtures/graphs/err"));
     assert!(all.len() > 20);
     for p in all {
         let text = std::fs::read_to_string(&p).unwrap();

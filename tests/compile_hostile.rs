@@ -477,8 +477,8 @@ fn soup(picks: &[u8]) -> String {
 fn fixtures() -> &'static Vec<String> {
     static F: OnceLock<Vec<String>> = OnceLock::new();
     F.get_or_init(|| {
-        let mut v: Vec<_> = std::fs::read_dir("graphs/ok")
-            .expect("graphs/ok")
+        let mut v: Vec<_> = std::fs::read_dir("tests/fixtures/graphs/ok")
+            .expect("tests/fixtures/graphs/ok")
             .map(|e| e.expect("entry").path())
             .filter(|p| p.extension().is_some_and(|e| e == "bpg"))
             .collect();

@@ -1,5 +1,5 @@
 //! Differential tests: the compiled bytecode on the VM against the tree-walking reference
-//! evaluator (`tests/support/reference.rs`) — on every `graphs/ok` fixture, on hand-written edge
+//! evaluator (`tests/support/reference.rs`) — on every `tests/fixtures/graphs/ok` fixture, on hand-written edge
 //! cases and on random well-typed graphs. After every invocation both sides must agree on the
 //! outcome (completed / suspended for the same time / aborted by the same error at the same
 //! node), the variables, the stored exec-node outputs and the host calls.
@@ -677,8 +677,8 @@ fn assert_agree(name: &str, text: &str) -> Stats {
 #[test]
 fn ok_fixtures_agree() {
     let mut n = 0;
-    let mut paths: Vec<_> = std::fs::read_dir("graphs/ok")
-        .expect("graphs/ok")
+    let mut paths: Vec<_> = std::fs::read_dir("tests/fixtures/graphs/ok")
+        .expect("tests/fixtures/graphs/ok")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "bpg"))
         .collect();

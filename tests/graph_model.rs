@@ -19,7 +19,7 @@ fn root() -> &'static Path {
 /// Every graph the repository ships that parses cleanly.
 fn clean_graphs() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for dir in ["graphs/ok", "graphs/demo", "graphs"] {
+    for dir in ["tests/fixtures/graphs/ok", "graphs/demo", "graphs"] {
         let mut names: Vec<_> = std::fs::read_dir(root().join(dir))
             .expect("fixture folder")
             .flatten()
@@ -98,7 +98,8 @@ fn shipped_graphs_round_trip_through_the_model() {
 
 #[test]
 fn hero_model_json_has_the_studio_shape() {
-    let text = std::fs::read_to_string(root().join("graphs/ok/hero_footsteps.bpg")).unwrap();
+    let text = std::fs::read_to_string(root().join("tests/fixtures/graphs/ok/hero_footsteps.bpg"))
+        .unwrap();
     let json = serde_json::to_string_pretty(&model_of(&text)).unwrap();
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("graph_model_hero_footsteps", json);

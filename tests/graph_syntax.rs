@@ -77,9 +77,9 @@ fn snapshot(name: &str, value: &str) {
 fn every_error_fixture_reports_only_syntax_codes_and_all_codes_are_covered() {
     let mut seen = std::collections::BTreeSet::new();
     // Semantic fixtures (no `syntax_` prefix) belong to `tests/compile.rs`.
-    for (name, text) in fixtures("graphs/err")
+    for (name, text) in fixtures("tests/fixtures/graphs/err")
         .into_iter()
-        .filter(|(n, _)| n.starts_with("graphs/err/syntax_"))
+        .filter(|(n, _)| n.starts_with("tests/fixtures/graphs/err/syntax_"))
     {
         let diags = diagnose(&name, &text);
         assert!(!diags.is_empty(), "{name} has no diagnostics");
@@ -88,7 +88,7 @@ fn every_error_fixture_reports_only_syntax_codes_and_all_codes_are_covered() {
             seen.insert(d.code);
         }
         let stem = name
-            .trim_start_matches("graphs/err/")
+            .trim_start_matches("tests/fixtures/graphs/err/")
             .trim_end_matches(".bpg");
         snapshot(&format!("graph_err_{stem}"), &render(&name, &text));
     }
@@ -99,12 +99,12 @@ fn every_error_fixture_reports_only_syntax_codes_and_all_codes_are_covered() {
 
 #[test]
 fn ok_fixtures_parse_cleanly_and_format_stably() {
-    for (name, text) in fixtures("graphs/ok") {
+    for (name, text) in fixtures("tests/fixtures/graphs/ok") {
         assert_eq!(diagnose(&name, &text), Vec::new(), "{name}");
         assert_eq!(check_round_trip(&text), Ok(()), "{name}");
         let out = format_source(&SourceFile::new(name.as_str(), text.as_str())).expect("clean");
         let stem = name
-            .trim_start_matches("graphs/ok/")
+            .trim_start_matches("tests/fixtures/graphs/ok/")
             .trim_end_matches(".bpg");
         snapshot(&format!("graph_fmt_{stem}"), &out);
     }
@@ -113,7 +113,8 @@ fn ok_fixtures_parse_cleanly_and_format_stably() {
 #[test]
 fn hero_example_formats_to_single_spaced_sections() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(root.join("graphs/ok/hero_footsteps.bpg")).expect("read");
+    let text = std::fs::read_to_string(root.join("tests/fixtures/graphs/ok/hero_footsteps.bpg"))
+        .expect("read");
     check_fmt(
         &text,
         "// graphs/hero_footsteps.bpg
@@ -438,7 +439,8 @@ fn insert_after(text: &str, anchor: &str, lines: &[&str]) -> String {
 #[test]
 fn independent_additions_merge_into_a_valid_graph() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let raw = std::fs::read_to_string(root.join("graphs/ok/hero_footsteps.bpg")).expect("read");
+    let raw = std::fs::read_to_string(root.join("tests/fixtures/graphs/ok/hero_footsteps.bpg"))
+        .expect("read");
     let base = format_source(&SourceFile::new("b.bpg", raw.as_str())).expect("clean");
     // Two editors, each adding a node and a link, in canonical form (what `fmt` writes).
     let a_node = "node a_very_long_node_name = debug.log { message = \"a\" } at (0, 300)";

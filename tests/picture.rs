@@ -1,5 +1,5 @@
 //! `picture`: SVG pictures of graphs and state machines. One insta snapshot (the SVG text) per
-//! `graphs/ok` fixture and demo graph, checked for determinism, well-formed markup and the test
+//! `tests/fixtures/graphs/ok` fixture and demo graph, checked for determinism, well-formed markup and the test
 //! hooks inside `check`; markup characters in names are escaped; erroring nodes are marked.
 
 mod support;
@@ -110,13 +110,13 @@ fn bpg_files(dir: &str) -> Vec<std::path::PathBuf> {
 
 #[test]
 fn every_ok_fixture_has_a_reviewed_picture() {
-    let files = bpg_files("graphs/ok");
+    let files = bpg_files("tests/fixtures/graphs/ok");
     assert!(files.len() >= 6);
     for p in files {
         let stem = p.file_stem().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&p).unwrap();
         let svg = check(
-            &format!("graphs/ok/{stem}.bpg"),
+            &format!("tests/fixtures/graphs/ok/{stem}.bpg"),
             &text,
             "tests/fixtures/catalog",
         );
@@ -187,7 +187,8 @@ fn pictures_use_the_blueprint_conventions() {
 
 #[test]
 fn erroring_nodes_are_marked_with_their_codes() {
-    let text = std::fs::read_to_string(root().join("graphs/err/unknown_kind.bpg")).unwrap();
+    let text =
+        std::fs::read_to_string(root().join("tests/fixtures/graphs/err/unknown_kind.bpg")).unwrap();
     let svg = check("unknown_kind.bpg", &text, "tests/fixtures/catalog");
     assert!(svg.contains("class=\"node f-unknown has-error\" data-node-id=\"add\""));
     assert!(svg.contains("data-diagnostic-code=\"E0302\""));
@@ -196,7 +197,7 @@ fn erroring_nodes_are_marked_with_their_codes() {
     let svg = check("g.bpg", text, "tests/fixtures/catalog");
     assert!(svg.contains("class=\"pin in t-unknown on bad\" data-pin=\"b.nope\""));
     assert!(svg.contains("wire t-exec bad\" data-link=\"a.then -&gt; b.nope\""));
-    for p in bpg_files("graphs/err") {
+    for p in bpg_files("tests/fixtures/graphs/err") {
         let text = std::fs::read_to_string(&p).unwrap();
         let src = SourceFile::new("e.bpg", text.as_str());
         // Syntax errors refuse; every other erroring graph still draws, marked.

@@ -215,6 +215,87 @@ fn validation_passes_run_over_the_loaded_scene() {
     assert_eq!(codes(&loaded), ["W0521"]);
 }
 
+/// The name check over `scene` whose one entity `hero` has graph `graphs/g.bpg` (`graph`)
+/// and the state machine `assets/m.animsm` (states `a`, `b`; reads parameter `speed`): the codes
+/// but the graph's own warnings.
+fn name_codes(animator_extra: &str, graph: &str, actions: &str) -> Vec<&'static str> {
+    let sm = r#"StateMachine(entry: "a", states: [(name: "a", motion: Clip("steps")),
+        (name: "b", motion: Clip("steps"))],
+        transitions: [(from: "a", to: "b", when: [Greater("speed", 1.0)])])"#;
+    let scene = format!(
+        r#"Scene(entities: [(name: "hero", animator: Some((clips: {{"steps": "steps.animseq"}},
+        state_machine: Some("m.animsm"){animator_extra})), graphs: ["../graphs/g.bpg"])],
+        actions: [{actions}])"#
+    );
+    let loaded = load(&project(
+        &scene,
+        &[("assets/m.animsm", sm), ("graphs/g.bpg", graph)],
+    ));
+    // The graph's own warnings (unused variables, unreached nodes) are not the check's.
+    codes(&loaded)
+        .into_iter()
+        .filter(|c| !c.starts_with("W03"))
+        .collect()
+}
+
+#[test]
+fn the_name_check_sees_literals_only() {
+    let head = "graph g\n\nvar s: string = \"nope\"\n\nnode t = event tick\n";
+    // A literal unknown state is refused before the run; a computed one is left to the animator.
+    let literal = format!("{head}node r = anim.set_state {{ state = \"c\" }}\nt.then -> r.exec\n");
+    assert_eq!(name_codes("", &literal, ""), ["E0565"]);
+    let computed = format!(
+        "{head}node v = var.get s\nnode r = anim.set_state\nt.then -> r.exec\nv.value -> r.state\n"
+    );
+    assert_eq!(name_codes("", &computed, ""), Vec::<&str>::new());
+    // Known names pass: a state, a declared layer, a clip slot, a parameter the machine reads.
+    let known = format!(
+        "{head}node r = anim.set_state {{ state = \"b\" }}\n\
+         node l = anim.play_on_layer {{ layer = \"up\", clip = \"steps\" }}\n\
+         node p = anim.set_param {{ name = \"speed\", value = 2.0 }}\n\
+         t.then -> r.exec\nr.then -> l.exec\nl.then -> p.exec\n"
+    );
+    assert_eq!(
+        name_codes(r#", layers: [(name: "up")]"#, &known, ""),
+        Vec::<&str>::new()
+    );
+    assert_eq!(name_codes("", &known, ""), ["E0567"], "undeclared layer");
+}
+
+#[test]
+fn a_parameter_is_read_by_the_machine_or_a_graph() {
+    let set =
+        |name: &str| format!("(at: 0.0, entity: \"hero\", action: SetParam(\"{name}\", 1.0))");
+    let idle = "graph g\n";
+    assert_eq!(name_codes("", idle, &set("speed")), Vec::<&str>::new());
+    assert_eq!(name_codes("", idle, &set("combo")), ["W0521"]);
+    // A literal `anim.get_param` reads it; a computed one might read anything.
+    let reads = |pin: &str| {
+        format!(
+            "graph g\n\nvar n: string = \"x\"\nvar out: float = 0.0\n\nnode t = event tick\n\
+             node v = var.get n\nnode g = anim.get_param {pin}\nnode w = var.set out\n\
+             t.then -> w.exec\ng.value -> w.value\n{}",
+            if pin.is_empty() {
+                "v.value -> g.name\n"
+            } else {
+                ""
+            }
+        )
+    };
+    assert_eq!(
+        name_codes("", &reads("{ name = \"combo\" }"), &set("combo")),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        name_codes("", &reads("{ name = \"other\" }"), &set("combo")),
+        ["W0521"]
+    );
+    assert_eq!(
+        name_codes("", &reads(""), &set("combo")),
+        Vec::<&str>::new()
+    );
+}
+
 #[test]
 fn asset_diagnostics_are_kept_apart_and_shown_as_warnings_by_run() {
     let broken = r#"AnimSeq(format: 1, id: "broken", name: "B", duration: -1.0, tracks: [])"#;

@@ -352,9 +352,14 @@ fn state_machine_transitions_and_requests() {
     // nothing; go=0 at 1.2 (tick 25): b->a; SetState("once") at 1.5 (tick 31); `short` lasts
     // 0.5 s at speed 1, so `once` is finished after tick 40 and leaves in tick 41.
     assert_eq!(states, ["14:a->b", "25:b->a", "31:a->once", "41:once->a"]);
-    let errors = kinds(&lines, "error");
-    assert_eq!(errors.len(), 1);
-    assert!(errors[0].contains("`nope`"));
+    // The graph's request for the unknown state `nope` is refused: nothing changes (no state
+    // line at tick 22) and its `ok` output is false.
+    assert!(kinds(&lines, "error").is_empty());
+    let end = kinds(&lines, "end");
+    assert!(
+        end[0].contains(r#""ask_state":{"want":"nope","accepted":false}"#),
+        "{end:?}"
+    );
     // During a->b's 0.2 s crossfade (ticks 14..17) both states' clips fire: b's `short` starts
     // (s0 at 0) in tick 14; a's `steps` crosses b at 0.75 in tick 15 (0.70 → 0.75).
     let at = |tick: u32, clip: &str| {

@@ -103,7 +103,8 @@ fn scene(c: &[u16]) -> (Vec<(String, String)>, usize, f64) {
         let at = t(&mut next);
         let who = ["a", "b"][next(2) as usize];
         let action = match next(12) {
-            0 => format!("SetState(\"s{}\")", next(3)),
+            // Only `a` has a state machine: a state request on `b` is a load error (E0565).
+            0 if who == "a" => format!("SetState(\"s{}\")", next(3)),
             1 => format!("SetParam(\"go\", {:?})", f64::from(next(3)) / 2.0),
             2 => format!("SetParam(\"x\", {:?})", f64::from(next(5)) / 4.0),
             3 => format!("PlayOnLayer(\"top\", \"c{}\")", 4 + next(2)),

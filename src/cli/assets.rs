@@ -168,8 +168,19 @@ pub fn palette(
     match format {
         Format::Json => write_json(out, &palette_document(&entries))?,
         Format::Human => {
-            let mut category = "";
+            // One heading per category, in the order categories first appear (a category whose
+            // nodes are not adjacent in the table, such as `Events`, is still listed once).
+            let mut categories: Vec<&str> = Vec::new();
             for e in &entries {
+                if !categories.contains(&e.category.as_str()) {
+                    categories.push(&e.category);
+                }
+            }
+            let grouped = categories
+                .iter()
+                .flat_map(|c| entries.iter().filter(move |e| e.category == *c));
+            let mut category = "";
+            for e in grouped {
                 if e.category != category {
                     category = &e.category;
                     writeln!(out, "{}", Escaped(category)).map_err(io)?;

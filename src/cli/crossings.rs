@@ -10,7 +10,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
-#[command(group = clap::ArgGroup::new("mode").required(true).multiple(false).args(["from", "seek", "paused"]))]
+#[command(
+    group = clap::ArgGroup::new("mode").required(true).multiple(false).args(["from", "seek", "paused"]),
+    override_usage = "sinew crossings <FILE> --from <FROM> --to <TO> [--looping] [--start] [OPTIONS]\n       \
+                      sinew crossings <FILE> --seek [OPTIONS]\n       \
+                      sinew crossings <FILE> --paused [OPTIONS]"
+)]
 pub struct Args {
     /// The `.animseq` file.
     pub file: PathBuf,
@@ -26,10 +31,10 @@ pub struct Args {
     /// Playback (re)started at `--from`: occurrences exactly there fire too.
     #[arg(long)]
     pub start: bool,
-    /// The playhead jumped: nothing fires.
+    /// The playhead jumped: nothing fires (on its own, without `--from`/`--to`).
     #[arg(long)]
     pub seek: bool,
-    /// Playback is paused: nothing fires.
+    /// Playback is paused: nothing fires (on its own, without `--from`/`--to`).
     #[arg(long)]
     pub paused: bool,
     /// The most crossings to return.

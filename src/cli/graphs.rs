@@ -2,15 +2,12 @@
 
 use super::{Ctx, FAILURE, INPUT_ERRORS, OK, status, write_json};
 use crate::bytecode::{self, Module};
-use crate::catalog::scan::LiveCatalog;
-use crate::compile::{self, Compiled};
 use crate::diag::render::{human, to_json};
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::escape::Escaped;
 use crate::fsutil::{InputKind, read_input};
-use rayon::prelude::*;
+use crate::workspace::{FileKind, Workspace};
 use serde_json::json;
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -45,8 +42,8 @@ pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
         let meta =
             std::fs::metadata(p).map_err(|e| format!("cannot read {}: {e}", ctx.display(p)))?;
         if meta.is_file() {
-            if super::scenes::is_animation_file(p) {
-                continue; // validated by `scenes::check_animation_files`
+            if FileKind::of(p).is_some_and(|k| !matches!(k, FileKind::Graph | FileKind::Clip)) {
+                continue; // a skeleton, state machine or scene: checked by the workspace
             }
             let stem = p.file_stem().unwrap_or_default();
             add(
@@ -104,118 +101,57 @@ fn distinct_outputs(ctx: &Ctx, files: &[GraphFile], out_dir: &Path) -> Result<()
     Ok(())
 }
 
-/// One compiled graph.
-pub struct GraphResult {
-    pub compiled: Option<Compiled>,
-    /// Read/UTF-8 failures.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// Compiles every graph against the catalog, in parallel; output order follows `files`.
-pub fn compile_all(ctx: &Ctx, files: &[GraphFile], live: &LiveCatalog) -> Vec<GraphResult> {
-    files
-        .par_iter()
-        .map(|f| {
-            let name = ctx.display(&f.path);
-            match read_input(&f.path, InputKind::Graph) {
-                Err(e) => GraphResult {
-                    compiled: None,
-                    diagnostics: vec![
-                        Diagnostic::error(
-                            crate::catalog::scan::E_UNREADABLE,
-                            format!("cannot read file: {e}"),
-                        )
-                        .in_file(&name),
-                    ],
-                },
-                Ok(bytes) => match String::from_utf8(bytes) {
-                    Err(e) => {
-                        let src = SourceFile::new(
-                            name,
-                            String::from_utf8_lossy(e.as_bytes()).into_owned(),
-                        );
-                        let at = e.utf8_error().valid_up_to();
-                        GraphResult {
-                            diagnostics: vec![
-                                Diagnostic::error(diag::E_NOT_UTF8, "file is not valid UTF-8")
-                                    .at(&src, diag::Span::new(at, at + 1)),
-                            ],
-                            compiled: None,
-                        }
-                    }
-                    Ok(text) => {
-                        let src = SourceFile::new(name, text);
-                        let compiled = compile::compile(&src, live.catalog());
-                        GraphResult {
-                            compiled: Some(compiled),
-                            diagnostics: Vec::new(),
-                        }
-                    }
-                },
-            }
-        })
-        .collect()
-}
-
-struct Checked {
-    files: Vec<GraphFile>,
-    /// How many scenes were checked.
-    scenes: usize,
-    results: Vec<GraphResult>,
-    all: Vec<Diagnostic>,
-}
-
-fn check_inner(
+/// Opens the workspace of `paths` and `assets` (`sinew check` and `build`): scans the catalog,
+/// then checks every graph, skeleton, state machine and scene. `quiet_progress`: no progress
+/// bar (JSON output).
+pub fn open(
     ctx: &Ctx,
     paths: &[PathBuf],
-    files: Vec<GraphFile>,
     assets: &Path,
     quiet_progress: bool,
-) -> Result<Checked, String> {
+) -> Result<Workspace, String> {
     let fmt = if quiet_progress {
         super::Format::Json
     } else {
         super::Format::Human
     };
     let live = super::assets::scan(ctx, assets, fmt)?;
-    let results = compile_all(ctx, &files, &live);
-    let mut all = live.catalog().diagnostics();
-    for r in &results {
-        all.extend(r.diagnostics.iter().cloned());
-        if let Some(c) = &r.compiled {
-            all.extend(c.diagnostics().iter().cloned());
-        }
-    }
-    let anim = super::scenes::check_animation_files(ctx, paths, assets, live.catalog());
-    // A file checked on its own and again for a scene (a state machine, a scene's graph or
-    // clip, which the catalog and the graph check report too) reports each problem once.
-    let key = |d: &Diagnostic| {
-        (
-            d.file.clone(),
-            d.code,
-            d.span.start,
-            d.span.end,
-            d.message.clone(),
-        )
-    };
-    let mut seen: BTreeSet<_> = all.iter().map(key).collect();
-    all.extend(anim.diagnostics.into_iter().filter(|d| seen.insert(key(d))));
-    diag::sort(&mut all);
-    Ok(Checked {
-        files,
-        scenes: anim.scenes,
-        results,
-        all,
-    })
+    Ok(Workspace::new(ctx.cwd.as_deref(), paths, live))
 }
 
-fn human_report(ctx: &Ctx, c: &Checked) -> String {
-    human(&c.all, ctx.color)
+struct Checked {
+    ws: Workspace,
+    all: Vec<Diagnostic>,
+}
+
+fn check_inner(
+    ctx: &Ctx,
+    paths: &[PathBuf],
+    assets: &Path,
+    quiet_progress: bool,
+) -> Result<Checked, String> {
+    let ws = open(ctx, paths, assets, quiet_progress)?;
+    let all = ws.diagnostics();
+    Ok(Checked { ws, all })
 }
 
 /// `n thing` or `n things`.
-fn plural(n: usize, thing: &str) -> String {
+pub fn plural(n: usize, thing: &str) -> String {
     format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
+/// `checked 3 graphs and 1 scene: 1 error, 0 warnings` (no scene part without scenes).
+pub fn summary(graphs: usize, scenes: usize, errors: usize, warnings: usize) -> String {
+    let scenes = match scenes {
+        0 => String::new(),
+        n => format!(" and {}", plural(n, "scene")),
+    };
+    format!(
+        "{}{scenes}: {}, {}",
+        plural(graphs, "graph"),
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+    )
 }
 
 pub fn check(
@@ -225,34 +161,24 @@ pub fn check(
     format: CheckFormat,
     out: &mut dyn Write,
 ) -> Result<u8, String> {
-    let files = collect(ctx, paths)?;
-    let c = check_inner(ctx, paths, files, assets, format != CheckFormat::Human)?;
+    collect(ctx, paths)?; // refuses missing paths, FIFOs and devices (exit 2) before any work
+    let c = check_inner(ctx, paths, assets, format != CheckFormat::Human)?;
     let (errors, warnings) = diag::counts(&c.all);
+    let (graphs, scenes) = (c.ws.graph_count(), c.ws.scene_count());
     let io = |e: std::io::Error| e.to_string();
     match format {
         CheckFormat::Json => write_json(
             out,
-            &json!({"graphs": c.files.len(), "scenes": c.scenes, "errors": errors, "warnings": warnings, "diagnostics": to_json(&c.all)}),
+            &json!({"graphs": graphs, "scenes": scenes, "errors": errors, "warnings": warnings, "diagnostics": to_json(&c.all)}),
         )?,
         CheckFormat::Sarif => write_json(
             out,
             &diag::sarif::to_sarif(&c.all, env!("CARGO_PKG_VERSION")),
         )?,
         CheckFormat::Human => {
-            out.write_all(human_report(ctx, &c).as_bytes())
+            out.write_all(human(&c.all, ctx.color).as_bytes())
                 .map_err(io)?;
-            let scenes = match c.scenes {
-                0 => String::new(),
-                n => format!(" and {}", plural(n, "scene")),
-            };
-            writeln!(
-                out,
-                "checked {}{scenes}: {}, {}",
-                plural(c.files.len(), "graph"),
-                plural(errors, "error"),
-                plural(warnings, "warning"),
-            )
-            .map_err(io)?;
+            writeln!(out, "checked {}", summary(graphs, scenes, errors, warnings)).map_err(io)?;
         }
     }
     Ok(status(&c.all))
@@ -268,29 +194,27 @@ pub fn build(
 ) -> Result<u8, String> {
     let files = collect(ctx, paths)?;
     distinct_outputs(ctx, &files, out_dir)?;
-    let c = check_inner(ctx, paths, files, assets, format == super::Format::Json)?;
+    let c = check_inner(ctx, paths, assets, format == super::Format::Json)?;
     let (errors, warnings) = diag::counts(&c.all);
     let mut written = Vec::new();
     if errors == 0 {
-        let modules: Vec<(PathBuf, Vec<u8>)> = c
-            .files
-            .iter()
-            .zip(&c.results)
-            .filter_map(|(f, r)| {
-                let m = r.compiled.as_ref()?.module.as_ref()?;
-                Some((out_dir.join(&f.out), m.module().encode()))
-            })
-            .collect();
+        let modules: Vec<(PathBuf, Vec<u8>)> =
+            c.ws.graphs()
+                .filter_map(|g| {
+                    let m = g.compiled.as_ref()?.module.as_ref()?;
+                    Some((out_dir.join(&g.file.out), m.module().encode()))
+                })
+                .collect();
         written = write_all_or_nothing(ctx, &modules)?;
     }
     let io = |e: std::io::Error| e.to_string();
     match format {
         super::Format::Json => write_json(
             out,
-            &json!({"graphs": c.files.len(), "errors": errors, "warnings": warnings, "modules": written, "diagnostics": to_json(&c.all)}),
+            &json!({"graphs": c.ws.graph_count(), "scenes": c.ws.scene_count(), "errors": errors, "warnings": warnings, "modules": written, "diagnostics": to_json(&c.all)}),
         )?,
         super::Format::Human => {
-            out.write_all(human_report(ctx, &c).as_bytes())
+            out.write_all(human(&c.all, ctx.color).as_bytes())
                 .map_err(io)?;
             for w in &written {
                 writeln!(out, "wrote {}", Escaped(w)).map_err(io)?;
@@ -298,8 +222,8 @@ pub fn build(
             if errors > 0 {
                 writeln!(
                     out,
-                    "build failed: {errors} error{}; nothing written",
-                    if errors == 1 { "" } else { "s" }
+                    "build failed: {}; nothing written",
+                    plural(errors, "error")
                 )
                 .map_err(io)?;
             }
@@ -450,4 +374,22 @@ pub fn fmt(
         }
     }
     Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+
+    #[test]
+    fn summaries_count_with_plurals_and_name_scenes_when_there_are_some() {
+        assert_eq!(summary(1, 0, 1, 1), "1 graph: 1 error, 1 warning");
+        assert_eq!(
+            summary(3, 1, 1, 0),
+            "3 graphs and 1 scene: 1 error, 0 warnings"
+        );
+        assert_eq!(
+            summary(0, 2, 0, 2),
+            "0 graphs and 2 scenes: 0 errors, 2 warnings"
+        );
+    }
 }

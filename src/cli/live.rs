@@ -309,11 +309,26 @@ pub struct Watcher {
     debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
     rx: mpsc::Receiver<DebounceEventResult>,
     roots: Vec<Root>,
+    /// Extra folders watched on their own (not recursively): see [`Watcher::follow`].
+    extra: BTreeSet<PathBuf>,
 }
 
 impl Watcher {
     /// Watches the assets folder and every graph folder (or file) in `graphs` recursively.
     pub fn new(ctx: &Ctx, assets: &Path, graphs: &[PathBuf]) -> Result<Watcher, String> {
+        Watcher::with_missing(ctx, assets, graphs, false)
+    }
+
+    /// As [`Watcher::new`]; with `missing_ok`, a path in `graphs` that is not there yet is
+    /// waited for (as a vanished folder is) instead of failing (`sinew watch` of a PATH that
+    /// does not exist yet). A file is watched through its folder, so an editor's rename-over
+    /// save is seen.
+    pub fn with_missing(
+        ctx: &Ctx,
+        assets: &Path,
+        graphs: &[PathBuf],
+        missing_ok: bool,
+    ) -> Result<Watcher, String> {
         let (tx, rx) = mpsc::channel::<DebounceEventResult>();
         let mut debouncer =
             new_debouncer(DEBOUNCE, None, tx).map_err(|e| format!("cannot watch: {e}"))?;
@@ -321,9 +336,27 @@ impl Watcher {
         let paths = std::iter::once(("assets folder", assets))
             .chain(graphs.iter().map(|g| ("folder", g.as_path())));
         for (what, p) in paths {
-            debouncer
-                .watch(p, RecursiveMode::Recursive)
-                .map_err(|e| format!("cannot watch {}: {e}", ctx.display(p)))?;
+            if missing_ok && what == "folder" && !p.exists() {
+                roots.push(Root {
+                    what,
+                    raw: p.to_path_buf(),
+                    canonical: p.to_path_buf(),
+                    shown: ctx.display(p),
+                    folder: true,
+                    armed: None,
+                });
+                continue;
+            }
+            let res = if p.is_file() {
+                let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+                debouncer.watch(
+                    parent.unwrap_or(Path::new(".")),
+                    RecursiveMode::NonRecursive,
+                )
+            } else {
+                debouncer.watch(p, RecursiveMode::Recursive)
+            };
+            res.map_err(|e| format!("cannot watch {}: {e}", ctx.display(p)))?;
             let armed = folder_identity(p);
             roots.push(Root {
                 what,
@@ -338,7 +371,22 @@ impl Watcher {
             debouncer,
             rx,
             roots,
+            extra: BTreeSet::new(),
         })
+    }
+
+    /// Also watches `folders` (each on its own, not recursively) and reports changes in them:
+    /// the folders outside the roots that the scenes read from. Replaces the previous set.
+    pub fn follow(&mut self, folders: BTreeSet<PathBuf>) {
+        for gone in self.extra.difference(&folders) {
+            let _ = self.debouncer.unwatch(gone);
+        }
+        for new in folders.difference(&self.extra) {
+            if new.is_dir() {
+                let _ = self.debouncer.watch(new, RecursiveMode::NonRecursive);
+            }
+        }
+        self.extra = folders;
     }
 
     /// Re-arms the watch on every watched folder whose identity changed since it was armed and
@@ -416,6 +464,7 @@ impl Watcher {
                     self.roots
                         .iter()
                         .any(|r| p.starts_with(&r.canonical) || p.starts_with(&r.raw))
+                        || p.parent().is_some_and(|d| self.extra.contains(d))
                 })
                 .collect();
             if !changed.is_empty() {

@@ -13,7 +13,6 @@ mod review;
 pub mod run;
 mod run_watch;
 mod sample;
-mod scenes;
 mod watch;
 
 use crate::diag::{self, Diagnostic};
@@ -21,6 +20,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Exit status: nothing wrong.
 pub const OK: u8 = 0;
@@ -49,7 +49,8 @@ pub enum Format {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Scans the catalog and compiles every `.bpg` under the paths; writes nothing.
+    /// Scans the catalog, compiles every `.bpg` and loads every scene under the paths; writes
+    /// nothing.
     Check {
         #[arg(default_value = "graphs")]
         paths: Vec<PathBuf>,
@@ -125,7 +126,7 @@ pub enum Command {
     Import(import::Args),
     /// Prints every bone's local transform of one `.animseq` at a clip time.
     Sample(sample::Args),
-    /// Keeps the catalog and palette current as files change, printing deltas.
+    /// Keeps the catalog, palette, graphs and scenes checked as files change (PATH: `graphs`).
     Watch {
         paths: Vec<PathBuf>,
         #[arg(long, default_value = "assets")]
@@ -176,11 +177,53 @@ pub fn main() -> ExitCode {
         }
     };
     let ctx = Ctx::from_env();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = QuietPipe(std::io::stdout().lock());
     let code = run(&ctx, cli.command, &mut out);
     let _ = out.flush();
     ExitCode::from(code)
+}
+
+/// Set once standard output's reader has gone away (`sinew … | head`).
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Whether standard output's reader has gone away: long-running commands (`run`, `watch`) stop
+/// early, as there is no one left to print to.
+pub fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(Ordering::Relaxed)
+}
+
+/// Standard output that goes quiet when its reader is gone: a broken pipe discards the rest of
+/// the output instead of failing the command with an error, and the command keeps the exit
+/// status it computed (`sinew check | head -1` still exits 1 on errors).
+struct QuietPipe<W>(W);
+
+impl<W: Write> QuietPipe<W> {
+    fn quiet<T>(&mut self, r: std::io::Result<T>, ok: T) -> std::io::Result<T> {
+        match r {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                STDOUT_CLOSED.store(true, Ordering::Relaxed);
+                Ok(ok)
+            }
+            r => r,
+        }
+    }
+}
+
+impl<W: Write> Write for QuietPipe<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if stdout_closed() {
+            return Ok(buf.len());
+        }
+        let r = self.0.write(buf);
+        self.quiet(r, buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        if stdout_closed() {
+            return Ok(());
+        }
+        let r = self.0.flush();
+        self.quiet(r, ())
+    }
 }
 
 /// Runs one command, writing its output to `out`. Errors go to standard error.

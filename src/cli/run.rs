@@ -118,6 +118,9 @@ fn execute_inner(
     let trace = TraceWriter::new(&spawned, &loaded.event_names, format);
     let io = |e: std::io::Error| e.to_string();
     for _ in 0..a.tick_limit().unwrap_or(DEFAULT_TICKS) {
+        if super::stdout_closed() {
+            return Ok(OK); // `sinew run … | head`: no one is reading the rest
+        }
         schedule.run(&mut world);
         trace.write_tick(&mut world, out).map_err(io)?;
     }

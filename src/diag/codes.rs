@@ -258,8 +258,9 @@ codes! {
         W0510 W_TRACK_UNBOUND "a clip track names a bone the skeleton lacks (ignored)";
         /// A mask entry names a bone the skeleton lacks (warning; the entry is ignored).
         W0511 W_MASK_UNKNOWN_BONE "a mask entry names no bone (ignored)";
-        /// Warning: a parameter the scene sets is read by no condition or blend tree.
-        W0521 W_SM_UNREAD_PARAM "a parameter the scene sets is read by no condition or blend tree";
+        /// Warning: a parameter a scene action or graph sets is read by nothing (no condition,
+        /// blend tree or literal `anim.get_param`).
+        W0521 W_SM_UNREAD_PARAM "a parameter a scene action or graph sets is read by nothing";
     }
     /// Scenes (`.scene.ron`, `runtime::scene`).
     pub mod scene {
@@ -283,8 +284,8 @@ codes! {
         E0558 E_SCENE_BAD_VALUE "a scene value is out of range";
         /// `default_clip` (or a layer clip) names no clip slot of the animator.
         E0559 E_SCENE_UNKNOWN_CLIP "a default or layer clip names no clip slot";
-        /// An animation action targets an entity without an animator.
-        E0560 E_SCENE_NO_ANIMATOR "an animation action targets an entity without an animator";
+        /// An animation action or a graph's anim request targets an entity without an animator.
+        E0560 E_SCENE_NO_ANIMATOR "an animation action or a graph's anim request targets an entity without an animator";
         /// A file the scene references (graph, clip) cannot be read.
         E0561 E_SCENE_MISSING_FILE "a graph or clip a scene names cannot be read";
         /// A graph the scene references does not compile, or a clip does not load.
@@ -292,6 +293,13 @@ codes! {
         /// A path a scene names leads outside the project (absolute, `..` climbing out, or a
         /// symbolic link to elsewhere); the file is never read (`project`).
         E0564 E_SCENE_OUTSIDE_PROJECT "a path a scene names leads outside the project (never read)";
+        /// A state request (`SetState`, literal `anim.set_state`) names no state of the
+        /// entity's state machine, or it has none (`project::names`).
+        E0565 E_UNKNOWN_STATE "a state request names no state of the entity's state machine (or it has none)";
+        /// A layer clip request names no clip slot of the entity's animator.
+        E0566 E_UNKNOWN_SLOT "a layer clip request names no clip slot of the entity's animator";
+        /// A layer request names a layer the entity's animator does not declare.
+        E0567 E_UNKNOWN_LAYER "a layer request names a layer the entity's animator does not declare";
         /// Retired (the full animator supports every feature); kept registered so the code is not
         /// reused. Formerly: a full-runtime feature the minimal animator ignored.
         W0550 W_SCENE_UNSUPPORTED "retired: the minimal animator ignored a full-runtime feature";

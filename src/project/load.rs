@@ -11,7 +11,7 @@ use super::{
     Source,
 };
 use crate::anim::state_machine as sm;
-use crate::anim::{AnimCommand, BoneMask, load_skeleton_bytes};
+use crate::anim::{BoneMask, load_skeleton_bytes};
 use crate::animseq;
 use crate::catalog::Catalog;
 use crate::compile;
@@ -19,8 +19,8 @@ use crate::diag::{self, Diagnostic, SourceFile, Span};
 use crate::import::diagnostics::E_SIGNATURE_MISMATCH;
 use crate::ron_span::short;
 use crate::scene::{
-    self, Action, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, PathRef, RetargetKey, SceneAssets,
-    SceneDef, SlotSequence, W_SCENE_SOURCE_SKELETON, normalize_asset_path,
+    self, E_SCENE_BAD_ASSET, E_SCENE_MISSING_FILE, PathRef, RetargetKey, SceneAssets, SceneDef,
+    SlotSequence, W_SCENE_SOURCE_SKELETON, normalize_asset_path,
 };
 
 /// What a validation pass sees: the scene with every file it names loaded.
@@ -46,7 +46,11 @@ pub type Pass = fn(&PassInput<'_>) -> Vec<Diagnostic>;
 
 /// The validation passes [`super::load`] runs, in order, once every file loaded. A new check
 /// over the loaded scene (names a scene's actions or its graphs use, …) is one more entry.
-pub const PASSES: &[Pass] = &[unread_params, imported_models, skeleton_signatures];
+pub const PASSES: &[Pass] = &[
+    super::names::animator_names,
+    imported_models,
+    skeleton_signatures,
+];
 
 /// `E0716`–`E0719`, `E0722`, `W0711`: the diagnostics of the imported models the scene uses
 /// (an `Imported` reference, or a clip or skeleton in a model's generated folder). The other
@@ -113,41 +117,6 @@ fn skeleton_signatures(input: &PassInput<'_>) -> Vec<Diagnostic> {
             );
             out.push(d.at(input.scene, cp.span));
         }
-    }
-    out
-}
-
-/// `W0521`: parameters a scene's `SetParam` actions set that the entity's state machine never
-/// reads (at the animator's `state_machine` path).
-fn unread_params(input: &PassInput<'_>) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for (ei, e) in input.def.entities.iter().enumerate() {
-        let Some(p) = e.animator.as_ref().and_then(|a| a.state_machine.as_ref()) else {
-            continue;
-        };
-        let Some(m) = input.assets.machines.get(&p.path) else {
-            continue;
-        };
-        if !input.machine_ok.get(ei).copied().unwrap_or(false) {
-            continue;
-        }
-        let mut set: Vec<&str> = input
-            .def
-            .actions
-            .iter()
-            .filter(|a| a.entity == ei)
-            .filter_map(|a| match &a.action {
-                Action::Anim(AnimCommand::SetParam(n, _)) => Some(&**n),
-                _ => None,
-            })
-            .collect();
-        set.sort_unstable();
-        set.dedup();
-        out.extend(sm::unread_params(
-            m,
-            set.into_iter().map(|n| (n, p.span)),
-            input.scene,
-        ));
     }
     out
 }

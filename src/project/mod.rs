@@ -16,6 +16,7 @@ mod fs;
 mod imports;
 mod load;
 mod memory;
+mod names;
 mod path;
 mod skeletons;
 

@@ -146,6 +146,9 @@ pub struct ActionDef {
     pub entity: usize,
     /// What to do.
     pub action: Action,
+    /// Where each of the action's arguments is written (in order; empty for `Pause`, …), so
+    /// checks over a loaded scene can point at a name.
+    pub arg_spans: Vec<Span>,
 }
 
 /// A parsed, validated scene.

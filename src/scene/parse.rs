@@ -538,7 +538,17 @@ impl Cx<'_> {
             );
             return None;
         }
-        Some(ActionDef { at, entity, action })
+        let arg_spans = action_v
+            .and_then(Value::as_variant)
+            .and_then(|v| v.args)
+            .map(|args| args.iter().map(|a| a.span).collect())
+            .unwrap_or_default();
+        Some(ActionDef {
+            at,
+            entity,
+            action,
+            arg_spans,
+        })
     }
 
     fn action_kind(
