@@ -673,9 +673,24 @@ fn check_reports_retargeting_problems() {
 fn a_fresh_clone_checks_clean() {
     // No arguments: the graphs under `graphs` against `assets` (the compiler's failing fixtures
     // live under tests/); and the demo scene with them.
+    fn count_graphs(dir: &std::path::Path) -> u64 {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| match p.is_dir() {
+                true => count_graphs(&p),
+                false => u64::from(p.extension().is_some_and(|x| x == "bpg")),
+            })
+            .sum()
+    }
+    let graphs = count_graphs(&root().join("graphs"));
+    assert!(graphs >= 5, "the demo's graphs are under graphs/");
     let (code, out, err) = check(root(), &["check"]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
-    assert_eq!(out, "checked 5 graphs: 0 errors, 0 warnings\n");
+    assert_eq!(
+        out,
+        format!("checked {graphs} graphs: 0 errors, 0 warnings\n")
+    );
     let (code, out, _) = check(root(), &["check", "graphs", "scenes", "--format", "json"]);
     let v = json(&out);
     assert_eq!(code, 0, "{out}");
@@ -686,7 +701,7 @@ fn a_fresh_clone_checks_clean() {
             v["errors"].as_u64(),
             v["warnings"].as_u64()
         ),
-        (Some(5), Some(1), Some(0), Some(0))
+        (Some(graphs), Some(1), Some(0), Some(0))
     );
 }
 
