@@ -37,14 +37,21 @@ fn world_for(scene: String) -> (World, Schedule) {
 fn world_with(scene: String, extra: &[(&str, String)]) -> (World, Schedule) {
     let root = env!("CARGO_MANIFEST_DIR");
     let mut mem = MemSource::new();
-    for dir in ["assets", "graphs/demo"] {
+    // Every file under the two folders, subfolders included (`assets/` holds the imported
+    // fox's `animations/generated/<uuid>/`).
+    let mut dirs = vec!["assets".to_string(), "graphs/demo".to_string()];
+    while let Some(dir) = dirs.pop() {
         for e in std::fs::read_dir(format!("{root}/{dir}")).expect("folder") {
             let p = e.expect("entry").path();
             let name = p.file_name().expect("name").to_string_lossy().into_owned();
-            mem.insert(
-                path(&format!("{dir}/{name}")),
-                std::fs::read(&p).expect("file"),
-            );
+            if p.is_dir() {
+                dirs.push(format!("{dir}/{name}"));
+            } else {
+                mem.insert(
+                    path(&format!("{dir}/{name}")),
+                    std::fs::read(&p).expect("file"),
+                );
+            }
         }
     }
     for (name, text) in extra {
