@@ -5,6 +5,8 @@
 //!   (`runtime::scene::headless`: `schedule.run`) and in a headless Bevy `App` through
 //!   `SinewPlugin` (`app.update()`: Bevy's time, asset and message upkeep, the plugin's spawn,
 //!   reload and clock systems, root motion to `Transform`). Goal: ≤ 10 % over the bare runtime.
+//!   `base_app_update_without_sinew` is the same app without the plugin: Bevy's own per-frame
+//!   upkeep, which splits the difference into Bevy's share and the plugin's.
 //! * `reload_latency`: a 1,000-node graph changed on disk → its new module running: the work
 //!   after the watcher's event (`project::load` of the scene again — read, catalog, compile —
 //!   and `reload::Reloader::apply` switching the instance). Goal: < 50 ms.
@@ -57,7 +59,9 @@ fn project_folder() -> tempfile::TempDir {
     tmp
 }
 
-fn app_for(root: &Path) -> App {
+/// A headless app with the base plugins the plugin needs (task pool, time stepped by 1/60 s,
+/// assets from `root` without watching), nothing else.
+fn base_app(root: &Path) -> App {
     let mut app = App::new();
     app.add_plugins((
         TaskPoolPlugin::default(),
@@ -72,6 +76,11 @@ fn app_for(root: &Path) -> App {
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
         1.0 / 60.0,
     )));
+    app
+}
+
+fn app_for(root: &Path) -> App {
+    let mut app = base_app(root);
     app.add_plugins(SinewPlugin::default());
     let handle = app
         .world()
@@ -104,6 +113,10 @@ fn plugin_overhead(c: &mut Criterion) {
     world.remove_resource::<sinew::runtime::Trace>();
     spawn(&mut world, def, assets).expect("spawn");
     let mut app = app_for(tmp.path());
+    let mut empty = base_app(tmp.path());
+    for _ in 0..10 {
+        empty.update();
+    }
 
     let mut g = c.benchmark_group("plugin_overhead");
     g.bench_function("bare_runtime_1000_entities", |b| {
@@ -111,6 +124,10 @@ fn plugin_overhead(c: &mut Criterion) {
     });
     g.bench_function("plugin_app_update_1000_entities", |b| {
         b.iter(|| app.update())
+    });
+    // Bevy's own upkeep of the same base plugins without Sinew (what any such app pays).
+    g.bench_function("base_app_update_without_sinew", |b| {
+        b.iter(|| empty.update())
     });
     g.finish();
 }

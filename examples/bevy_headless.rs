@@ -9,7 +9,7 @@
 //! ```
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use bevy_app::{App, TaskPoolPlugin};
@@ -20,58 +20,15 @@ use sinew::bevy::{
 };
 use sinew::diag::render::human;
 
-use sinew::runtime::{GameTime, TraceFormat, TraceWriter};
+use sinew::runtime::{GameTime, TraceWriter};
 
-/// What to run (the arguments `sinew run` takes).
-pub struct Options {
-    /// The `.scene.ron` file, relative to the current folder.
-    pub scene: PathBuf,
-    /// The assets folder (default `assets`).
-    pub assets: PathBuf,
-    /// Ticks to run (default 60).
-    pub ticks: u64,
-    /// Tick length in seconds (default 1/60).
-    pub dt: f64,
-    /// Trace format (default human).
-    pub format: TraceFormat,
-}
+#[path = "support/args.rs"]
+mod args;
+pub use args::Options;
 
 /// Parses `SCENE [--assets DIR] [--ticks N] [--dt S] [--format human|json]`.
 pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
-    let mut o = Options {
-        scene: PathBuf::new(),
-        assets: PathBuf::from("assets"),
-        ticks: 60,
-        dt: 1.0 / 60.0,
-        format: TraceFormat::Human,
-    };
-    let mut scene = None;
-    let mut args = args.into_iter();
-    while let Some(a) = args.next() {
-        let mut value = || args.next().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--assets" => o.assets = PathBuf::from(value()?),
-            "--ticks" => o.ticks = value()?.parse().map_err(|e| format!("--ticks: {e}"))?,
-            "--dt" => o.dt = value()?.parse().map_err(|e| format!("--dt: {e}"))?,
-            "--format" => {
-                o.format = match value()?.as_str() {
-                    "human" => TraceFormat::Human,
-                    "json" => TraceFormat::Json,
-                    f => return Err(format!("--format is human or json, not {f}")),
-                }
-            }
-            _ if a.starts_with("--") || scene.is_some() => {
-                return Err(format!("unexpected argument {a}"));
-            }
-            _ => scene = Some(PathBuf::from(a)),
-        }
-    }
-    o.scene = scene
-        .ok_or("usage: bevy_headless SCENE [--assets DIR] [--ticks N] [--dt S] [--format json]")?;
-    if !(o.dt.is_finite() && o.dt > 0.0 && o.dt <= 3600.0) {
-        return Err(format!("--dt must be in (0, 3600], got {}", o.dt));
-    }
-    Ok(o)
+    args::parse("bevy_headless", args)
 }
 
 /// A path relative to the current folder, with `/` separators (Bevy's asset paths).
@@ -118,9 +75,14 @@ pub fn run(o: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, 
         dt: o.dt,
         trace: true,
     });
-    app.world_mut()
-        .resource_mut::<bevy_time::Time<bevy_time::Virtual>>()
-        .set_max_delta(Duration::from_secs_f64(o.dt.max(0.25)));
+    // Virtual time stands still while the scene loads, so Sinew's first tick is the first
+    // frame after the spawn (as `sinew run`'s first tick follows its spawn): `--ticks 0`
+    // prints only the end lines.
+    let mut virtual_time = app
+        .world_mut()
+        .resource_mut::<bevy_time::Time<bevy_time::Virtual>>();
+    virtual_time.set_max_delta(Duration::from_secs_f64(o.dt.max(0.25)));
+    virtual_time.pause();
 
     // 2. Name the scene by handle; the plugin spawns it when everything has loaded.
     let handle = app
@@ -135,6 +97,9 @@ pub fn run(o: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, 
         app.update();
         let world = app.world();
         if world.get::<SinewSpawned>(carrier).is_some() {
+            app.world_mut()
+                .resource_mut::<bevy_time::Time<bevy_time::Virtual>>()
+                .unpause();
             break;
         }
         if let Some(failed) = world.get::<SinewSceneFailed>(carrier) {
@@ -153,37 +118,24 @@ pub fn run(o: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, 
         }
     }
 
-    // 3. One frame per tick (the frame that spawned may not have ticked yet); print what each
-    //    tick traced, then the end lines.
+    // 3. One frame per tick; print what each tick traced, then the end lines.
     let io = |e: std::io::Error| e.to_string();
-    let mut ticked = 0;
-    let mut print = |app: &mut App, ticked: &mut u64| -> Result<(), String> {
-        let now = app.world().resource::<GameTime>().tick();
-        if now > *ticked {
-            *ticked = now;
-            let world = app.world_mut();
-            let spawned = world.entity_mut(carrier).take::<SinewSpawned>();
-            if let Some(s) = spawned {
-                let w = TraceWriter::new(&s.spawned, &s.event_names, o.format);
-                let r = w.write_tick(world, out).map_err(io);
-                world.entity_mut(carrier).insert(s);
-                r?;
-            }
-        }
-        Ok(())
-    };
-    print(&mut app, &mut ticked)?;
-    while ticked < o.ticks {
-        app.update();
-        print(&mut app, &mut ticked)?;
-    }
-    let world = app.world();
-    let s = world
+    let s = app
+        .world()
         .get::<SinewSpawned>(carrier)
         .ok_or("the scene was despawned")?;
-    TraceWriter::new(&s.spawned, &s.event_names, o.format)
-        .write_end(world, out)
-        .map_err(io)?;
+    let (spawned, names) = (s.spawned.clone(), s.event_names.clone());
+    let trace = TraceWriter::new(&spawned, &names, o.format);
+    let mut ticked = 0;
+    while ticked < o.ticks {
+        app.update();
+        let now = app.world().resource::<GameTime>().tick();
+        if now > ticked {
+            ticked = now;
+            trace.write_tick(app.world_mut(), out).map_err(io)?;
+        }
+    }
+    trace.write_end(app.world(), out).map_err(io)?;
     Ok(0)
 }
 

@@ -11,64 +11,23 @@
 //! `docs/embedding.md` walks through this file.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use bevy_ecs::prelude::*;
 use sinew::diag::render::human;
 use sinew::project;
 use sinew::runtime::scene::{report_flush, spawn};
 use sinew::runtime::{
-    AnimationSet, Dispatcher, GameTime, SinewSet, Trace, TraceFormat, TraceWriter, VmDispatch,
+    AnimationSet, Dispatcher, GameTime, SinewSet, Trace, TraceWriter, VmDispatch,
     add_sinew_systems, animate, init_world,
 };
 
-/// What to run (the arguments `sinew run` takes).
-pub struct Options {
-    /// The `.scene.ron` file.
-    pub scene: PathBuf,
-    /// The assets folder (default `assets`).
-    pub assets: PathBuf,
-    /// Ticks to run (default 60).
-    pub ticks: u64,
-    /// Tick length in seconds (default 1/60).
-    pub dt: f64,
-    /// Trace format (default human).
-    pub format: TraceFormat,
-}
+#[path = "support/args.rs"]
+mod args;
+pub use args::Options;
 
 /// Parses `SCENE [--assets DIR] [--ticks N] [--dt S] [--format human|json]`.
 pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Options, String> {
-    let mut o = Options {
-        scene: PathBuf::new(),
-        assets: PathBuf::from("assets"),
-        ticks: 60,
-        dt: 1.0 / 60.0,
-        format: TraceFormat::Human,
-    };
-    let mut scene = None;
-    let mut args = args.into_iter();
-    while let Some(a) = args.next() {
-        let mut value = || args.next().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--assets" => o.assets = PathBuf::from(value()?),
-            "--ticks" => o.ticks = value()?.parse().map_err(|e| format!("--ticks: {e}"))?,
-            "--dt" => o.dt = value()?.parse().map_err(|e| format!("--dt: {e}"))?,
-            "--format" => {
-                o.format = match value()?.as_str() {
-                    "human" => TraceFormat::Human,
-                    "json" => TraceFormat::Json,
-                    f => return Err(format!("--format is human or json, not {f}")),
-                }
-            }
-            _ if a.starts_with("--") || scene.is_some() => {
-                return Err(format!("unexpected argument {a}"));
-            }
-            _ => scene = Some(PathBuf::from(a)),
-        }
-    }
-    o.scene =
-        scene.ok_or("usage: embed SCENE [--assets DIR] [--ticks N] [--dt S] [--format json]")?;
-    Ok(o)
+    args::parse("embed", args)
 }
 
 /// The game's own state, kept by the game's own system.

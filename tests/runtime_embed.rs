@@ -128,6 +128,8 @@ fn embed_takes_the_arguments_sinew_run_takes() {
         &["s", "--ticks", "x"],
         &["s", "t"],
         &["s", "--format", "xml"],
+        &["s", "--dt", "0"],
+        &["s", "--dt", "NaN"],
     ] {
         assert!(
             embed::parse_args(bad.iter().map(|s| s.to_string())).is_err(),

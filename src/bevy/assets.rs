@@ -1,12 +1,14 @@
-//! Sinew's Bevy assets and their loaders. Each loader is the library's own reader of that file
-//! kind (no copy of it): bad content never fails the Bevy load; the asset carries its
-//! diagnostics instead, so a game can show them and hot reload can keep what was running.
-//! Only an unreadable file fails the load.
+//! Sinew's Bevy assets and their one loader. [`SinewLoader<A>`] reads the file bounded by its
+//! kind's limit and hands it to [`SinewAsset::read`], the library's own reader of that file kind
+//! (no copy of it): bad content never fails the Bevy load; the asset carries its diagnostics
+//! instead, so a game can show them and hot reload can keep what was running. Only an
+//! unreadable or oversized file fails the load.
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use bevy_asset::io::Reader;
-use bevy_asset::{Asset, AssetLoader, AssetServer, LoadContext};
+use bevy_asset::{Asset, AssetLoader, AssetPath, AssetServer, Handle, LoadContext};
 use bevy_reflect::TypePath;
 use futures_lite::AsyncReadExt;
 use serde::{Deserialize, Serialize};
@@ -18,7 +20,8 @@ use crate::animseq::AnimSeq;
 use crate::bytecode::VerifiedModule;
 use crate::catalog::FileEntry;
 use crate::diag::{Diagnostic, SourceFile};
-use crate::project::{InputKind, Layout, LoadedScene, ProjectPath};
+use crate::import::{AnimManifest, ClipEntry, SkeletonEntry};
+use crate::project::{InputKind, Layout, LoadedScene, ProjectPath, check_manifest};
 
 /// Why a Sinew asset could not be loaded at all (its content's problems are diagnostics).
 #[derive(Debug, thiserror::Error)]
@@ -37,13 +40,63 @@ pub enum SinewLoadError {
     Path(String),
 }
 
-/// Loader settings shared by the scene and graph loaders.
+/// Loader settings of every Sinew asset.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct SinewLoadSettings {
     /// The assets folder (clip, skeleton and state-machine paths are relative to it; its
     /// `.animseq` files make the catalog), inside Bevy's asset folder. `None`: the plugin's
-    /// [`SinewPlugin::assets`](super::SinewPlugin::assets).
+    /// [`SinewPlugin::assets`](super::SinewPlugin::assets). Scenes, graphs and import
+    /// manifests use it; clips, skeletons and state machines do not.
     pub assets: Option<String>,
+}
+
+/// One Sinew file kind as a Bevy asset: its limit, its extensions and how the library reads it.
+/// [`SinewLoader<Self>`] is its loader.
+pub trait SinewAsset: Asset + Sized {
+    /// The kind of input (its size limit, `docs/limits.md`).
+    const KIND: InputKind;
+    /// The extensions Bevy picks this loader by (none: loaded by asset type only).
+    const EXTENSIONS: &'static [&'static str];
+    /// The asset of one file.
+    fn read(file: SinewFile<'_, '_>) -> impl Future<Output = Result<Self, SinewLoadError>> + Send;
+}
+
+/// What [`SinewAsset::read`] gets: the file's bytes and where it lies.
+pub struct SinewFile<'a, 'c> {
+    /// The whole file (within its kind's limit).
+    pub bytes: Vec<u8>,
+    /// The file as a project path.
+    pub path: ProjectPath,
+    /// The assets folder of this load.
+    pub assets: ProjectPath,
+    ctx: &'a mut LoadContext<'c>,
+    server: &'a AssetServer,
+}
+
+impl SinewFile<'_, '_> {
+    /// How diagnostics name the file (its path inside Bevy's asset folder).
+    fn name(&self) -> String {
+        self.path.to_string()
+    }
+}
+
+/// The loader of every Sinew asset kind `A` (registered once per kind by the plugin).
+#[derive(TypePath)]
+pub struct SinewLoader<A: SinewAsset> {
+    server: AssetServer,
+    assets: String,
+    kind: PhantomData<fn() -> A>,
+}
+
+impl<A: SinewAsset> SinewLoader<A> {
+    /// The loader, reading through `server`; `assets` is the default assets folder.
+    pub fn new(server: &AssetServer, assets: &str) -> SinewLoader<A> {
+        SinewLoader {
+            server: server.clone(),
+            assets: assets.to_string(),
+            kind: PhantomData,
+        }
+    }
 }
 
 /// Reads the whole asset, at most `kind`'s limit.
@@ -60,13 +113,36 @@ async fn read_bounded(reader: &mut dyn Reader, kind: InputKind) -> Result<Vec<u8
     Ok(bytes)
 }
 
-fn own_path(ctx: &LoadContext<'_>) -> Result<ProjectPath, SinewLoadError> {
-    let p = ctx.path().path();
-    project_path(p).ok_or_else(|| SinewLoadError::Path(p.display().to_string()))
-}
+impl<A: SinewAsset> AssetLoader for SinewLoader<A> {
+    type Asset = A;
+    type Settings = SinewLoadSettings;
+    type Error = SinewLoadError;
 
-fn display(ctx: &LoadContext<'_>) -> String {
-    own_path(ctx).map_or_else(|_| ctx.path().to_string(), |p| p.to_string())
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        settings: &SinewLoadSettings,
+        ctx: &mut LoadContext<'_>,
+    ) -> Result<A, SinewLoadError> {
+        let bytes = read_bounded(reader, A::KIND).await?;
+        let own = ctx.path().path();
+        let path =
+            project_path(own).ok_or_else(|| SinewLoadError::Path(own.display().to_string()))?;
+        let a = settings.assets.as_deref().unwrap_or(&self.assets);
+        let assets = ProjectPath::new(a).map_err(|_| SinewLoadError::Path(a.to_string()))?;
+        A::read(SinewFile {
+            bytes,
+            path,
+            assets,
+            ctx,
+            server: &self.server,
+        })
+        .await
+    }
+
+    fn extensions(&self) -> &[&str] {
+        A::EXTENSIONS
+    }
 }
 
 /// An `.animseq` clip: the sequence when it loads, and its catalog entry.
@@ -80,33 +156,19 @@ pub struct SinewClip {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Loads `.animseq` files with `animseq::load_bytes` and `FileEntry::from_bytes`.
-#[derive(TypePath, Default)]
-pub struct ClipLoader;
+/// `animseq::load_bytes` and `FileEntry::from_bytes`.
+impl SinewAsset for SinewClip {
+    const KIND: InputKind = InputKind::Clip;
+    const EXTENSIONS: &'static [&'static str] = &["animseq"];
 
-impl AssetLoader for ClipLoader {
-    type Asset = SinewClip;
-    type Settings = ();
-    type Error = SinewLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _: &(),
-        ctx: &mut LoadContext<'_>,
-    ) -> Result<SinewClip, SinewLoadError> {
-        let bytes = read_bounded(reader, InputKind::Clip).await?;
-        let name = display(ctx);
-        let loaded = crate::animseq::load_bytes(&name, &bytes);
+    async fn read(file: SinewFile<'_, '_>) -> Result<SinewClip, SinewLoadError> {
+        let name = file.name();
+        let loaded = crate::animseq::load_bytes(&name, &file.bytes);
         Ok(SinewClip {
             seq: loaded.seq.map(Arc::new),
-            entry: FileEntry::from_bytes(&name, &bytes),
+            entry: FileEntry::from_bytes(&name, &file.bytes),
             diagnostics: loaded.diagnostics,
         })
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["animseq"]
     }
 }
 
@@ -119,31 +181,17 @@ pub struct SinewSkeleton {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Loads `.skel` files with `anim::load_skeleton_bytes`.
-#[derive(TypePath, Default)]
-pub struct SkeletonLoader;
+/// `anim::load_skeleton_bytes`.
+impl SinewAsset for SinewSkeleton {
+    const KIND: InputKind = InputKind::Skeleton;
+    const EXTENSIONS: &'static [&'static str] = &["skel"];
 
-impl AssetLoader for SkeletonLoader {
-    type Asset = SinewSkeleton;
-    type Settings = ();
-    type Error = SinewLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _: &(),
-        ctx: &mut LoadContext<'_>,
-    ) -> Result<SinewSkeleton, SinewLoadError> {
-        let bytes = read_bounded(reader, InputKind::Skeleton).await?;
-        let loaded = crate::anim::load_skeleton_bytes(&display(ctx), &bytes);
+    async fn read(file: SinewFile<'_, '_>) -> Result<SinewSkeleton, SinewLoadError> {
+        let loaded = crate::anim::load_skeleton_bytes(&file.name(), &file.bytes);
         Ok(SinewSkeleton {
             skeleton: loaded.skeleton.map(Arc::new),
             diagnostics: loaded.diagnostics,
         })
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["skel"]
     }
 }
 
@@ -156,31 +204,17 @@ pub struct SinewStateMachine {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Loads `.animsm` files with `anim::state_machine::parse_state_machine_bytes`.
-#[derive(TypePath, Default)]
-pub struct StateMachineLoader;
+/// `anim::state_machine::parse_state_machine_bytes`.
+impl SinewAsset for SinewStateMachine {
+    const KIND: InputKind = InputKind::StateMachine;
+    const EXTENSIONS: &'static [&'static str] = &["animsm"];
 
-impl AssetLoader for StateMachineLoader {
-    type Asset = SinewStateMachine;
-    type Settings = ();
-    type Error = SinewLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _: &(),
-        ctx: &mut LoadContext<'_>,
-    ) -> Result<SinewStateMachine, SinewLoadError> {
-        let bytes = read_bounded(reader, InputKind::StateMachine).await?;
-        let parsed = sm::parse_state_machine_bytes(&display(ctx), &bytes);
+    async fn read(file: SinewFile<'_, '_>) -> Result<SinewStateMachine, SinewLoadError> {
+        let parsed = sm::parse_state_machine_bytes(&file.name(), &file.bytes);
         Ok(SinewStateMachine {
             def: parsed.def.map(Arc::new),
             diagnostics: parsed.diagnostics,
         })
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["animsm"]
     }
 }
 
@@ -196,45 +230,22 @@ pub struct SinewGraph {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Loads `.bpg` files with `compile::compile` against the assets folder's catalog.
-#[derive(TypePath)]
-pub struct GraphLoader {
-    pub(super) server: AssetServer,
-    pub(super) assets: String,
-}
+/// `compile::compile` against the assets folder's catalog.
+impl SinewAsset for SinewGraph {
+    const KIND: InputKind = InputKind::Graph;
+    const EXTENSIONS: &'static [&'static str] = &["bpg"];
 
-impl AssetLoader for GraphLoader {
-    type Asset = SinewGraph;
-    type Settings = SinewLoadSettings;
-    type Error = SinewLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        settings: &SinewLoadSettings,
-        ctx: &mut LoadContext<'_>,
-    ) -> Result<SinewGraph, SinewLoadError> {
-        let bytes = read_bounded(reader, InputKind::Graph).await?;
-        let assets = assets_path(settings, &self.assets)?;
-        let mut g = Gatherer::new(&self.server);
-        g.walk_clips(ctx, &assets).await;
-        let source = SourceFile::new(display(ctx), String::from_utf8_lossy(&bytes));
-        let compiled = crate::compile::compile(&source, &g.catalog(&assets));
+    async fn read(file: SinewFile<'_, '_>) -> Result<SinewGraph, SinewLoadError> {
+        let mut g = Gatherer::new(file.server);
+        g.walk_clips(file.ctx, &file.assets).await;
+        let source = SourceFile::new(file.name(), String::from_utf8_lossy(&file.bytes));
+        let compiled = crate::compile::compile(&source, &g.catalog(&file.assets));
         Ok(SinewGraph {
             diagnostics: compiled.diagnostics().to_vec(),
             module: compiled.module.map(Arc::new),
             source,
         })
     }
-
-    fn extensions(&self) -> &[&str] {
-        &["bpg"]
-    }
-}
-
-fn assets_path(settings: &SinewLoadSettings, default: &str) -> Result<ProjectPath, SinewLoadError> {
-    let a = settings.assets.as_deref().unwrap_or(default);
-    ProjectPath::new(a).map_err(|_| SinewLoadError::Path(a.to_string()))
 }
 
 /// A `.scene.ron` scene with every file it names, loaded by the library loader
@@ -247,40 +258,110 @@ pub struct SinewSceneAsset {
     pub layout: Layout,
 }
 
-/// Loads `.scene.ron` files (see [`super::gather`]).
-#[derive(TypePath)]
-pub struct SceneLoader {
-    pub(super) server: AssetServer,
-    pub(super) assets: String,
-}
+/// `project::load` (see [`super::gather`]).
+impl SinewAsset for SinewSceneAsset {
+    const KIND: InputKind = InputKind::Scene;
+    const EXTENSIONS: &'static [&'static str] = &["scene.ron"];
 
-impl AssetLoader for SceneLoader {
-    type Asset = SinewSceneAsset;
-    type Settings = SinewLoadSettings;
-    type Error = SinewLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        settings: &SinewLoadSettings,
-        ctx: &mut LoadContext<'_>,
-    ) -> Result<SinewSceneAsset, SinewLoadError> {
-        let bytes = read_bounded(reader, InputKind::Scene).await?;
-        let scene = own_path(ctx)?;
-        let assets = assets_path(settings, &self.assets)?;
-        let layout = Layout::new(scene.clone(), assets.clone());
-        let mut g = Gatherer::new(&self.server);
-        g.insert(scene, bytes);
-        g.walk_clips(ctx, &assets).await;
+    async fn read(file: SinewFile<'_, '_>) -> Result<SinewSceneAsset, SinewLoadError> {
+        let layout = Layout::new(file.path.clone(), file.assets.clone());
+        let mut g = Gatherer::new(file.server);
+        g.insert(file.path, file.bytes);
+        g.walk_clips(file.ctx, &file.assets).await;
         let loaded = g
-            .load_scene(ctx, &layout)
+            .load_scene(file.ctx, &layout)
             .await
             .map(Arc::new)
             .map_err(|e| e.to_string());
         Ok(SinewSceneAsset { loaded, layout })
     }
+}
 
-    fn extensions(&self) -> &[&str] {
-        &["scene.ron"]
+/// The generated manifest of an imported model (`<assets>/animations/generated/<uuid>/
+/// manifest.ron`, written by `sinew import`), checked as `sinew check` checks it, with a handle
+/// per generated clip and skeleton (dependencies of the manifest: it is loaded with
+/// dependencies when they are). Load it by type (`server.load::<SinewImport>(path)`): its file
+/// name, not an extension, says what it is.
+#[derive(Asset, TypePath, Debug, Clone)]
+pub struct SinewImport {
+    /// The manifest, when it reads and is valid.
+    pub manifest: Option<AnimManifest>,
+    /// Its problems: unreadable or invalid (`E0722`), a listed file missing (`E0718`), the
+    /// source model missing or changed since the import (`E0716`, `E0717`), outside the
+    /// project (`W0711`).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every generated clip whose file is present, in manifest order.
+    pub clips: Vec<(ClipEntry, Handle<SinewClip>)>,
+    /// Every generated skeleton whose file is present, in manifest order.
+    pub skeletons: Vec<(SkeletonEntry, Handle<SinewSkeleton>)>,
+}
+
+impl SinewImport {
+    /// The clip with this label (the glTF animation's name) or ID, as a scene's
+    /// `Imported(model, clip)` names it.
+    pub fn clip(&self, name: &str) -> Option<&Handle<SinewClip>> {
+        self.clips
+            .iter()
+            .find(|(c, _)| c.label == name || c.id == name)
+            .map(|(_, h)| h)
+    }
+
+    /// The skeleton with this name.
+    pub fn skeleton(&self, name: &str) -> Option<&Handle<SinewSkeleton>> {
+        self.skeletons
+            .iter()
+            .find(|(s, _)| s.name == name)
+            .map(|(_, h)| h)
+    }
+
+    /// Whether the manifest is valid and has no errors (its import may still be blocked:
+    /// `manifest.runtime_supported`).
+    pub fn is_ok(&self) -> bool {
+        self.manifest.is_some() && !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// `project::check_manifest`, then one handle per generated file that is present.
+impl SinewAsset for SinewImport {
+    const KIND: InputKind = InputKind::Manifest;
+    const EXTENSIONS: &'static [&'static str] = &[];
+
+    async fn read(file: SinewFile<'_, '_>) -> Result<SinewImport, SinewLoadError> {
+        let dir = file.path.parent();
+        let layout = Layout::new(file.path.clone(), file.assets.clone());
+        let mut g = Gatherer::new(file.server);
+        g.insert(file.path.clone(), file.bytes);
+        let checked = g
+            .rounds(file.ctx, |source| check_manifest(source, &layout, &dir))
+            .await;
+        let (manifest, diagnostics) = checked.unwrap_or((None, Vec::new()));
+        let mut out = SinewImport {
+            manifest,
+            diagnostics,
+            clips: Vec::new(),
+            skeletons: Vec::new(),
+        };
+        if let Some(m) = &out.manifest {
+            let present = g.files_in(&dir);
+            let load = |name: &str| {
+                present
+                    .iter()
+                    .any(|f| f == name)
+                    .then(|| dir.join(name).ok())
+                    .flatten()
+                    .map(|p| AssetPath::from(p.as_str().to_string()))
+            };
+            for s in &m.skeletons {
+                if let Some(p) = load(&s.file) {
+                    out.skeletons.push((s.clone(), file.ctx.load(p)));
+                }
+            }
+            for c in &m.clips {
+                if let Some(p) = load(&c.file) {
+                    out.clips.push((c.clone(), file.ctx.load(p)));
+                }
+            }
+        }
+        Ok(out)
     }
 }

@@ -9,7 +9,7 @@
 //! it a dependency: Bevy reloads the scene (or graph) when it changes.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use bevy_asset::io::{AssetSourceId, ErasedAssetReader};
@@ -33,7 +33,8 @@ pub(super) struct Gatherer<'s> {
     server: &'s AssetServer,
     mem: MemSource,
     tried: BTreeSet<ProjectPath>,
-    listed: BTreeSet<ProjectPath>,
+    /// Folder → the names of the files in it, as the asset reader listed them.
+    listed: BTreeMap<ProjectPath, Vec<String>>,
     listed_folders: BTreeSet<ProjectPath>,
 }
 
@@ -47,7 +48,7 @@ impl<'s> Gatherer<'s> {
             server,
             mem: MemSource::new(),
             tried: BTreeSet::new(),
-            listed: BTreeSet::new(),
+            listed: BTreeMap::new(),
             listed_folders: BTreeSet::new(),
         }
     }
@@ -144,14 +145,20 @@ impl<'s> Gatherer<'s> {
         }
     }
 
-    /// Reads the `.skel` files of folder `dir` (source-skeleton discovery).
+    /// Lists the files of folder `dir` (what the loader's `Source::list` answers from now on)
+    /// and reads its `.skel` files (source-skeleton discovery reads them next).
     async fn list(&mut self, ctx: &mut LoadContext<'_>, dir: &ProjectPath) {
-        self.listed.insert(dir.clone());
+        let mut names = Vec::new();
         for (p, is_dir) in self.entries(dir).await {
-            if !is_dir && p.as_str().ends_with(".skel") && !self.tried.contains(&p) {
+            if is_dir {
+                continue;
+            }
+            names.push(p.file_name().to_string());
+            if p.as_str().ends_with(".skel") && !self.tried.contains(&p) {
                 self.fetch(ctx, &p, InputKind::Skeleton).await;
             }
         }
+        self.listed.insert(dir.clone(), names);
     }
 
     /// Reads the `manifest.ron` of every folder in `dir` (import manifests: a folder without
@@ -167,6 +174,11 @@ impl<'s> Gatherer<'s> {
         }
     }
 
+    /// The names of the files in folder `dir` as listed by a round (empty when none listed it).
+    pub(super) fn files_in(&self, dir: &ProjectPath) -> Vec<String> {
+        self.listed.get(dir).cloned().unwrap_or_default()
+    }
+
     /// The catalog of the `.animseq` files gathered under `assets`.
     pub(super) fn catalog(&self, assets: &ProjectPath) -> Catalog {
         self.mem.catalog(assets).unwrap_or_default()
@@ -178,6 +190,18 @@ impl<'s> Gatherer<'s> {
         ctx: &mut LoadContext<'_>,
         layout: &Layout,
     ) -> Result<LoadedScene, LoadError> {
+        self.rounds(ctx, |source| project::load(source, layout))
+            .await
+    }
+
+    /// Runs `read` (a library reader over a [`Source`]) against the files gathered so far, reads
+    /// what it asked for and did not get, and runs it again — until it asks for nothing new
+    /// (at most [`MAX_ROUNDS`] rounds). Returns its last result.
+    pub(super) async fn rounds<T>(
+        &mut self,
+        ctx: &mut LoadContext<'_>,
+        read: impl Fn(&dyn Source) -> T,
+    ) -> T {
         let mut round = 0;
         loop {
             let (result, missing, lists, folder_lists) = {
@@ -190,7 +214,7 @@ impl<'s> Gatherer<'s> {
                     lists: RefCell::new(Vec::new()),
                     folder_lists: RefCell::new(Vec::new()),
                 };
-                let result = project::load(&rec, layout);
+                let result = read(&rec);
                 (
                     result,
                     rec.missing.into_inner(),
@@ -214,7 +238,7 @@ impl<'s> Gatherer<'s> {
                 }
             }
             for d in lists {
-                if !self.listed.contains(&d) {
+                if !self.listed.contains_key(&d) {
                     self.list(ctx, &d).await;
                 }
             }
@@ -226,7 +250,7 @@ impl<'s> Gatherer<'s> {
 struct Recording<'a> {
     mem: &'a MemSource,
     tried: &'a BTreeSet<ProjectPath>,
-    listed: &'a BTreeSet<ProjectPath>,
+    listed: &'a BTreeMap<ProjectPath, Vec<String>>,
     listed_folders: &'a BTreeSet<ProjectPath>,
     missing: RefCell<Vec<(ProjectPath, InputKind)>>,
     lists: RefCell<Vec<ProjectPath>>,
@@ -243,10 +267,13 @@ impl Source for Recording<'_> {
     }
 
     fn list(&self, dir: &ProjectPath) -> Vec<String> {
-        if !self.listed.contains(dir) {
-            self.lists.borrow_mut().push(dir.clone());
+        match self.listed.get(dir) {
+            Some(names) => names.clone(),
+            None => {
+                self.lists.borrow_mut().push(dir.clone());
+                self.mem.list(dir)
+            }
         }
-        self.mem.list(dir)
     }
 
     fn folders(&self, dir: &ProjectPath) -> Vec<String> {

@@ -1,8 +1,8 @@
 //! Sinew as a Bevy plugin (cargo feature `bevy`; `docs/bevy.md`). [`SinewPlugin`] registers
 //! Sinew's assets and loaders ([`assets`]), adds the runtime's systems to `Update` in their
 //! sets ([`SinewSet`], [`AnimationSet`]), drives Sinew's clock from `bevy_time`, spawns scenes
-//! named by a [`SinewScene`] handle once everything they need has loaded, writes root motion to
-//! `Transform` (or publishes it as [`SinewRootMotion`]) and hot-reloads scenes through the
+//! named by a [`SinewScene`] handle (and actors named by a [`SinewActor`]) once everything they
+//! need has loaded, writes root motion to `Transform` (or publishes it as [`SinewRootMotion`]) and hot-reloads scenes through the
 //! library's reload core ([`crate::reload`]).
 //!
 //! Needs `TaskPoolPlugin`, `TimePlugin` and `AssetPlugin` (added before it); nothing renders.
@@ -18,8 +18,8 @@ use bevy_asset::{AssetApp, AssetServer, Handle};
 use bevy_ecs::prelude::*;
 
 pub use assets::{
-    ClipLoader, GraphLoader, SceneLoader, SinewClip, SinewGraph, SinewLoadError, SinewLoadSettings,
-    SinewSceneAsset, SinewSkeleton, SinewStateMachine, SkeletonLoader, StateMachineLoader,
+    SinewAsset, SinewClip, SinewFile, SinewGraph, SinewImport, SinewLoadError, SinewLoadSettings,
+    SinewLoader, SinewSceneAsset, SinewSkeleton, SinewStateMachine,
 };
 pub use gather::{MAX_DEPTH, MAX_FILES, MAX_ROUNDS};
 pub use systems::{SinewClock, SinewRootMotion, SinewSpawnSet};
@@ -62,17 +62,46 @@ impl Default for SinewPlugin {
 #[derive(Component, Debug, Clone)]
 pub struct SinewScene(pub Handle<SinewSceneAsset>);
 
-/// A spawned scene, on the entity carrying its [`SinewScene`].
+/// Makes this entity an *actor*: entity `entity` of the scene asset `scene` (its animator and
+/// graph instances, loaded and checked exactly as in a scene) built onto this entity itself
+/// once the scene and every file it names have loaded and it is ready. A scene file with one
+/// entity is then a reusable actor definition: many entities can name it. The actor starts at
+/// this entity's `Transform` (else at the scene entity's position); the scene's other entities
+/// and its timed actions are not spawned. Success and failure are reported as for a
+/// [`SinewScene`] ([`SinewSpawned`] with one entity, this one; [`SinewSceneFailed`]): nothing
+/// is half-built. Hot reload applies to actors as to scenes.
+#[derive(Component, Debug, Clone)]
+pub struct SinewActor {
+    /// The scene holding the actor's definition.
+    pub scene: Handle<SinewSceneAsset>,
+    /// The name of the entity in that scene.
+    pub entity: String,
+}
+
+impl SinewActor {
+    /// Entity `entity` of `scene`.
+    pub fn new(scene: Handle<SinewSceneAsset>, entity: impl Into<String>) -> SinewActor {
+        SinewActor {
+            scene,
+            entity: entity.into(),
+        }
+    }
+}
+
+/// A spawned scene, on the entity carrying its [`SinewScene`] (or a built actor, on its
+/// [`SinewActor`]).
 #[derive(Component, Debug)]
 pub struct SinewSpawned {
-    /// The scene's entities, in scene order, with their names.
+    /// The scene's entities, in scene order, with their names (an actor: itself).
     pub spawned: Spawned,
     /// Event identity → catalog display name (for human traces).
     pub event_names: BTreeMap<String, String>,
     reloader: Reloader,
+    /// An actor: the entity's name in its scene and where it started.
+    actor: Option<(String, [f32; 3])>,
 }
 
-/// A scene that did not spawn: its diagnostics, or why it could not be read.
+/// A scene (or actor) that did not spawn: its diagnostics, or why it could not be read.
 #[derive(Component, Debug, Clone)]
 pub struct SinewSceneFailed {
     /// What the loader reported (errors and warnings, canonical order).
@@ -84,7 +113,7 @@ pub struct SinewSceneFailed {
 /// What the plugin reports to the game, one message per occurrence.
 #[derive(Message, Debug, Clone)]
 pub enum SinewMessage {
-    /// A scene spawned (the entity carrying its [`SinewScene`]).
+    /// A scene spawned (the entity carrying its [`SinewScene`]), or an actor was built.
     Spawned(Entity),
     /// A scene could not spawn (see [`SinewSceneFailed`] on the entity).
     Failed(Entity),
@@ -100,23 +129,17 @@ impl Plugin for SinewPlugin {
             .get_resource::<AssetServer>()
             .cloned()
             .expect("SinewPlugin needs AssetPlugin (add it first)");
-        app.init_asset::<SinewClip>()
-            .init_asset::<SinewSkeleton>()
-            .init_asset::<SinewStateMachine>()
-            .init_asset::<SinewGraph>()
-            .init_asset::<SinewSceneAsset>()
-            .register_asset_loader(ClipLoader)
-            .register_asset_loader(SkeletonLoader)
-            .register_asset_loader(StateMachineLoader)
-            .register_asset_loader(GraphLoader {
-                server: server.clone(),
-                assets: self.assets.clone(),
-            })
-            .register_asset_loader(SceneLoader {
-                server,
-                assets: self.assets.clone(),
-            })
-            .add_message::<SinewMessage>();
+        fn register<A: SinewAsset>(app: &mut App, server: &AssetServer, assets: &str) {
+            app.init_asset::<A>()
+                .register_asset_loader(SinewLoader::<A>::new(server, assets));
+        }
+        register::<SinewClip>(app, &server, &self.assets);
+        register::<SinewSkeleton>(app, &server, &self.assets);
+        register::<SinewStateMachine>(app, &server, &self.assets);
+        register::<SinewGraph>(app, &server, &self.assets);
+        register::<SinewSceneAsset>(app, &server, &self.assets);
+        register::<SinewImport>(app, &server, &self.assets);
+        app.add_message::<SinewMessage>();
         systems::build(app, self);
     }
 }

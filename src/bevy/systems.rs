@@ -5,10 +5,11 @@
 //! after [`AnimationSet`].
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bevy_app::{App, Update};
-use bevy_asset::{AssetEvent, AssetId, AssetServer, Assets, LoadState};
+use bevy_asset::{AssetEvent, AssetId, AssetServer, Assets, Handle, LoadState};
 use bevy_ecs::message::{MessageCursor, Messages};
 use bevy_ecs::prelude::*;
 use bevy_math::{Quat, Vec3};
@@ -16,13 +17,14 @@ use bevy_time::Time;
 use bevy_transform::components::Transform;
 
 use super::{
-    SinewMessage, SinewPlugin, SinewScene, SinewSceneAsset, SinewSceneFailed, SinewSpawned,
+    SinewActor, SinewMessage, SinewPlugin, SinewScene, SinewSceneAsset, SinewSceneFailed,
+    SinewSpawned,
 };
 use crate::anim::RootMotionMode;
 use crate::diag::Diagnostic;
-use crate::project::MemSource;
+use crate::project::{LoadedScene, MemSource};
 use crate::reload::Reloader;
-use crate::runtime::scene::{QueueDrops, report_flush, spawn};
+use crate::runtime::scene::{QueueDrops, report_flush, spawn, spawn_into};
 use crate::runtime::{
     AnimationSet, Animator, Dispatcher, GameTime, SinewSet, Trace, VmDispatch, add_sinew_systems,
     animate, init_world,
@@ -91,7 +93,7 @@ pub(super) fn build(app: &mut App, plugin: &SinewPlugin) {
     app.configure_sets(Update, SinewSpawnSet.before(SinewSet::Time));
     app.add_systems(
         Update,
-        (reload_scenes, spawn_ready, sync_clock)
+        (reload_scenes, spawn_ready.run_if(any_pending), sync_clock)
             .chain()
             .in_set(SinewSpawnSet),
     );
@@ -125,84 +127,173 @@ fn fail(world: &mut World, carrier: Entity, diagnostics: Vec<Diagnostic>, error:
     world.write_message(SinewMessage::Failed(carrier));
 }
 
-/// Spawns every [`SinewScene`] whose asset and dependencies have loaded.
-fn spawn_ready(world: &mut World) {
-    let pending: Vec<(Entity, bevy_asset::Handle<SinewSceneAsset>)> = world
-        .query_filtered::<(Entity, &SinewScene), (Without<SinewSpawned>, Without<SinewSceneFailed>)>()
+/// Carriers of a scene that has neither spawned nor failed yet.
+type PendingScenes = (Without<SinewSpawned>, Without<SinewSceneFailed>);
+
+/// Whether a [`SinewScene`] or [`SinewActor`] waits to spawn (so [`spawn_ready`] costs nothing
+/// on the frames where none does).
+fn any_pending(
+    scenes: Query<(), (With<SinewScene>, PendingScenes)>,
+    actors: Query<(), (With<SinewActor>, PendingScenes)>,
+) -> bool {
+    !scenes.is_empty() || !actors.is_empty()
+}
+
+/// Spawns every [`SinewScene`] whose asset and dependencies have loaded, and builds every
+/// [`SinewActor`] whose scene has.
+fn spawn_ready(
+    world: &mut World,
+    scenes: &mut QueryState<(Entity, &SinewScene), PendingScenes>,
+    actors: &mut QueryState<(Entity, &SinewActor), PendingScenes>,
+) {
+    let mut pending: Vec<(Entity, Handle<SinewSceneAsset>, Option<String>)> = scenes
         .iter(world)
-        .map(|(e, s)| (e, s.0.clone()))
+        .map(|(e, s)| (e, s.0.clone(), None))
         .collect();
-    for (carrier, handle) in pending {
-        let server = world.resource::<AssetServer>();
-        if let LoadState::Failed(e) = server.load_state(&handle) {
-            fail(world, carrier, Vec::new(), Some(e.to_string()));
-            continue;
-        }
-        if !server.is_loaded_with_dependencies(&handle) {
-            continue;
-        }
-        let Some(asset) = world
-            .resource::<Assets<SinewSceneAsset>>()
-            .get(&handle)
-            .cloned()
-        else {
-            continue;
-        };
-        let loaded = match asset.loaded {
-            Ok(l) => l,
-            Err(e) => {
-                fail(world, carrier, Vec::new(), Some(e));
-                continue;
-            }
-        };
-        let (Some((def, assets)), Some(reloader)) = (
-            loaded.ready(),
-            Reloader::new(&loaded, &MemSource::new(), &asset.layout),
-        ) else {
-            fail(world, carrier, loaded.run_diagnostics(), None);
-            continue;
-        };
-        let spawned = match spawn(world, def, assets) {
-            Ok(s) => s,
-            Err(e) => {
-                fail(
-                    world,
-                    carrier,
-                    loaded.run_diagnostics(),
-                    Some(e.to_string()),
-                );
-                continue;
-            }
-        };
-        for ((_, entity, p), d) in spawned.entities.iter().zip(&def.entities) {
-            let mut e = world.entity_mut(*entity);
-            e.insert(Transform::from_xyz(p[0], p[1], p[2]));
-            match d.animator.as_ref().map(|a| a.root_motion.mode) {
-                Some(RootMotionMode::Transform) => {
-                    e.insert(RootMode(RootMotionMode::Transform));
-                }
-                Some(RootMotionMode::Extract) => {
-                    e.insert((
-                        RootMode(RootMotionMode::Extract),
-                        SinewRootMotion::default(),
-                    ));
-                }
-                _ => {}
-            }
-        }
-        world.entity_mut(carrier).insert(SinewSpawned {
-            spawned,
-            event_names: loaded.event_names.clone(),
-            reloader,
-        });
-        world.resource_mut::<SinewClock>().started = true;
-        world.write_message(SinewMessage::Spawned(carrier));
+    pending.extend(
+        actors
+            .iter(world)
+            .map(|(e, a)| (e, a.scene.clone(), Some(a.entity.clone()))),
+    );
+    for (carrier, handle, actor) in pending {
+        spawn_one(world, carrier, &handle, actor);
     }
 }
 
+/// The actor `name` of `loaded` as a scene of its own: that entity alone (starting at `at`
+/// when given), no timed actions. A scene that does not parse is returned as it is (it is not
+/// ready, which the caller reports).
+fn actor_scene(
+    loaded: &LoadedScene,
+    name: &str,
+    at: Option<[f32; 3]>,
+) -> Result<(LoadedScene, [f32; 3]), String> {
+    let mut one = loaded.clone();
+    let Some(def) = one.def.as_mut() else {
+        return Ok((one, at.unwrap_or_default()));
+    };
+    let Some(i) = def.entities.iter().position(|e| e.name == name) else {
+        let names: Vec<String> = def
+            .entities
+            .iter()
+            .take(16)
+            .map(|e| format!("`{}`", e.name))
+            .collect();
+        return Err(format!(
+            "{}: no entity `{name}` to build an actor from (its entities: {})",
+            loaded.source.name(),
+            names.join(", ")
+        ));
+    };
+    let mut entity = def.entities.swap_remove(i);
+    if let Some(p) = at {
+        entity.position = p;
+    }
+    let pos = entity.position;
+    def.entities = vec![entity];
+    def.actions.clear();
+    Ok((one, pos))
+}
+
+/// Spawns the scene of `handle` (or builds its entity `actor` onto `carrier`) when it and
+/// every file it names have loaded; reports a failure on the carrier.
+fn spawn_one(
+    world: &mut World,
+    carrier: Entity,
+    handle: &Handle<SinewSceneAsset>,
+    actor: Option<String>,
+) {
+    let server = world.resource::<AssetServer>();
+    if let LoadState::Failed(e) = server.load_state(handle) {
+        fail(world, carrier, Vec::new(), Some(e.to_string()));
+        return;
+    }
+    if !server.is_loaded_with_dependencies(handle) {
+        return;
+    }
+    let Some(asset) = world
+        .resource::<Assets<SinewSceneAsset>>()
+        .get(handle)
+        .cloned()
+    else {
+        return;
+    };
+    let loaded = match asset.loaded {
+        Ok(l) => l,
+        Err(e) => {
+            fail(world, carrier, Vec::new(), Some(e));
+            return;
+        }
+    };
+    let (loaded, actor) = match actor {
+        None => (loaded, None),
+        Some(name) => {
+            let at = world
+                .get::<Transform>(carrier)
+                .map(|t| t.translation.to_array());
+            match actor_scene(&loaded, &name, at) {
+                Ok((one, pos)) => (Arc::new(one), Some((name, pos))),
+                Err(e) => {
+                    fail(world, carrier, Vec::new(), Some(e));
+                    return;
+                }
+            }
+        }
+    };
+    let (Some((def, assets)), Some(reloader)) = (
+        loaded.ready(),
+        Reloader::new(&loaded, &MemSource::new(), &asset.layout),
+    ) else {
+        fail(world, carrier, loaded.run_diagnostics(), None);
+        return;
+    };
+    let spawned = match actor {
+        None => spawn(world, def, assets),
+        Some(_) => spawn_into(world, def, assets, &[carrier]),
+    };
+    let spawned = match spawned {
+        Ok(s) => s,
+        Err(e) => {
+            fail(
+                world,
+                carrier,
+                loaded.run_diagnostics(),
+                Some(e.to_string()),
+            );
+            return;
+        }
+    };
+    for ((_, entity, p), d) in spawned.entities.iter().zip(&def.entities) {
+        let mut e = world.entity_mut(*entity);
+        if actor.is_none() || !e.contains::<Transform>() {
+            e.insert(Transform::from_xyz(p[0], p[1], p[2]));
+        }
+        match d.animator.as_ref().map(|a| a.root_motion.mode) {
+            Some(RootMotionMode::Transform) => {
+                e.insert(RootMode(RootMotionMode::Transform));
+            }
+            Some(RootMotionMode::Extract) => {
+                e.insert((
+                    RootMode(RootMotionMode::Extract),
+                    SinewRootMotion::default(),
+                ));
+            }
+            _ => {}
+        }
+    }
+    world.entity_mut(carrier).insert(SinewSpawned {
+        spawned,
+        event_names: loaded.event_names.clone(),
+        reloader,
+        actor,
+    });
+    world.resource_mut::<SinewClock>().started = true;
+    world.write_message(SinewMessage::Spawned(carrier));
+}
+
 /// Applies reloaded scene assets (Bevy reloads a scene when any file it read changes) to the
-/// scenes spawned from them, through [`Reloader::apply`]; a scene that had failed is tried
-/// again.
+/// scenes and actors spawned from them, through [`Reloader::apply`]; a scene or actor that had
+/// failed is tried again.
 fn reload_scenes(world: &mut World, mut cursor: Local<MessageCursor<AssetEvent<SinewSceneAsset>>>) {
     let Some(messages) = world.get_resource::<Messages<AssetEvent<SinewSceneAsset>>>() else {
         return;
@@ -217,12 +308,19 @@ fn reload_scenes(world: &mut World, mut cursor: Local<MessageCursor<AssetEvent<S
     if changed.is_empty() {
         return;
     }
-    let carriers: Vec<(Entity, bevy_asset::Handle<SinewSceneAsset>)> = world
+    let mut carriers: Vec<(Entity, Handle<SinewSceneAsset>)> = world
         .query::<(Entity, &SinewScene)>()
         .iter(world)
         .filter(|(_, s)| changed.contains(&s.0.id()))
         .map(|(e, s)| (e, s.0.clone()))
         .collect();
+    carriers.extend(
+        world
+            .query::<(Entity, &SinewActor)>()
+            .iter(world)
+            .filter(|(_, a)| changed.contains(&a.scene.id()))
+            .map(|(e, a)| (e, a.scene.clone())),
+    );
     for (carrier, handle) in carriers {
         if world.get::<SinewSceneFailed>(carrier).is_some() {
             world.entity_mut(carrier).remove::<SinewSceneFailed>();
@@ -238,7 +336,11 @@ fn reload_scenes(world: &mut World, mut cursor: Local<MessageCursor<AssetEvent<S
         let Some(mut spawned) = world.entity_mut(carrier).take::<SinewSpawned>() else {
             continue;
         };
-        let records = match &asset.loaded {
+        let new = asset.loaded.and_then(|new| match &spawned.actor {
+            None => Ok(new),
+            Some((name, at)) => actor_scene(&new, name, Some(*at)).map(|(one, _)| Arc::new(one)),
+        });
+        let records = match &new {
             Ok(new) => spawned.reloader.apply(world, &spawned.spawned, new),
             Err(e) => {
                 let kind = crate::runtime::TraceKind::Error {

@@ -83,43 +83,12 @@ impl Imports {
             return out;
         };
         for name in source.folders(&generated) {
-            let (Ok(dir), Ok(path)) = (
-                generated.join(&name),
-                generated.join(&format!("{name}/manifest.ron")),
-            ) else {
+            let Ok(dir) = generated.join(&name) else {
                 continue;
             };
-            let file = source.display(&path);
-            let bad = |message: String| {
-                Diagnostic::error(E_BAD_MANIFEST, message)
-                    .in_file(file.clone())
-                    .with_note(
-                        "`sinew import` writes this file; re-import the model to regenerate it",
-                    )
-            };
-            let mut model = Model {
-                dir: format!("{GENERATED}/{name}"),
-                file: file.clone(),
-                manifest: None,
-                diagnostics: Vec::new(),
-            };
-            let parsed = match source.read(&path, InputKind::Manifest) {
-                Err(ReadError::Input(e)) if e.is_not_found() => continue,
-                Err(e) => Err(format!("cannot read the manifest: {e}")),
-                Ok(bytes) => String::from_utf8(bytes)
-                    .map_err(|_| "the manifest is not UTF-8".to_string())
-                    .and_then(|t| AnimManifest::from_ron(&t))
-                    .and_then(|m| validate(&m).map(|()| m))
-                    .map_err(|e| format!("invalid manifest: {e}")),
-            };
-            match parsed {
-                Ok(m) => {
-                    model.diagnostics = check_files(source, layout, &dir, &file, &m);
-                    model.manifest = Some(m);
-                }
-                Err(message) => model.diagnostics.push(bad(message)),
+            if let Some(model) = read_model(source, layout, &dir) {
+                out.models.push(model);
             }
-            out.models.push(model);
         }
         out.find_duplicates();
         out
@@ -304,6 +273,56 @@ impl Imports {
             .with_note("a clip is named by its label (the glTF animation's name) or its ID")
             .into())
     }
+}
+
+/// One manifest folder `dir` (under the assets folder's [`GENERATED`]) read and checked against
+/// the files it names; `None` when the folder has no `manifest.ron` (it is not an import).
+fn read_model(source: &dyn Source, layout: &Layout, dir: &ProjectPath) -> Option<Model> {
+    let path = dir.join("manifest.ron").ok()?;
+    let file = source.display(&path);
+    let bad = |message: String| {
+        Diagnostic::error(E_BAD_MANIFEST, message)
+            .in_file(file.clone())
+            .with_note("`sinew import` writes this file; re-import the model to regenerate it")
+    };
+    let rel = dir
+        .strip_prefix(&layout.assets)
+        .map_or_else(|| dir.as_str().to_string(), str::to_string);
+    let mut model = Model {
+        dir: rel,
+        file: file.clone(),
+        manifest: None,
+        diagnostics: Vec::new(),
+    };
+    let parsed = match source.read(&path, InputKind::Manifest) {
+        Err(ReadError::Input(e)) if e.is_not_found() => return None,
+        Err(e) => Err(format!("cannot read the manifest: {e}")),
+        Ok(bytes) => String::from_utf8(bytes)
+            .map_err(|_| "the manifest is not UTF-8".to_string())
+            .and_then(|t| AnimManifest::from_ron(&t))
+            .and_then(|m| validate(&m).map(|()| m))
+            .map_err(|e| format!("invalid manifest: {e}")),
+    };
+    match parsed {
+        Ok(m) => {
+            model.diagnostics = check_files(source, layout, dir, &file, &m);
+            model.manifest = Some(m);
+        }
+        Err(message) => model.diagnostics.push(bad(message)),
+    }
+    Some(model)
+}
+
+/// The manifest in folder `dir` and its diagnostics, checked as [`Imports::read`] checks each
+/// (unreadable or invalid `E0722`, missing generated files `E0718`, a missing or changed source
+/// model `E0716`/`E0717`, a source outside the project `W0711`); the model's source path is
+/// relative to `layout.assets`. `None` when `dir` has no `manifest.ron`.
+pub fn check_manifest(
+    source: &dyn Source,
+    layout: &Layout,
+    dir: &ProjectPath,
+) -> Option<(Option<AnimManifest>, Vec<Diagnostic>)> {
+    read_model(source, layout, dir).map(|m| (m.manifest, m.diagnostics))
 }
 
 /// The diagnostics of one valid manifest against the project: its listed files, its source.

@@ -21,7 +21,7 @@ mod path;
 mod skeletons;
 
 pub use fs::{FsSource, load_files};
-pub use imports::{GENERATED, Imports};
+pub use imports::{GENERATED, Imports, check_manifest};
 pub use load::{PASSES, Pass, PassInput};
 pub use memory::MemSource;
 pub use path::{PathError, ProjectPath};

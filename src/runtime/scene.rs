@@ -124,40 +124,104 @@ pub fn report_flush(world: &mut World) {
 
 /// Spawns the scene's entities into `world` (prepared with [`headless`] or `init_world`):
 /// animators with their clips (the default clip starts at the first update), graph instances
-/// (which queues `begin_play`), and the timed actions in [`SceneActions`].
+/// (which queues `begin_play`), and the timed actions in [`SceneActions`]. On an error nothing
+/// stays spawned.
 pub fn spawn(
     world: &mut World,
     scene: &SceneDef,
     assets: &SceneAssets,
 ) -> Result<Spawned, SpawnError> {
-    let mut spawned = Spawned::default();
+    let entities: Vec<Entity> = scene
+        .entities
+        .iter()
+        .map(|_| world.spawn_empty().id())
+        .collect();
+    let spawned = spawn_into(world, scene, assets, &entities);
+    if spawned.is_err() {
+        for e in entities {
+            world.despawn(e);
+        }
+    }
+    spawned
+}
+
+/// As [`spawn`], onto existing entities: `entities[i]` becomes the scene's entity `i` (its
+/// animator and graph instances are inserted; an entity that already has either is an error).
+/// Everything that can fail is checked before anything is inserted, so on an error the
+/// entities are as they were.
+pub fn spawn_into(
+    world: &mut World,
+    scene: &SceneDef,
+    assets: &SceneAssets,
+    entities: &[Entity],
+) -> Result<Spawned, SpawnError> {
+    if entities.len() != scene.entities.len() {
+        return Err(SpawnError(format!(
+            "{} entities for a scene of {}",
+            entities.len(),
+            scene.entities.len()
+        )));
+    }
     let mut prepared = Prepared::default();
-    for def in &scene.entities {
-        let entity = world.spawn_empty().id();
+    let mut animators = Vec::new();
+    let mut modules = Vec::new();
+    for (def, &entity) in scene.entities.iter().zip(entities) {
+        let taken = world.get_entity(entity).map_err(|_| {
+            SpawnError(format!(
+                "entity `{}`: no such entity in the world",
+                def.name
+            ))
+        })?;
+        if taken.contains::<Animator>() || taken.contains::<super::instance::Graphs>() {
+            return Err(SpawnError(format!(
+                "entity `{}` already has an animator or graphs",
+                def.name
+            )));
+        }
+        animators.push(match &def.animator {
+            Some(a) => Some(build_animator(
+                world,
+                scene.seed,
+                def,
+                a,
+                assets,
+                &mut prepared,
+            )?),
+            None => None,
+        });
+        modules.push(
+            def.graphs
+                .iter()
+                .map(|p| {
+                    assets
+                        .graphs
+                        .get(&p.path)
+                        .cloned()
+                        .ok_or_else(|| SpawnError(format!("graph `{}` was not compiled", p.path)))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        );
+    }
+    if scene.actions.iter().any(|a| a.entity >= entities.len()) {
+        return Err(SpawnError("action names an unknown entity".into()));
+    }
+    let mut spawned = Spawned::default();
+    for (((def, &entity), animator), modules) in scene
+        .entities
+        .iter()
+        .zip(entities)
+        .zip(animators)
+        .zip(modules)
+    {
         spawned
             .entities
             .push((def.name.clone(), entity, def.position));
-        if let Some(a) = &def.animator {
-            let animator = build_animator(world, scene.seed, def, a, assets, &mut prepared)?;
+        if let Some(animator) = animator {
             world.entity_mut(entity).insert(animator);
         }
-    }
-    for (def, (_, entity, _)) in scene.entities.iter().zip(&spawned.entities) {
-        if def.graphs.is_empty() {
-            continue;
+        if !modules.is_empty() {
+            attach_graphs(world, entity, &modules).map_err(|e| SpawnError(e.to_string()))?;
         }
-        let modules = def
-            .graphs
-            .iter()
-            .map(|p| {
-                assets
-                    .graphs
-                    .get(&p.path)
-                    .cloned()
-                    .ok_or_else(|| SpawnError(format!("graph `{}` was not compiled", p.path)))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        attach_graphs(world, *entity, &modules).map_err(|e| SpawnError(e.to_string()))?;
     }
     let mut actions = world.remove_resource::<SceneActions>().unwrap_or_default();
     for a in &scene.actions {
