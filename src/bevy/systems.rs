@@ -12,6 +12,7 @@ use bevy_app::{App, Update};
 use bevy_asset::{AssetEvent, AssetId, AssetServer, Assets, Handle, LoadState};
 use bevy_ecs::message::{MessageCursor, Messages};
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::common_conditions::on_message;
 use bevy_math::{Quat, Vec3};
 use bevy_time::Time;
 use bevy_transform::components::Transform;
@@ -33,6 +34,10 @@ use crate::runtime::{
 /// The plugin's steps before Sinew's tick: reload, spawn, clock (in that order).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SinewSpawnSet;
+
+/// Everything that runs only when Sinew ticks: its sets, the flush report, root motion.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Ticking;
 
 /// Whether Sinew ticks this frame: it starts with the first spawned scene (so a scene's timed
 /// actions count from its spawn, as in `sinew run`) and never ticks with a zero delta (the
@@ -78,6 +83,7 @@ pub(super) fn build(app: &mut App, plugin: &SinewPlugin) {
         add_sinew_systems(s);
         s.add_systems(animate.in_set(AnimationSet));
     });
+    // One run condition for everything that ticks (evaluated once per frame, not per set).
     app.configure_sets(
         Update,
         (
@@ -88,24 +94,27 @@ pub(super) fn build(app: &mut App, plugin: &SinewPlugin) {
             SinewSet::Tick,
             SinewSet::Flush,
         )
-            .distributive_run_if(clock_runs),
+            .in_set(Ticking),
     );
+    app.configure_sets(Update, Ticking.run_if(clock_runs));
     app.configure_sets(Update, SinewSpawnSet.before(SinewSet::Time));
     app.add_systems(
         Update,
-        (reload_scenes, spawn_ready.run_if(any_pending), sync_clock)
+        (
+            reload_scenes.run_if(on_message::<AssetEvent<SinewSceneAsset>>),
+            spawn_ready.run_if(any_pending),
+            sync_clock,
+        )
             .chain()
             .in_set(SinewSpawnSet),
     );
     app.add_systems(
         Update,
         (
-            report_flush.after(SinewSet::Flush).run_if(clock_runs),
-            apply_root_motion
-                .after(AnimationSet)
-                .before(SinewSet::Tick)
-                .run_if(clock_runs),
-        ),
+            report_flush.after(SinewSet::Flush),
+            apply_root_motion.after(AnimationSet).before(SinewSet::Tick),
+        )
+            .in_set(Ticking),
     );
 }
 
