@@ -82,21 +82,5 @@ pub fn run(o: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, 
 }
 
 fn main() -> std::process::ExitCode {
-    let code = match parse_args(std::env::args().skip(1)) {
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-        Ok(o) => {
-            let stdout = std::io::stdout();
-            match run(&o, &mut stdout.lock(), &mut std::io::stderr()) {
-                Ok(code) => code,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    2
-                }
-            }
-        }
-    };
-    std::process::ExitCode::from(code)
+    args::main("embed", run)
 }

@@ -1,7 +1,9 @@
 //! The arguments `sinew run` takes, as the examples read them (`embed`, `bevy_headless`):
 //! `SCENE [--assets DIR] [--ticks N] [--dt S] [--format human|json]`.
 
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use sinew::runtime::TraceFormat;
 
@@ -56,4 +58,29 @@ pub fn parse(program: &str, args: impl IntoIterator<Item = String>) -> Result<Op
         return Err(format!("--dt must be in (0, 3600], got {}", o.dt));
     }
     Ok(o)
+}
+
+/// The examples' `main`: parses the arguments of `program`, calls `run` with standard output
+/// and error, and exits with its status (2 for argument and I/O errors, as `sinew run`).
+pub fn main(
+    program: &str,
+    run: fn(&Options, &mut dyn Write, &mut dyn Write) -> Result<u8, String>,
+) -> ExitCode {
+    let code = match parse(program, std::env::args().skip(1)) {
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+        Ok(o) => {
+            let stdout = std::io::stdout();
+            match run(&o, &mut stdout.lock(), &mut std::io::stderr()) {
+                Ok(code) => code,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
+        }
+    };
+    ExitCode::from(code)
 }
