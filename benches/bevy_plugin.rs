@@ -7,6 +7,11 @@
 //!   reload and clock systems, root motion to `Transform`). Goal: ≤ 10 % over the bare runtime.
 //!   `base_app_update_without_sinew` is the same app without the plugin: Bevy's own per-frame
 //!   upkeep, which splits the difference into Bevy's share and the plugin's.
+//!   `base_app_with_six_asset_types` adds only Sinew's six asset types (Bevy's per-type upkeep);
+//!   `plugin_app_update_no_scene` is the plugin with nothing spawned (its systems idle);
+//!   `runtime_in_app_without_plugin` is the bare runtime's systems in the same `App`'s
+//!   `Update`, the scene spawned directly: Bevy's frame around a real Sinew frame, so the plugin
+//!   app minus it is what the plugin itself adds while Sinew ticks.
 //! * `reload_latency`: a 1,000-node graph changed on disk → its new module running: the work
 //!   after the watcher's event (`project::load` of the scene again — read, catalog, compile —
 //!   and `reload::Reloader::apply` switching the instance). Goal: < 50 ms.
@@ -19,12 +24,14 @@ use std::path::Path;
 use std::time::Duration;
 
 use bevy_app::{App, TaskPoolPlugin};
-use bevy_asset::{AssetMetaCheck, AssetPlugin, AssetServer};
+use bevy_asset::{AssetApp, AssetMetaCheck, AssetPlugin, AssetServer};
 use bevy_ecs::message::{MessageCursor, Messages};
+use bevy_ecs::schedule::IntoScheduleConfigs;
 use bevy_time::{TimePlugin, TimeUpdateStrategy};
 use criterion::{Criterion, criterion_group, criterion_main};
 use sinew::bevy::{
-    SinewLoadSettings, SinewMessage, SinewPlugin, SinewScene, SinewSceneAsset, SinewSpawned,
+    SinewClip, SinewGraph, SinewImport, SinewLoadSettings, SinewMessage, SinewPlugin, SinewScene,
+    SinewSceneAsset, SinewSkeleton, SinewSpawned, SinewStateMachine,
 };
 use sinew::project::{self, FsSource, Layout, MemSource, ProjectPath};
 use sinew::reload::Reloader;
@@ -120,9 +127,45 @@ fn plugin_overhead(c: &mut Criterion) {
     spawn(&mut world, def, assets).expect("spawn");
     let mut app = app_for(tmp.path());
     let mut empty = base_app(tmp.path());
+    // The base app with Sinew's six asset types registered and nothing else of the plugin:
+    // Bevy's upkeep per asset type (`track_assets`, `asset_events`' condition, two message
+    // types), which any plugin with six asset types pays.
+    let mut typed = base_app(tmp.path());
+    typed
+        .init_asset::<SinewClip>()
+        .init_asset::<SinewSkeleton>()
+        .init_asset::<SinewStateMachine>()
+        .init_asset::<SinewGraph>()
+        .init_asset::<SinewSceneAsset>()
+        .init_asset::<SinewImport>();
+    // Sinew's runtime in the same `App` without the plugin: the bare runtime's systems in
+    // `Update`, the scene spawned directly. Bevy's frame around a real Sinew frame (its task-pool
+    // ticking runs with the caches the frame left), so `plugin_app − this` is the plugin's own.
+    let mut hosted = base_app(tmp.path());
+    {
+        let w = hosted.world_mut();
+        sinew::runtime::init_world(w);
+        w.insert_resource(sinew::runtime::GameTime::new(1.0 / 60.0).expect("dt"));
+        w.insert_resource(sinew::runtime::Dispatcher::new(
+            sinew::runtime::VmDispatch::new(),
+        ));
+        w.insert_resource(sinew::runtime::scene::QueueDrops(0));
+        spawn(w, def, assets).expect("spawn");
+    }
+    hosted.edit_schedule(bevy_app::Update, |s| {
+        sinew::runtime::add_sinew_systems(s);
+        s.add_systems(sinew::runtime::animate.in_set(sinew::runtime::AnimationSet));
+        s.add_systems(sinew::runtime::scene::report_flush.after(sinew::runtime::SinewSet::Flush));
+    });
+    // The plugin with no scene: its per-frame cost while nothing ticks.
+    let mut idle = base_app(tmp.path());
+    idle.add_plugins(SinewPlugin::default());
     for _ in 0..10 {
         empty.update();
+        typed.update();
+        idle.update();
     }
+    hosted.update();
 
     let mut g = c.benchmark_group("plugin_overhead");
     g.bench_function("bare_runtime_1000_entities", |b| {
@@ -134,6 +177,13 @@ fn plugin_overhead(c: &mut Criterion) {
     // Bevy's own upkeep of the same base plugins without Sinew (what any such app pays).
     g.bench_function("base_app_update_without_sinew", |b| {
         b.iter(|| empty.update())
+    });
+    g.bench_function("base_app_with_six_asset_types", |b| {
+        b.iter(|| typed.update())
+    });
+    g.bench_function("plugin_app_update_no_scene", |b| b.iter(|| idle.update()));
+    g.bench_function("runtime_in_app_without_plugin", |b| {
+        b.iter(|| hosted.update())
     });
     g.finish();
 }
