@@ -138,7 +138,7 @@ struct Animator {
 fn update(a: &Assets, ev: &mut TreeEvaluator, an: &mut Animator, dt: f64) {
     let speed = an.speed;
     a.tree.leaves(&|_| speed, &mut an.leaves);
-    let (from, to) = an.player.advance(dt, &an.leaves, &a.clips, true);
+    let (from, to) = an.player.advance(1.0 / dt, 1.0, &an.leaves, &a.clips, true);
     ev.evaluate(&a.skel, &an.leaves, &a.clips, to, true, &mut an.pose);
     // Root motion: weighted sum of every playing clip's motion over its interval.
     an.motion = RootDelta::ZERO;
@@ -194,9 +194,7 @@ fn benches(c: &mut Criterion) {
     let mut animators: Vec<Animator> = (0..1000)
         .map(|i| Animator {
             speed: 1.0 + (i % 40) as f32 * 0.1,
-            player: SyncedPlayer {
-                phase: i as f64 * 0.013,
-            },
+            player: SyncedPlayer::at(i as f64 * 0.013),
             layer_time: i as f64 * 0.007,
             leaves: Vec::new(),
             pose: Pose::rest(&a.skel),

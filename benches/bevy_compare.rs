@@ -364,7 +364,7 @@ fn core_update(mut core: ResMut<Core>, mut chars: Query<&mut CoreCharacter>) {
     for mut c in &mut chars {
         let c = &mut *c;
         tree.leaves(&|_| W_B, &mut c.leaves);
-        let (_, phase) = c.player.advance(DT, &c.leaves, &c.clips, true);
+        let (_, phase) = c.player.advance(1.0 / DT, 1.0, &c.leaves, &c.clips, true);
         eval.evaluate(skel, &c.leaves, &c.clips, phase, true, &mut c.pose);
     }
 }

@@ -302,6 +302,7 @@ kinds! {
     AnimSetLayerWeight "anim.set_layer_weight", "Set Layer Weight", "Animation", None, Exec, [EXEC_IN, p("layer", S), p("weight", F)] => [THEN];
     AnimCurrentState "anim.current_state", "Current State", "Animation", None, Pure, [] => [p("state", S)];
     AnimCurve "anim.curve", "Curve Value", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
+    AnimPlay "anim.play", "Play Clip", "Animation", None, Exec, [EXEC_IN, p("clip", S), p("at", F)] => [THEN];
     DebugLog "debug.log", "Log", "Debug", None, Exec, [EXEC_IN, p("message", S)] => [THEN];
 }
 
@@ -418,7 +419,7 @@ mod tests {
             vec3.break vec3.add vec3.sub vec3.scale vec3.length vec3.dot string.concat string.eq \
             string.from_int string.from_float expr entity.self event.send anim.set_state \
             anim.set_param anim.get_param anim.play_on_layer anim.stop_layer \
-            anim.set_layer_weight anim.current_state anim.curve debug.log";
+            anim.set_layer_weight anim.current_state anim.curve anim.play debug.log";
         for k in spec.split_whitespace() {
             assert!(lookup(k).is_some(), "missing {k}");
         }

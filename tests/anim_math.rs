@@ -240,18 +240,19 @@ fn clip_sync_uses_weighted_cycle_length() {
     // L = 0.5·1 + 0.5·2 = 1.5.
     assert!((SyncedPlayer::cycle_length(&leaves, &clips) - 1.5).abs() < 1e-12);
     let mut p = SyncedPlayer::default();
-    let (from, to) = p.advance(0.75, &leaves, &clips, true);
+    // One tick per second at speed 0.75.
+    let (from, to) = p.advance(1.0, 0.75, &leaves, &clips, true);
     assert_eq!((from, to), (0.0, 0.5));
     // Clip times: 0.5 of 1 s and of 2 s, i.e. speeds 1/1.5 and 2/1.5.
     assert_eq!(SyncedPlayer::clip_time(to, &clips[0]), 0.5);
     assert_eq!(SyncedPlayer::clip_time(to, &clips[1]), 1.0);
     // Speed ×2 (state speed) over 0.75 s moves a full cycle.
-    let (_, to) = p.advance(1.5, &leaves, &clips, true);
+    let (_, to) = p.advance(1.0, 1.5, &leaves, &clips, true);
     assert!((to - 1.5).abs() < 1e-12);
     // Non-looping clamps at 1 and reports finished.
     let mut q = SyncedPlayer::default();
-    q.advance(10.0, &leaves, &clips, false);
-    assert!(q.finished() && q.phase == 1.0);
+    q.advance(1.0, 10.0, &leaves, &clips, false);
+    assert!(q.finished() && q.phase() == 1.0);
     assert_eq!(tree.validate(1), Err(TreeError::MissingClip(1)));
 }
 

@@ -146,7 +146,7 @@ fn a_symbolic_link_out_of_the_project_is_never_read() {
 #[test]
 fn every_scene_under_a_folder_with_the_graphs_once() {
     // The graph check and the scenes both compile graphs/broken.bpg: its E0312 is reported once.
-    let v = check("all", &["graphs", "scenes"], 9);
+    let v = check("all", &["graphs", "scenes"], 10);
     assert_eq!(v["graphs"], 5);
     assert_eq!(codes(&v).iter().filter(|c| **c == "E0312").count(), 1);
 }
@@ -203,6 +203,12 @@ fn requests_an_animator_cannot_serve_are_errors() {
         1,
     );
     assert_eq!(codes(&v), ["E0560", "E0567", "E0567", "E0565", "E0565"]);
+}
+
+#[test]
+fn play_requests_the_animator_would_refuse_are_errors() {
+    let v = check("play_at", &["scenes/play_at.scene.ron"], 1);
+    assert_eq!(codes(&v), ["E0568", "E0566", "E0558"]);
 }
 
 #[cfg(unix)]

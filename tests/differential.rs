@@ -40,6 +40,7 @@ enum Call {
     SetState(String, bool),
     SetParam(String, u64),
     PlayOnLayer(String, String),
+    Play(String, u64),
     StopLayer(String),
     SetLayerWeight(String, u64),
     Send(String, Option<u64>),
@@ -102,6 +103,10 @@ impl Host for RecHost {
             AnimCommand::PlayOnLayer(layer, clip) => {
                 self.calls
                     .push(Call::PlayOnLayer(layer.to_string(), clip.to_string()));
+                true
+            }
+            AnimCommand::Play(clip, at) => {
+                self.calls.push(Call::Play(clip.to_string(), bits(at)));
                 true
             }
             AnimCommand::StopLayer(layer) => {
@@ -1032,6 +1037,7 @@ fn random_graphs_cover_the_node_library() {
         "string.concat",
         "float.to_int",
         "anim.get_param",
+        "anim.play",
     ] {
         assert!(kinds.contains(k), "no `{k}` in 300 graphs: {kinds:?}");
     }

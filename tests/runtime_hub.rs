@@ -653,14 +653,21 @@ fn non_finite_times_are_rejected() {
 // ---------------------------------------------------------------------------------------------
 
 #[test]
-fn tick_start_is_exact_multiple_of_dt() {
+fn tick_start_is_one_division_by_the_rate() {
     let dt = 1.0 / 60.0;
     let mut t = GameTime::new(dt).expect("dt");
+    assert_eq!(t.rate(), 60.0);
     for _ in 0..1000 {
         t.advance();
     }
     assert_eq!(t.tick(), 1000);
-    assert_eq!(t.time().to_bits(), (999.0 * dt).to_bits());
+    // Tick n starts at (n − 1) / rate and ends at n / rate (runtime.md, "No drift").
+    assert_eq!(t.time().to_bits(), (999.0f64 / 60.0).to_bits());
+    assert_eq!(t.end().to_bits(), (1000.0f64 / 60.0).to_bits());
+    for _ in 0..89_000 {
+        t.advance();
+    }
+    assert_eq!(t.end(), 1500.0);
 }
 
 #[test]

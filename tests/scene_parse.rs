@@ -197,5 +197,5 @@ fn every_scene_command_of_the_table_reads_as_that_command() {
         );
         seen += 1;
     }
-    assert_eq!(seen, 9, "the scene actions that are animation commands");
+    assert_eq!(seen, 10, "the scene actions that are animation commands");
 }

@@ -1,6 +1,6 @@
 //! The runtime's window guarantee over random scenes: random clips with windows, random state
 //! machines (single clips and 1D blends, crossfading transitions on parameters), layers, seeks,
-//! pauses, speeds (reverse too), despawns and tick lengths. In every trace, for every (target,
+//! pauses, speeds (reverse too), `Play(clip, at)`, despawns and tick lengths. In every trace, for every (target,
 //! window event), an end never comes before its begin, and after every animator is removed
 //! every begin has had exactly one end. Where no two clip instances share a window, begins and
 //! ends strictly alternate.
@@ -118,6 +118,13 @@ fn scene(c: &[u16]) -> (Vec<(String, String)>, usize, f64) {
                 [1.0, -1.0, 2.0, -0.5, 0.0][next(5) as usize]
             ),
             10 if next(4) == 0 => "Despawn".into(),
+            // `Play` only on `b` (an animator with a state machine refuses it: E0568); every
+            // clip is at least 0.5 s long.
+            11 if who == "b" => format!(
+                "Play(\"c{}\", {:?})",
+                [0, 4, 5][next(3) as usize],
+                f64::from(next(3)) * 0.25
+            ),
             _ => format!("SetParam(\"x\", {:?})", f64::from(next(5)) / 4.0),
         };
         writeln!(

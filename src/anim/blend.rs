@@ -13,6 +13,7 @@
 //! bones the base animates. Flattening an `Additive` nested inside a `Lerp` scales its overlay by
 //! the `Lerp` weight: exact for translation and scale, the usual first-order result for rotation.
 
+use super::clock::TickClock;
 use super::pose::Pose;
 use super::sample::{ClipBinding, CompiledClip, nlerp};
 use super::skeleton::Skeleton;
@@ -485,17 +486,39 @@ impl BoundClip {
 
 /// Shared normalized phase of one tree (clip sync).
 ///
-/// The tree's cycle length is `L = Σ wᵢ·lenᵢ` over base leaves (weights sum to 1); advancing by
-/// `dt × speed` seconds moves the phase by `dt × speed / L` cycles, so each clip plays at
-/// `lenᵢ / L` of the speed and all share one phase. Additive leaves share the phase but do not
-/// count in `L`. Clip `i`'s unwrapped time is `phase × lenᵢ`.
+/// The tree's cycle length is `L = Σ wᵢ·lenᵢ` over base leaves (weights sum to 1); at `speed`
+/// seconds of playback per second the phase moves at `speed / L` cycles per second, so each
+/// clip plays at `lenᵢ / L` of the speed and all share one phase. Additive leaves share the
+/// phase but do not count in `L`. Clip `i`'s unwrapped time is `phase × lenᵢ`.
+///
+/// The phase is a [`TickClock`] (no drift): while the phase speed `speed / L` holds (the same
+/// rate, speed and weights), the phase after `k` ticks is `p₀ + (k / rate)·(speed / L)`; a change
+/// of any of them — a weight change moves `L` — is a speed change and re-anchors at the current
+/// phase (`docs/animation.md`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SyncedPlayer {
-    /// Unwrapped phase in cycles (an `f64`; each update starts exactly where the last ended).
-    pub phase: f64,
+    /// Unwrapped phase in cycles (each update starts exactly where the last ended).
+    clock: TickClock,
 }
 
 impl SyncedPlayer {
+    /// A player standing at unwrapped phase `phase`.
+    pub fn at(phase: f64) -> SyncedPlayer {
+        SyncedPlayer {
+            clock: TickClock::at(phase),
+        }
+    }
+
+    /// The unwrapped phase in cycles.
+    pub fn phase(&self) -> f64 {
+        self.clock.now()
+    }
+
+    /// Moves to unwrapped phase `phase` (a seek), anchoring there.
+    pub fn seek(&mut self, phase: f64) {
+        self.clock.set(phase);
+    }
+
     /// The weighted cycle length of `leaves` (0 when it cannot be computed).
     pub fn cycle_length(leaves: &[Leaf], clips: &[BoundClip]) -> f64 {
         let mut l = 0.0f64;
@@ -513,30 +536,39 @@ impl SyncedPlayer {
         }
     }
 
-    /// Advances by `seconds` (already multiplied by the state's speed; may be negative) and
-    /// returns the `(from, to)` phase interval. A non-looping player clamps the phase to
-    /// `[0, 1]`. Non-finite input or a zero cycle length leaves the phase where it is.
+    /// Advances one tick at `rate` ticks per second and `speed` seconds of playback per second
+    /// (the state's speed included; may be negative) and returns the `(from, to)` phase
+    /// interval. A non-looping player clamps the phase to `[0, 1]`. A rate that is not finite
+    /// and positive, a non-finite speed or result, or a zero cycle length leaves the phase where
+    /// it is.
     pub fn advance(
         &mut self,
-        seconds: f64,
+        rate: f64,
+        speed: f64,
         leaves: &[Leaf],
         clips: &[BoundClip],
         looping: bool,
     ) -> (f64, f64) {
-        let from = self.phase;
+        let from = self.phase();
         let l = Self::cycle_length(leaves, clips);
-        if l > 0.0 && seconds.is_finite() {
-            let to = from + seconds / l;
-            if to.is_finite() {
-                self.phase = if looping { to } else { to.clamp(0.0, 1.0) };
+        if l > 0.0
+            && rate.is_finite()
+            && rate > 0.0
+            && speed.is_finite()
+            && let Some((_, to)) = self.clock.tick(rate, speed / l)
+            && !looping
+        {
+            let clamped = to.clamp(0.0, 1.0);
+            if clamped != to {
+                self.clock.set(clamped);
             }
         }
-        (from, self.phase)
+        (from, self.phase())
     }
 
     /// A non-looping player reached its end.
     pub fn finished(&self) -> bool {
-        self.phase >= 1.0
+        self.phase() >= 1.0
     }
 
     /// Clip `c`'s unwrapped playback time at phase `phase`.

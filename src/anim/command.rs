@@ -128,9 +128,12 @@ macro_rules! commands {
 }
 
 commands! {
-    /// Plays clip slot `slot` from time 0 (a default-clip animator; ignored with a state
-    /// machine).
-    Play (slot: Str "clip slot");
+    /// Plays clip slot `clip` on the base from clip time `at` (a new clip instance whose first
+    /// update is a `Start` at `at`, so a window containing `at` opens), replacing what the
+    /// base plays with a crossfade over the blend duration. `at` is clamped to the clip's
+    /// `[0, duration]`; a time that is not finite, an unknown slot, or an animator with a state
+    /// machine refuses the request (`docs/windows.md`).
+    Play graph "anim.play" scene "Play" (clip: Str "clip slot", at: Float "clip time");
     /// Records a parameter (read by conditions, blend trees and `anim.get_param`).
     SetParam graph "anim.set_param" scene "SetParam"
         (name: Str "parameter name", value: Float "parameter value");

@@ -1,8 +1,9 @@
 //! The pure animation core: skeletons (`.skel`), SoA poses, clip sampling, blend weights and
-//! pose blending, bone masks and layers, root motion and retargeting. No I/O, no ECS: values in,
+//! pose blending, bone masks and layers, root motion, retargeting and exact tick clocks. No I/O, no ECS: values in,
 //! values out (see `docs/animation.md`). The runtime drives these per animator per update.
 
 pub mod blend;
+pub mod clock;
 pub mod command;
 pub mod mask;
 pub mod pose;
@@ -16,6 +17,7 @@ pub use blend::{
     Blend1D, BlendError, BlendSpace2D, BlendTree, BoundClip, Leaf, SyncedPlayer, TreeError,
     TreeEvaluator, add_difference, heaviest_leaf, lerp_pose,
 };
+pub use clock::TickClock;
 pub use command::{AnimCommand, CommandKind, CommandSpec};
 pub use mask::{BoneMask, LayerBlend, apply_additive, apply_override, apply_override_clip};
 pub use pose::{Pose, Transform};

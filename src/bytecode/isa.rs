@@ -564,6 +564,8 @@ isa! {
     AnimCurve = 0x00C9, "anim.curve" { dst: Reg<F>, name: Reg<S> };
     /// `event.send`: the event identity is a string constant (`custom::NAME`).
     EventSend = 0x00CA, "event.send" { event: ConstRef<S>, target: Reg<E> };
+    /// `anim.play`: clip slot and clip time.
+    AnimPlay = 0x00CB, "anim.play" { clip: Reg<S>, at: Reg<F> };
 }
 
 impl Instr {

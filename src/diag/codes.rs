@@ -296,10 +296,13 @@ codes! {
         /// A state request (`SetState`, literal `anim.set_state`) names no state of the
         /// entity's state machine, or it has none (`project::names`).
         E0565 E_UNKNOWN_STATE "a state request names no state of the entity's state machine (or it has none)";
-        /// A layer clip request names no clip slot of the entity's animator.
-        E0566 E_UNKNOWN_SLOT "a layer clip request names no clip slot of the entity's animator";
+        /// A clip request (layer or base) names no clip slot of the entity's animator.
+        E0566 E_UNKNOWN_SLOT "a clip request names no clip slot of the entity's animator";
         /// A layer request names a layer the entity's animator does not declare.
         E0567 E_UNKNOWN_LAYER "a layer request names a layer the entity's animator does not declare";
+        /// `Play` / a literal `anim.play` targets an animator that runs a state machine
+        /// (`project::names`; the animator would refuse it).
+        E0568 E_PLAY_WITH_MACHINE "a base clip request (`Play`, `anim.play`) targets an animator that runs a state machine";
         /// Retired (the full animator supports every feature); kept registered so the code is not
         /// reused. Formerly: a full-runtime feature the minimal animator ignored.
         W0550 W_SCENE_UNSUPPORTED "retired: the minimal animator ignored a full-runtime feature";

@@ -7,7 +7,12 @@
 //!
 //! - `E0565` a state request (`SetState`, `anim.set_state`) naming a state the entity's state
 //!   machine lacks, or on an animator without a state machine (the animator would refuse it);
-//! - `E0566` a `PlayOnLayer` / `anim.play_on_layer` clip naming no clip slot (refused too);
+//! - `E0566` a `PlayOnLayer` / `anim.play_on_layer` or `Play` / `anim.play` clip naming no
+//!   clip slot (refused too);
+//! - `E0568` a `Play` / `anim.play` on an animator that runs a state machine (refused: the base
+//!   plays the machine's states; request a state or play the clip on a layer);
+//! - `E0558` a `Play(clip, at)` action whose clip time lies past the clip's duration (negative
+//!   times are refused when the scene is read; a graph's computed `at` is clamped at run time);
 //! - `E0567` a layer request (`PlayOnLayer`, `StopLayer`, `SetLayerWeight` and their graph
 //!   nodes) naming a layer the animator does not declare (it would silently create an unmasked
 //!   `Override` layer of weight 1 — the typo a designer never means);
@@ -30,8 +35,8 @@ use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::graph::ast::LitValue;
 use crate::ron_span::short;
 use crate::scene::{
-    Action, AnimatorDef, E_SCENE_NO_ANIMATOR, E_UNKNOWN_LAYER, E_UNKNOWN_SLOT, E_UNKNOWN_STATE,
-    EntityDef,
+    Action, AnimatorDef, E_PLAY_WITH_MACHINE, E_SCENE_BAD_VALUE, E_SCENE_NO_ANIMATOR,
+    E_UNKNOWN_LAYER, E_UNKNOWN_SLOT, E_UNKNOWN_STATE, EntityDef,
 };
 
 /// What a name stands for.
@@ -39,6 +44,8 @@ use crate::scene::{
 enum Role {
     State,
     Slot,
+    /// A clip slot played on the base (`Play`, `anim.play`).
+    Play,
     Layer,
     /// A parameter set.
     Param,
@@ -58,6 +65,7 @@ const NODES: &[NameNode] = &[
         true,
         &[("layer", Role::Layer), ("clip", Role::Slot)],
     ),
+    ("anim.play", true, &[("clip", Role::Play)]),
     ("anim.stop_layer", true, &[("layer", Role::Layer)]),
     ("anim.set_layer_weight", true, &[("layer", Role::Layer)]),
     ("anim.get_param", false, &[("name", Role::Read)]),
@@ -151,6 +159,12 @@ pub(super) fn animator_names(input: &PassInput<'_>) -> Vec<Diagnostic> {
                 }
                 Action::Anim(AnimCommand::StopLayer(l) | AnimCommand::SetLayerWeight(l, _)) => {
                     push(Role::Layer, l, at(0))
+                }
+                Action::Anim(AnimCommand::Play(c, t)) => {
+                    push(Role::Play, c, at(0));
+                    if let Some(d) = play_past_the_end(input, e, c, *t) {
+                        out.push(d.at(input.scene, at(1)));
+                    }
                 }
                 _ => {}
             }
@@ -251,7 +265,23 @@ pub(super) fn animator_names(input: &PassInput<'_>) -> Vec<Diagnostic> {
                         })
                     }
                 },
-                Role::Slot => {
+                Role::Play if an.state_machine.is_some() => Some(
+                    Diagnostic::error(
+                        E_PLAY_WITH_MACHINE,
+                        format!(
+                            "`{}` plays clip `{}` on the base, but entity `{}`'s animator runs a \
+                             state machine",
+                            u.by,
+                            short(&u.name),
+                            short(&e.name)
+                        ),
+                    )
+                    .with_note(
+                        "request a state that plays it (`SetState`), or play it on a layer \
+                         (`PlayOnLayer`)",
+                    ),
+                ),
+                Role::Slot | Role::Play => {
                     let slots = slot_names(an);
                     (!slots.contains(&u.name.as_str())).then(|| {
                         unknown(
@@ -311,6 +341,28 @@ pub(super) fn animator_names(input: &PassInput<'_>) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// `E0558` when `Play(clip, at)`'s `at` lies past the duration of the clip in slot `clip`.
+fn play_past_the_end(
+    input: &PassInput<'_>,
+    e: &EntityDef,
+    clip: &str,
+    at: f64,
+) -> Option<Diagnostic> {
+    let an = e.animator.as_ref()?;
+    let (_, path) = an.clips.iter().find(|(s, _)| s == clip)?;
+    let d = input.assets.clips.get(&path.path)?.duration;
+    (at > d).then(|| {
+        Diagnostic::error(
+            E_SCENE_BAD_VALUE,
+            format!(
+                "`Play` starts clip `{}` at clip time {at}, past its duration {d}",
+                short(clip)
+            ),
+        )
+        .with_note(format!("clip times of `{}` run from 0 to {d}", short(clip)))
+    })
 }
 
 fn slot_names(an: &AnimatorDef) -> Vec<&str> {

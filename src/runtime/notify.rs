@@ -49,7 +49,9 @@ pub fn publish_notifies(world: &mut World) {
 }
 
 /// Where each open window's begin went, so that its end goes to the same entity even when a
-/// variable target changed meanwhile: (animated entity, clip instance, window) → target.
+/// variable target changed meanwhile: (animated entity, clip instance, window) → target. Only
+/// windows targeting a variable are kept: an `Owner` window's begin and end both go to the
+/// animated entity (no map traffic per edge).
 #[derive(Resource, Debug, Default)]
 pub struct WindowTargets(HashMap<(u64, u64, u32), Entity>);
 
@@ -65,8 +67,9 @@ fn publish(world: &mut World, f: Fired) {
         return;
     };
     let key = (f.owner.to_bits(), f.instance, f.crossing.notify);
+    let by_variable = matches!(notify.target, Target::Variable(_));
     let remembered = match edge {
-        Some(Edge::End) => world
+        Some(Edge::End) if by_variable => world
             .get_resource_mut::<WindowTargets>()
             .and_then(|mut t| t.0.remove(&key)),
         _ => None,
@@ -105,7 +108,7 @@ fn publish(world: &mut World, f: Fired) {
     // An end addressed to an entity that is gone (its despawn ended the window): its channel
     // is cleared, so it is traced but not delivered.
     let deliver = world.entities().contains_spawned(target);
-    if edge == Some(Edge::Begin) {
+    if edge == Some(Edge::Begin) && by_variable {
         world
             .get_resource_or_insert_with(WindowTargets::default)
             .0

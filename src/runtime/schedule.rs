@@ -3,7 +3,7 @@
 //!
 //! One run of the schedule is one tick:
 //!
-//! 0. [`advance_time`] — tick `n` starts at `(n − 1)·dt` (exactly, see [`GameTime`]).
+//! 0. [`advance_time`] — tick `n` starts at `(n − 1) / rate` (exactly, see [`GameTime`]).
 //! 1. [`apply_scene_actions`] — timed actions whose time has come ([`SceneActions`]).
 //! 2. [`resume_delays`] — due `flow.delay` continuations ([`PendingDelays`]).
 //! 3. [`AnimationSet`] — animators (added by the animation module) advance; Sinew's animator
@@ -22,7 +22,7 @@ use super::hub::{Continuation, Dispatcher, EventHub};
 
 /// Tolerance of the "first tick whose start time is ≥ due" rule, in seconds: a tick starting at
 /// `t` satisfies due time `d` when `t ≥ d − TIME_EPSILON`. It absorbs the rounding of `start + s`
-/// versus `(n − 1)·dt` (e.g. with `dt = 1/60`, `(31 − 1)·dt` may land an ulp below `0 + 0.5`),
+/// versus `(n − 1) / rate` (e.g. `0.1 + 0.2` lands an ulp above `18 / 60`),
 /// and is far below any real tick length, so it never makes something fire a tick early unless
 /// the due time lies within a nanosecond after a tick start.
 pub const TIME_EPSILON: f64 = 1e-9;
@@ -49,15 +49,18 @@ pub enum TimeError {
 
 /// Game time: which tick is running, when it started and how long it is.
 ///
-/// Before the first update `tick() == 0`. [`advance_time`] starts tick `n` at
-/// `base_time + (n − 1 − base_tick)·dt`; with a constant `dt` that is exactly `(n − 1)·dt` —
-/// times are never accumulated, so there is no drift. [`GameTime::set_dt`] rebases at the start
-/// of the next tick so variable tick lengths stay consistent.
+/// Before the first update `tick() == 0`. With `rate = 1 / dt` ticks per second,
+/// [`advance_time`] starts tick `n` at `base_time + (n − 1 − base_tick) / rate`; with a constant
+/// `dt` that is `(n − 1) / rate` and tick `n` ends at `n / rate` — one division, never a sum, so
+/// there is no drift (`runtime.md`, "No drift"). [`GameTime::set_dt`] rebases at the end of
+/// the running tick so variable tick lengths stay consistent.
 #[derive(Resource, Debug, Clone, Copy, PartialEq)]
 pub struct GameTime {
     tick: u64,
     time: f64,
     dt: f64,
+    /// `1 / dt`.
+    rate: f64,
     base_tick: u64,
     base_time: f64,
 }
@@ -68,6 +71,7 @@ impl Default for GameTime {
             tick: 0,
             time: 0.0,
             dt: DEFAULT_DT,
+            rate: 1.0 / DEFAULT_DT,
             base_tick: 0,
             base_time: 0.0,
         }
@@ -97,17 +101,32 @@ impl GameTime {
         self.dt
     }
 
+    /// Ticks per second (`1 / dt`): what the animators' clocks divide by.
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// End time of the running tick (`n / rate` while `dt` is constant; 0 before tick 1).
+    pub fn end(&self) -> f64 {
+        self.base_time + self.tick.saturating_sub(self.base_tick) as f64 / self.rate
+    }
+
     /// Changes the tick length from the next tick on.
     pub fn set_dt(&mut self, dt: f64) -> Result<(), TimeError> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(TimeError::BadDt(dt));
         }
+        let rate = 1.0 / dt;
+        if !(rate.is_finite() && rate > 0.0) {
+            return Err(TimeError::BadDt(dt));
+        }
         if self.tick > 0 {
             // The next tick (tick + 1) starts where this one ends.
-            self.base_time = self.time + self.dt;
+            self.base_time = self.end();
             self.base_tick = self.tick;
         }
         self.dt = dt;
+        self.rate = rate;
         Ok(())
     }
 
@@ -115,7 +134,7 @@ impl GameTime {
     pub fn advance(&mut self) {
         self.tick = self.tick.saturating_add(1);
         let steps = self.tick.saturating_sub(1).saturating_sub(self.base_tick);
-        self.time = self.base_time + steps as f64 * self.dt;
+        self.time = self.base_time + steps as f64 / self.rate;
     }
 }
 

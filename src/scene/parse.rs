@@ -556,7 +556,7 @@ impl Cx<'_> {
         v: &Value,
         names: &BTreeMap<String, (usize, Span)>,
     ) -> Option<Action> {
-        const EXPECTED: &str = "an action (`SetParam(name, value)`, `SetState(name)`, `PlayOnLayer(layer, clip)`, `StopLayer(layer)`, `SetLayerWeight(layer, w)`, `Seek(time)`, `Pause`, `Resume`, `SetSpeed(s)`, `Send(target, \"custom::NAME\")`, `Despawn`)";
+        const EXPECTED: &str = "an action (`SetParam(name, value)`, `SetState(name)`, `Play(clip, at)`, `PlayOnLayer(layer, clip)`, `StopLayer(layer)`, `SetLayerWeight(layer, w)`, `Seek(time)`, `Pause`, `Resume`, `SetSpeed(s)`, `Send(target, \"custom::NAME\")`, `Despawn`)";
         let Some(var) = v.as_variant() else {
             self.decode(DecodeError::mismatch(EXPECTED, v));
             return None;
@@ -612,6 +612,17 @@ impl Cx<'_> {
                 E_SCENE_BAD_VALUE,
                 args[0].span,
                 format!("speed must be within ±{MAX_SPEED}"),
+            );
+            return None;
+        }
+        if spec.kind == CommandKind::Play
+            && let [_, ArgValue::Float(at)] = values[..]
+            && at < 0.0
+        {
+            self.error(
+                E_SCENE_BAD_VALUE,
+                args[1].span,
+                format!("clip time `at` must be ≥ 0, found {at}"),
             );
             return None;
         }

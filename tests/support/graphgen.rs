@@ -4,7 +4,7 @@
 //!
 //! Every graph has a `begin_play`, a `tick` and a `custom::ping` handler, variables of every
 //! type, exec chains of `var.set`, `debug.log`, `flow.branch`/`sequence`/`for` (ranges of at
-//! most four iterations)/`do_once`/`flip_flop`/`gate`/`delay`, `anim.*` commands and
+//! most four iterations)/`do_once`/`flip_flop`/`gate`/`delay`, `anim.*` commands (`anim.play` too) and
 //! `event.send custom::ping`, and pure nodes over int/float/bool/vec3/string/entity with
 //! type-correct links. Exec links only go forward within a handler, or into a handler generated
 //! earlier, so there is never an exec cycle; pure inputs only come from nodes created earlier,
@@ -527,7 +527,13 @@ impl Gen<'_> {
                 (format!("{n}.enter"), Some(format!("{n}.exit")))
             }
             9 => {
-                let n = match self.pick(5) {
+                let n = match self.pick(6) {
+                    5 => self.with_inputs(
+                        "anim.play",
+                        &[("clip", Str), ("at", Float)],
+                        d,
+                        Vec::new(),
+                    ),
                     0 => {
                         let n =
                             self.with_inputs("anim.set_state", &[("state", Str)], d, Vec::new());

@@ -560,6 +560,12 @@ impl<'g> Run<'_, 'g> {
                     self.host.command(AnimCommand::PlayOnLayer(layer, clip));
                     self.r.follow(n, "then")
                 }
+                (_, "anim.play", _) => {
+                    let clip = as_str(&self.input(n, "clip")?);
+                    let at = as_float(&self.input(n, "at")?);
+                    self.host.command(AnimCommand::Play(clip, at));
+                    self.r.follow(n, "then")
+                }
                 (_, "anim.stop_layer", _) => {
                     let layer = as_str(&self.input(n, "layer")?);
                     self.host.command(AnimCommand::StopLayer(layer));

@@ -12,10 +12,12 @@
 //! system; fired crossings are queued to the [`AnimatorOutput`] resource and resolved by the
 //! runtime's notify step, so the animator never looks at graph instances).
 //!
-//! Playback keeps an unwrapped `f64` time; each update's interval starts exactly where the last
-//! one ended. The update in which a clip starts evaluates `Start { at, to }` (so a marker at the
-//! start time fires), later updates `Advance { from, to }`; a seek moves the playhead without
-//! firing anything and a paused animator fires nothing (`crossings.md`).
+//! Playback keeps an unwrapped `f64` time on a tick clock (`anim::TickClock`: `u₀ + (k / rate) ·
+//! speed` after `k` ticks since its speed took effect, never a running sum); each update's
+//! interval starts exactly where the last one ended. The update in which a clip starts
+//! evaluates `Start { at, to }` (so a marker at the start time fires), later updates
+//! `Advance { from, to }`; a seek moves the playhead without firing anything and a paused
+//! animator fires nothing (`crossings.md`).
 
 mod clip;
 mod playback;
@@ -37,7 +39,7 @@ use crate::anim::{Pose, RootDelta, RootMotionMode, heaviest_leaf};
 use crate::animseq::CurveValue;
 pub use clip::{Clip, ClipError, field_value};
 pub use playback::PHASE_EPSILON;
-use playback::{Base, Fade, Fire, Layer, Playback, sanitize_weight};
+use playback::{Base, Fade, Fire, Layer, Playback, default_machine, sanitize_weight};
 pub use pose::PoseRig;
 pub use root::RootMotion;
 pub use system::{AnimatorOutput, animate};
@@ -237,14 +239,83 @@ impl Animator {
         Some(&b.machine.states.get(b.fade.as_ref()?.from.state)?.name)
     }
 
-    /// Starts slot `slot` from time 0 now (it starts at the next update) as the default clip:
-    /// a one-state machine looping that clip. False for an unknown slot.
+    /// Starts slot `slot` from time 0 now (it starts at the next update) as the default clip,
+    /// looping, at once (no crossfade; the scene's `default_clip`). Replaces a state machine.
+    /// False for an unknown slot.
     pub fn play(&mut self, slot: &str) -> bool {
         let Some(i) = self.slot_index(slot) else {
             return false;
         };
-        self.base = Some(Base::default_clip(&self.slots[i].0, i));
+        self.base = Some(Base::default_clip(self.default_machine(), i));
         true
+    }
+
+    /// The default-clip machine (one state per slot), reused while the slots are the same.
+    fn default_machine(&self) -> Arc<Machine> {
+        match &self.base {
+            Some(b) if !b.authored && b.machine.states.len() == self.slots.len() => {
+                b.machine.clone()
+            }
+            _ => default_machine(&self.slots),
+        }
+    }
+
+    /// `Play(clip, at)`: see [`AnimCommand::Play`] and `docs/windows.md`. Refused (an `error`
+    /// record, nothing changes) with a state machine, for an unknown slot and for a time that
+    /// is not finite; `at` is clamped to `[0, duration]`.
+    fn play_at(&mut self, slot: &str, at: f64) {
+        if self.machine().is_some() {
+            self.rejected.push(format!(
+                "clip `{slot}` played, but this animator runs a state machine (request a state \
+                 with `SetState`, or play the clip on a layer)"
+            ));
+            return;
+        }
+        let Some(i) = self.slot_index(slot) else {
+            self.rejected.push(format!(
+                "clip `{slot}` played, but the animator has no such clip"
+            ));
+            return;
+        };
+        if !at.is_finite() {
+            self.rejected.push(format!(
+                "clip `{slot}` played at clip time {at}: the time must be finite"
+            ));
+            return;
+        }
+        let len = self.slots[i].1.seq.duration;
+        let at = if len.is_finite() && len > 0.0 {
+            at.clamp(0.0, len)
+        } else {
+            0.0
+        };
+        let machine = self.default_machine();
+        let blend = self.blend_duration;
+        match &mut self.base {
+            Some(b) if Arc::ptr_eq(&b.machine, &machine) => b.play(i, at, blend),
+            _ => {
+                let mut b = Base::default_clip(machine, 0);
+                b.play(i, at, 0.0);
+                self.base = Some(b);
+            }
+        }
+    }
+
+    /// Anchors every playhead and crossfade clock at its current value (a resume: `(u₀, n₀)`
+    /// are taken again).
+    fn reanchor(&mut self) {
+        if let Some(b) = &mut self.base {
+            b.reanchor();
+        }
+        for l in &mut self.layers {
+            if let Some(p) = &mut l.clip {
+                p.clock.reanchor();
+            }
+            if let Some(f) = &mut l.fade {
+                f.from.clock.reanchor();
+                f.elapsed.reanchor();
+            }
+        }
     }
 
     /// Queues a request for the next animation update.
@@ -264,7 +335,7 @@ impl Animator {
     /// The default clip's slot, if one plays (`None` with a state machine).
     pub fn playing(&self) -> Option<&str> {
         let b = self.base.as_ref().filter(|b| !b.authored)?;
-        Some(&b.machine.states.first()?.name)
+        Some(&b.machine.states.get(b.current.state)?.name)
     }
 
     /// Unwrapped playback time of the default clip (0 when none).
@@ -344,11 +415,7 @@ impl Animator {
     /// Applies one command now (each command's behaviour).
     fn apply(&mut self, c: AnimCommand) {
         match c {
-            AnimCommand::Play(slot) => {
-                if self.machine().is_none() {
-                    self.play(&slot);
-                }
-            }
+            AnimCommand::Play(slot, at) => self.play_at(&slot, at),
             AnimCommand::SetParam(name, v) => {
                 self.params.insert(name, v);
             }
@@ -368,7 +435,12 @@ impl Animator {
                 }
             }
             AnimCommand::Pause => self.paused = true,
-            AnimCommand::Resume => self.paused = false,
+            AnimCommand::Resume => {
+                if self.paused {
+                    self.paused = false;
+                    self.reanchor();
+                }
+            }
             AnimCommand::SetSpeed(s) => {
                 if s.is_finite() {
                     self.speed = s;
@@ -407,13 +479,7 @@ impl Animator {
         let blend = self.blend_duration;
         let l = self.layer(layer);
         match l.clip.take() {
-            Some(old) if blend > 0.0 && old.started => {
-                l.fade = Some(Fade {
-                    from: old,
-                    elapsed: 0.0,
-                    duration: blend,
-                });
-            }
+            Some(old) if blend > 0.0 && old.started => l.fade = Some(Fade::new(old, blend)),
             _ => l.fade = None,
         }
         l.clip = Some(Playback::new(slot));

@@ -1,14 +1,16 @@
-//! Playback: playheads on an unwrapped `f64` clock, state motions (one phase shared by a blend
-//! tree's clips, or a single clip's own seconds), crossfades, transitions and layers. One update
-//! (`Animator::advance`) applies the queued commands, advances the base motion and the layers,
-//! sums root motion and evaluates the pose; the crossings to publish are left in `fires`.
+//! Playback: playheads on unwrapped `f64` tick clocks ([`TickClock`]: a time is a function of
+//! the ticks since its speed took effect, never a running sum), state motions (one phase shared
+//! by a blend tree's clips, or a single clip's own seconds), crossfades, transitions and
+//! layers. One update (`Animator::advance`) applies the queued commands, advances the base
+//! motion and the layers, sums root motion and evaluates the pose; the crossings to publish are
+//! left in `fires`.
 
 use std::sync::Arc;
 
 use super::root::add_root;
 use super::{Animator, Clip, StateChange};
 use crate::anim::state_machine::{Machine, NotifyMode};
-use crate::anim::{BlendTree, Leaf, RootDelta, heaviest_leaf};
+use crate::anim::{BlendTree, Leaf, RootDelta, TickClock, heaviest_leaf};
 use crate::crossing::PlaybackInterval;
 
 /// Tolerance for a non-looping state reaching its end, in cycles.
@@ -46,8 +48,8 @@ pub(super) struct Playback {
     /// The instance number ([`next_instance`]).
     pub(super) id: u32,
     pub(super) slot: usize,
-    /// Unwrapped playback time where the next interval starts.
-    pub(super) time: f64,
+    /// Unwrapped playback time (where the next interval starts).
+    pub(super) clock: TickClock,
     /// False until the first update that moves it (that update evaluates `Start`).
     pub(super) started: bool,
 }
@@ -57,9 +59,14 @@ impl Playback {
         Playback {
             id: next_instance(),
             slot,
-            time: 0.0,
+            clock: TickClock::default(),
             started: false,
         }
+    }
+
+    /// The unwrapped playback time.
+    pub(super) fn time(&self) -> f64 {
+        self.clock.now()
     }
 }
 
@@ -76,23 +83,21 @@ fn interval(started: bool, from: f64, to: f64, looping: bool) -> PlaybackInterva
     }
 }
 
-/// Advances a single clip's playback by `step` seconds of clip time (looping).
+/// Advances a single clip's playback one tick at `rate` ticks per second and `speed` (looping).
 pub(super) fn advance_playback(
     p: &mut Playback,
-    step: f64,
+    rate: f64,
+    speed: f64,
     slots: &[(Arc<str>, Arc<Clip>)],
 ) -> Result<PlaybackInterval, String> {
-    let from = p.time;
-    let to = from + step;
-    if !to.is_finite() {
+    let Some((from, to)) = p.clock.tick(rate, speed) else {
         let slot = slots.get(p.slot).map_or("", |s| &*s.0);
         return Err(format!(
             "playback time of clip `{slot}` left the finite range; clip stopped"
         ));
-    }
+    };
     let i = interval(p.started, from, to, true);
     p.started = true;
-    p.time = to;
     Ok(i)
 }
 
@@ -101,9 +106,19 @@ pub(super) fn advance_playback(
 pub(super) enum Clock {
     /// A state playing one clip: that clip's unwrapped time in seconds (exactly as a clip
     /// played on its own: each interval starts where the last ended, a seek lands on `t`).
-    Seconds(f64),
-    /// A blend tree: one phase in cycles shared by its clips (clip `i` at `phase · lenᵢ`).
-    Phase(f64),
+    Seconds(TickClock),
+    /// A blend tree: one phase in cycles shared by its clips (clip `i` at `phase · lenᵢ`),
+    /// moving at `speed / L` cycles per second (a change of `L` re-anchors it).
+    Phase(TickClock),
+}
+
+impl Clock {
+    /// Anchors at the current value (a resume).
+    pub(super) fn reanchor(&mut self) {
+        match self {
+            Clock::Seconds(c) | Clock::Phase(c) => c.reanchor(),
+        }
+    }
 }
 
 /// One state's playback and the leaves' weights of the last update.
@@ -130,9 +145,9 @@ impl Motion {
             id: next_instance(),
             state,
             clock: if single {
-                Clock::Seconds(0.0)
+                Clock::Seconds(TickClock::default())
             } else {
-                Clock::Phase(0.0)
+                Clock::Phase(TickClock::default())
             },
             started: false,
             finished: false,
@@ -144,17 +159,17 @@ impl Motion {
     /// The unwrapped time of a clip of length `len` in this motion.
     pub(super) fn clip_time(&self, len: f64) -> f64 {
         match self.clock {
-            Clock::Seconds(t) => t,
-            Clock::Phase(p) => p * len,
+            Clock::Seconds(t) => t.now(),
+            Clock::Phase(p) => p.now() * len,
         }
     }
 
     /// The phase in cycles over a cycle of `len` seconds (the pose evaluator's input).
     pub(super) fn phase(&self, len: f64) -> f64 {
         match self.clock {
-            Clock::Seconds(t) if len > 0.0 => t / len,
+            Clock::Seconds(t) if len > 0.0 => t.now() / len,
             Clock::Seconds(_) => 0.0,
-            Clock::Phase(p) => p,
+            Clock::Phase(p) => p.now(),
         }
     }
 
@@ -162,14 +177,14 @@ impl Motion {
     pub(super) fn seek(&mut self, t: f64, slots: &[(Arc<str>, Arc<Clip>)]) {
         match &mut self.clock {
             Clock::Seconds(x) => {
-                *x = t;
+                x.set(t);
                 self.started = true;
                 self.seeked = true;
             }
             Clock::Phase(p) => {
                 let l = cycle_length(&self.leaves, slots);
                 if l > 0.0 {
-                    *p = t / l;
+                    p.set(t / l);
                     self.started = true;
                     self.seeked = true;
                 }
@@ -182,15 +197,41 @@ impl Motion {
 #[derive(Debug, Clone)]
 pub(super) struct Fade<T> {
     pub(super) from: T,
-    pub(super) elapsed: f64,
+    /// Game seconds since the crossfade started (a tick clock at speed 1: `k / rate` after
+    /// `k` updates, never a sum of `dt`s).
+    pub(super) elapsed: TickClock,
     pub(super) duration: f64,
 }
 
 impl<T> Fade<T> {
+    /// A crossfade from `from` over `duration` seconds, starting now.
+    pub(super) fn new(from: T, duration: f64) -> Fade<T> {
+        Fade {
+            from,
+            elapsed: TickClock::default(),
+            duration,
+        }
+    }
+
+    /// Seconds elapsed (after the last update).
+    pub(super) fn elapsed(&self) -> f64 {
+        self.elapsed.now()
+    }
+
+    /// The elapsed seconds after this update at `rate` ticks per second.
+    pub(super) fn elapsed_after(&self, rate: f64) -> f64 {
+        self.elapsed.peek(rate, 1.0)
+    }
+
+    /// Counts this update; true when the crossfade is over.
+    pub(super) fn step(&mut self, rate: f64) -> bool {
+        self.elapsed.tick(rate, 1.0).is_none() || self.elapsed() >= self.duration
+    }
+
     /// The outgoing side's weight at the start of this update (it fires while > 0).
     pub(super) fn weight_before(&self) -> f64 {
         if self.duration > 0.0 {
-            1.0 - self.elapsed / self.duration
+            1.0 - self.elapsed() / self.duration
         } else {
             0.0
         }
@@ -206,33 +247,44 @@ impl<T> Fade<T> {
     }
 }
 
-/// What the animator's base plays: an authored state machine, or its default clip as a
-/// one-state machine (a looping state of that clip at speed 1, no transitions).
+/// What the animator's base plays: an authored state machine, or its default clip on the
+/// default-clip machine (one looping state per clip slot at speed 1, named like the slot, no
+/// transitions: `Play(clip, at)` moves between its states).
 #[derive(Debug)]
 pub(super) struct Base {
     pub(super) machine: Arc<Machine>,
     /// An authored `.animsm` (states can be requested and are reported) rather than the
-    /// default clip's one-state machine.
+    /// default-clip machine.
     pub(super) authored: bool,
     pub(super) current: Motion,
     pub(super) fade: Option<Fade<Motion>>,
 }
 
-impl Base {
-    /// The one-state machine of the default clip `slot` (index `index`).
-    pub(super) fn default_clip(slot: &Arc<str>, index: usize) -> Base {
-        let machine = Arc::new(Machine {
-            states: vec![crate::anim::state_machine::State {
-                name: slot.clone(),
-                tree: BlendTree::Clip(index),
+/// The default-clip machine of `slots`: state `i` plays slot `i`, looping, at speed 1.
+pub(super) fn default_machine(slots: &[(Arc<str>, Arc<Clip>)]) -> Arc<Machine> {
+    Arc::new(Machine {
+        states: slots
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| crate::anim::state_machine::State {
+                name: name.clone(),
+                tree: BlendTree::Clip(i),
                 speed: 1.0,
                 looping: true,
                 notifies: Default::default(),
-            }],
-            entry: 0,
-            transitions: Vec::new(),
-        });
-        Base::new(machine, false)
+            })
+            .collect(),
+        entry: 0,
+        transitions: Vec::new(),
+    })
+}
+
+impl Base {
+    /// The default-clip machine `machine` (see [`default_machine`]) playing state `index`.
+    pub(super) fn default_clip(machine: Arc<Machine>, index: usize) -> Base {
+        let mut b = Base::new(machine, false);
+        b.current = Motion::new(&b.machine, index);
+        b
     }
 
     pub(super) fn new(machine: Arc<Machine>, authored: bool) -> Base {
@@ -264,11 +316,29 @@ impl Base {
             0.0
         };
         let cur = std::mem::replace(&mut self.current, Motion::new(&m, to));
-        self.fade = (blend > 0.0 && cur.started).then_some(Fade {
-            from: cur,
-            elapsed: 0.0,
-            duration: blend,
-        });
+        self.fade = (blend > 0.0 && cur.started).then(|| Fade::new(cur, blend));
+    }
+
+    /// `Play(clip, at)` on the default-clip machine: state `to` (the clip's slot) restarts —
+    /// a new clip instance, even when it is the one playing — at clip time `at`, crossfading
+    /// from what played over `blend` seconds (at once before the first update). Reports no
+    /// state change.
+    pub(super) fn play(&mut self, to: usize, at: f64, blend: f64) {
+        let mut next = Motion::new(&self.machine, to);
+        if let Clock::Seconds(c) = &mut next.clock {
+            c.set(at);
+        }
+        let cur = std::mem::replace(&mut self.current, next);
+        self.fade = (blend > 0.0 && cur.started).then(|| Fade::new(cur, blend));
+    }
+
+    /// Anchors every clock of the base at its current value (a resume).
+    pub(super) fn reanchor(&mut self) {
+        self.current.clock.reanchor();
+        if let Some(f) = &mut self.fade {
+            f.from.clock.reanchor();
+            f.elapsed.reanchor();
+        }
     }
 }
 
@@ -308,33 +378,41 @@ pub(super) fn cycle_length(leaves: &[Leaf], slots: &[(Arc<str>, Arc<Clip>)]) -> 
     }
 }
 
-/// Where a motion's clock moves over `seconds` (unchanged when the result is not finite):
-/// a non-looping state clamps to its end, and counts as ended within [`PHASE_EPSILON`] cycles
-/// of it (summing `dt / L` steps must not finish a tick late by rounding).
-fn advance_clock(from: f64, delta: f64, cycle: f64, looping: bool) -> f64 {
-    let t = from + delta;
-    if !t.is_finite() {
-        return from;
-    }
+/// Moves a motion's clock one tick at `rate` ticks per second and `speed` units (seconds or
+/// cycles) per second and returns the tick's `(from, to)` (unchanged when the result is not
+/// finite): a non-looping state clamps to its end `cycle` (or 0 in reverse), and counts as
+/// ended within [`PHASE_EPSILON`] cycles of it (`p₀ + (k / rate)·(speed / L)` may round an ulp
+/// below 1); a clamped clock anchors where it was clamped.
+fn tick_clock(c: &mut TickClock, rate: f64, speed: f64, cycle: f64, looping: bool) -> (f64, f64) {
+    let from = c.now();
+    let Some((_, t)) = c.tick(rate, speed) else {
+        return (from, from);
+    };
     if looping {
-        t
-    } else if t >= cycle * (1.0 - PHASE_EPSILON) {
+        return (from, t);
+    }
+    let to = if t >= cycle * (1.0 - PHASE_EPSILON) {
         cycle
     } else {
         t.max(0.0)
+    };
+    if to.to_bits() != t.to_bits() {
+        c.set(to);
     }
+    (from, to)
 }
 
-/// Advances one state's motion by `step` seconds: leaf weights from the parameters, the clock
-/// (a single clip in its own seconds, a blend by `step / L` cycles), the heaviest clip's
-/// crossings (when `fires`), and every clip's root motion weighted by `side_w` × its leaf
-/// weight.
+/// Advances one state's motion one tick at `rate` ticks per second and the animator's `speed`:
+/// leaf weights from the parameters, the clock (a single clip in its own seconds at `speed ×
+/// state speed`, a blend at that over `L` cycles per second), the heaviest clip's crossings
+/// (when `fires`), and every clip's root motion weighted by `side_w` × its leaf weight.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub(super) fn step_motion(
     m: &Machine,
     motion: &mut Motion,
-    step: f64,
+    rate: f64,
+    speed: f64,
     read: &dyn Fn(&str) -> f32,
     slots: &[(Arc<str>, Arc<Clip>)],
     root: &Option<super::RootMotion>,
@@ -346,13 +424,13 @@ pub(super) fn step_motion(
     let Some(state) = m.states.get(motion.state) else {
         return;
     };
-    let seconds = step * state.speed;
+    let seconds = speed * state.speed;
     let moves = root
         .as_ref()
         .is_some_and(|r| r.mode != crate::anim::RootMotionMode::Off);
     // One clip in its own seconds: its single full-weight leaf (kept between updates), one
     // interval, no cycle length.
-    if let (BlendTree::Clip(clip), Clock::Seconds(from)) = (&state.tree, motion.clock) {
+    if let (BlendTree::Clip(clip), Clock::Seconds(clock)) = (&state.tree, &mut motion.clock) {
         let clip = *clip;
         if !matches!(motion.leaves[..], [Leaf { clip: c, .. }] if c == clip) {
             state.tree.leaves(read, &mut motion.leaves);
@@ -361,14 +439,13 @@ pub(super) fn step_motion(
             return;
         };
         let len = c.seq.duration;
-        let to = if seconds.is_finite() && (state.looping || len > 0.0) {
-            advance_clock(from, seconds, len, state.looping)
+        let (from, to) = if seconds.is_finite() && (state.looping || len > 0.0) {
+            tick_clock(clock, rate, seconds, len, state.looping)
         } else {
-            from
+            (clock.now(), clock.now())
         };
         let interval = interval(motion.started, from, to, state.looping);
         motion.started = true;
-        motion.clock = Clock::Seconds(to);
         motion.finished = !state.looping && to >= len;
         if moves {
             add_root(root, clip, &interval, side_w as f32, delta);
@@ -388,7 +465,7 @@ pub(super) fn step_motion(
     }
     state.tree.leaves(read, &mut motion.leaves);
     let before = motion.clock;
-    motion.clock = match before {
+    match &mut motion.clock {
         Clock::Seconds(t) => {
             let len = motion
                 .leaves
@@ -396,20 +473,18 @@ pub(super) fn step_motion(
                 .and_then(|lf| slots.get(lf.clip))
                 .map_or(0.0, |(_, c)| c.seq.duration);
             if seconds.is_finite() && (state.looping || len > 0.0) {
-                Clock::Seconds(advance_clock(t, seconds, len, state.looping))
-            } else {
-                before
+                tick_clock(t, rate, seconds, len, state.looping);
             }
         }
         Clock::Phase(p) => {
+            // The phase speed is `seconds / L`: a weight change that moves `L` is a speed
+            // change, and the clock re-anchors at the current phase.
             let l = cycle_length(&motion.leaves, slots);
             if l > 0.0 && seconds.is_finite() {
-                Clock::Phase(advance_clock(p, seconds / l, 1.0, state.looping))
-            } else {
-                before
+                tick_clock(p, rate, seconds / l, 1.0, state.looping);
             }
         }
-    };
+    }
     let start = !motion.started;
     motion.started = true;
     let heaviest = heaviest_leaf(&motion.leaves);
@@ -420,8 +495,8 @@ pub(super) fn step_motion(
         };
         let len = c.seq.duration;
         let (a, b) = match (before, motion.clock) {
-            (Clock::Seconds(a), Clock::Seconds(b)) => (a, b),
-            (Clock::Phase(a), Clock::Phase(b)) => (a * len, b * len),
+            (Clock::Seconds(a), Clock::Seconds(b)) => (a.now(), b.now()),
+            (Clock::Phase(a), Clock::Phase(b)) => (a.now() * len, b.now() * len),
             _ => continue,
         };
         finished &= b >= len;
@@ -454,16 +529,17 @@ pub(super) fn step_motion(
     motion.seeked = false;
     motion.finished = !state.looping
         && match motion.clock {
-            Clock::Phase(p) => p >= 1.0,
+            Clock::Phase(p) => p.now() >= 1.0,
             Clock::Seconds(_) => finished && !motion.leaves.is_empty(),
         };
 }
 
 impl Animator {
-    /// Applies queued commands, then advances by `dt`: transitions, crossfades, trees, layers,
-    /// root motion, the pose. The crossings to evaluate land in `self.fires`, state changes in
-    /// `self.changes`, rejected requests and playback errors in `self.rejected`.
-    pub(super) fn advance(&mut self, dt: f64) {
+    /// Applies queued commands, then advances one tick at `rate` ticks per second (finite and
+    /// positive): transitions, crossfades, trees, layers, root motion, the pose. The crossings
+    /// to evaluate land in `self.fires`, state changes in `self.changes`, rejected requests and
+    /// playback errors in `self.rejected`.
+    pub(super) fn advance(&mut self, rate: f64) {
         self.fires.clear();
         self.changes.clear();
         self.rejected.clear();
@@ -474,10 +550,9 @@ impl Animator {
         if self.paused {
             return;
         }
-        let step = dt * self.speed;
         let mut delta = RootDelta::ZERO;
-        self.advance_base(dt, step, &mut delta);
-        self.advance_layers(dt, step);
+        self.advance_base(rate, &mut delta);
+        self.advance_layers(rate);
         self.apply_root(delta);
         self.evaluate_pose();
     }
@@ -485,7 +560,7 @@ impl Animator {
     /// The base motion: transitions (checked once, against the state as it stood after the
     /// last update: a state cannot be left in the update it starts), then the active state and
     /// a crossfade's outgoing side.
-    fn advance_base(&mut self, dt: f64, step: f64, delta: &mut RootDelta) {
+    fn advance_base(&mut self, rate: f64, delta: &mut RootDelta) {
         let Some(base) = &mut self.base else { return };
         if base.current.started && !base.machine.transitions.is_empty() {
             let params = &self.params;
@@ -501,7 +576,7 @@ impl Animator {
         let fade_w = base
             .fade
             .as_ref()
-            .map(|f| (f.weight_before() > 0.0, f.weight_in(f.elapsed + dt)));
+            .map(|f| (f.weight_before() > 0.0, f.weight_in(f.elapsed_after(rate))));
         let params = &self.params;
         let read = |p: &str| {
             let v = params.get(p).copied().unwrap_or(0.0);
@@ -512,7 +587,8 @@ impl Animator {
         step_motion(
             m,
             &mut base.current,
-            step,
+            rate,
+            self.speed,
             &read,
             &self.slots,
             &self.root,
@@ -526,7 +602,8 @@ impl Animator {
             step_motion(
                 m,
                 &mut f.from,
-                step,
+                rate,
+                self.speed,
                 &read,
                 &self.slots,
                 &self.root,
@@ -535,8 +612,7 @@ impl Animator {
                 &mut self.fires,
                 delta,
             );
-            f.elapsed += dt;
-            if f.elapsed >= f.duration {
+            if f.step(rate) {
                 base.fade = None;
             }
         }
@@ -544,13 +620,14 @@ impl Animator {
 
     /// Layers, in order: each clip time-based (looping, animator speed); a layer of weight 0
     /// fires nothing; a crossfade's old clip fires while its weight before the update is > 0.
-    fn advance_layers(&mut self, dt: f64, step: f64) {
+    fn advance_layers(&mut self, rate: f64) {
+        let speed = self.speed;
         for l in &mut self.layers {
             let fires = l.weight > 0.0;
             let slots = &self.slots;
             let windows = |slot: usize| slots.get(slot).is_some_and(|c| !c.1.windows.is_empty());
             if let Some(p) = &mut l.clip {
-                match advance_playback(p, step, slots) {
+                match advance_playback(p, rate, speed, slots) {
                     Ok(interval) if fires || windows(p.slot) => self.fires.push(Fire {
                         slot: p.slot,
                         interval,
@@ -567,7 +644,7 @@ impl Animator {
             }
             if let Some(f) = &mut l.fade {
                 let begins = f.weight_before() > 0.0 && fires;
-                if let Ok(interval) = advance_playback(&mut f.from, step, slots)
+                if let Ok(interval) = advance_playback(&mut f.from, rate, speed, slots)
                     && (begins || windows(f.from.slot))
                 {
                     self.fires.push(Fire {
@@ -578,8 +655,7 @@ impl Animator {
                         seeked: false,
                     });
                 }
-                f.elapsed += dt;
-                if f.elapsed >= f.duration {
+                if f.step(rate) {
                     l.fade = None;
                 }
             }
@@ -613,7 +689,7 @@ mod tests {
         a.add_clip("run", clip(0.8, 0.2));
         assert!(a.play("run"));
         a.queue(AnimCommand::SetState("run".into()));
-        a.advance(0.25);
+        a.advance(4.0);
         assert_eq!(a.playing(), Some("run"));
         assert_eq!(a.current_state(), None);
         assert!(!a.has_state("run"));
@@ -658,7 +734,7 @@ mod tests {
             transitions: Vec::new(),
         }));
         a.queue(AnimCommand::Seek(t));
-        a.advance(0.01);
+        a.advance(100.0);
         assert_eq!(a.current_state().map(|s| &**s), Some("walk"));
         let [Fire { interval, .. }] = &a.fires[..] else {
             panic!("one interval: {:?}", a.fires);

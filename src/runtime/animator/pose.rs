@@ -113,7 +113,7 @@ impl Animator {
                 if let Some(f) = &b.fade {
                     evaluate_motion(eval, skeleton, clips, &b.machine, &f.from, scratch);
                     // `f.elapsed` already includes this update.
-                    lerp_pose(scratch, pose, f.weight_in(f.elapsed) as f32);
+                    lerp_pose(scratch, pose, f.weight_in(f.elapsed()) as f32);
                     std::mem::swap(pose, scratch);
                 }
             }
@@ -128,7 +128,7 @@ impl Animator {
                 let Some(c) = clips.get(p.slot) else {
                     return;
                 };
-                let t = wrapped(p.time, c);
+                let t = wrapped(p.time(), c);
                 if additive {
                     apply_additive(pose, c, t, mask, w);
                 } else {
@@ -138,7 +138,7 @@ impl Animator {
             let fade_in = match &l.fade {
                 Some(f) if f.duration > 0.0 => {
                     apply(&f.from, w);
-                    f.weight_in(f.elapsed) as f32
+                    f.weight_in(f.elapsed()) as f32
                 }
                 _ => 1.0,
             };

@@ -4,7 +4,7 @@
 use super::Animator;
 use super::playback::{Clock, Motion, Playback};
 use crate::anim::state_machine::Machine;
-use crate::anim::{BlendTree, RootDelta};
+use crate::anim::{BlendTree, RootDelta, TickClock};
 
 /// `t`, an unwrapped playback time on a clip of duration `old`, on a clip of duration `new`:
 /// the same cycle, the time inside it clamped to the new duration.
@@ -35,7 +35,7 @@ impl Animator {
             same_slot(me, p.slot).then(|| Playback {
                 id: p.id,
                 slot: p.slot,
-                time: remap(p.time, duration(old, p.slot), duration(me, p.slot)),
+                clock: TickClock::at(remap(p.time(), duration(old, p.slot), duration(me, p.slot))),
                 started: p.started,
             })
         };
@@ -80,9 +80,11 @@ impl Animator {
                     single(&ob.machine, ob.current.state),
                     single(&nb.machine, state),
                 ) {
-                    (Some(a), Some(b)) => {
-                        Clock::Seconds(remap(t, duration(old, a), duration(self, b)))
-                    }
+                    (Some(a), Some(b)) => Clock::Seconds(TickClock::at(remap(
+                        t.now(),
+                        duration(old, a),
+                        duration(self, b),
+                    ))),
                     _ => Clock::Seconds(t),
                 }
             }

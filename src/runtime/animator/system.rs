@@ -1,5 +1,5 @@
-//! The `animate` system: every [`Animator`] applies its queued commands and advances by the
-//! tick's `dt`; its state changes, errors and fired crossings are queued, in order, to the
+//! The `animate` system: every [`Animator`] applies its queued commands and advances one tick
+//! at the game's tick rate ([`GameTime::rate`]); its state changes, errors and fired crossings are queued, in order, to the
 //! [`AnimatorOutput`] resource. The runtime's notify step (`runtime::notify`) then traces them
 //! and publishes each crossing to its target, resolved there (a graph variable can name the
 //! target), so the animator never depends on graph instances.
@@ -54,14 +54,14 @@ impl AnimatorOutput {
 }
 
 /// The animation update (exclusive system, runs in [`AnimationSet`](crate::runtime::AnimationSet)):
-/// every [`Animator`] applies its queued requests and advances by the tick's `dt`, in entity
-/// order; what it produced goes to [`AnimatorOutput`] for the notify step
+/// every [`Animator`] applies its queued requests and advances one tick at
+/// [`GameTime::rate`], in entity order; what it produced goes to [`AnimatorOutput`] for the notify step
 /// ([`add_sinew_systems`](crate::runtime::add_sinew_systems) schedules it right after the
 /// animation set).
 pub fn animate(world: &mut World) {
-    let dt = world
+    let rate = world
         .get_resource::<GameTime>()
-        .map_or(DEFAULT_DT, GameTime::dt);
+        .map_or(1.0 / DEFAULT_DT, GameTime::rate);
     let mut entities: Vec<Entity> = world
         .query_filtered::<Entity, With<Animator>>()
         .iter(world)
@@ -77,7 +77,7 @@ pub fn animate(world: &mut World) {
             continue;
         };
         let a = &mut *a;
-        a.advance(dt);
+        a.advance(rate);
         let records = &mut out.records;
         if !a.changes.is_empty() {
             records.extend(a.changes.drain(..).map(|c| AnimatorRecord::State(owner, c)));

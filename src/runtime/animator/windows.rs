@@ -37,10 +37,20 @@ pub(super) struct OpenWindow {
     pub(super) window: u32,
     /// The occurrence's cycle.
     pub(super) cycle: i64,
-    /// Where the instance stood after its last update: unwrapped time, clip time, weight.
+    /// Where the instance stood after its last update: unwrapped time (its clip time is
+    /// derived only when the window is cut), whether it loops, weight.
     pub(super) time: f64,
-    pub(super) clip_time: f64,
+    pub(super) looping: bool,
     pub(super) weight: f64,
+    /// The window's `weight_threshold` (kept here: the cut checks run every update).
+    pub(super) threshold: f64,
+}
+
+impl OpenWindow {
+    /// The clip time where the instance stood, on a clip of `duration` seconds.
+    fn clip_time(&self, duration: f64) -> f64 {
+        clip_time_of(self.time, duration, self.looping)
+    }
 }
 
 /// The clip time of unwrapped time `t` on a clip of `duration` seconds.
@@ -85,7 +95,7 @@ impl Animator {
             }
         };
         if let Some(b) = &self.base {
-            let incoming = b.fade.as_ref().map_or(1.0, |f| f.weight_in(f.elapsed));
+            let incoming = b.fade.as_ref().map_or(1.0, |f| f.weight_in(f.elapsed()));
             motion(&b.current, incoming);
             if let Some(f) = &b.fade {
                 motion(&f.from, 1.0 - incoming);
@@ -93,7 +103,7 @@ impl Animator {
         }
         for l in &self.layers {
             let fade_in = match &l.fade {
-                Some(f) if f.duration > 0.0 => f.weight_in(f.elapsed),
+                Some(f) if f.duration > 0.0 => f.weight_in(f.elapsed()),
                 _ => 1.0,
             };
             if let Some(p) = &l.clip {
@@ -108,11 +118,24 @@ impl Animator {
         }
     }
 
+    #[inline]
     fn live_weight(&self, instance: u64) -> Option<f64> {
         self.live
             .iter()
             .find(|(i, _)| *i == instance)
             .map(|&(_, w)| w)
+    }
+
+    /// Whether open window `o` ends now: before this update's intervals (`Some(fires)`), when
+    /// its instance is gone and was not moved; after them, when its instance is gone or its
+    /// weight is 0 or below the window's threshold.
+    #[inline]
+    fn ends(&self, o: &OpenWindow, before: Option<&[Fire]>) -> bool {
+        let live = self.live_weight(o.instance);
+        match before {
+            Some(fires) => live.is_none() && !fires.iter().any(|f| f.instance == o.instance),
+            None => !live.is_some_and(|w| w > 0.0 && w >= o.threshold),
+        }
     }
 
     /// Judges the last update's crossings and window state (see the module docs): published
@@ -128,7 +151,21 @@ impl Animator {
         let fires = std::mem::take(&mut self.fires);
         // Instances gone before this update moved them (a state left at once, a layer stopped
         // or replaced) end first, so a clip started in their place begins after they end.
-        if !self.open.is_empty() {
+        // The common update ends nothing: one pass in place decides whether either cut pass
+        // (out of line) runs. The weights are this update's already, and a window opened by
+        // this update's begins has a weight > 0 at or above its threshold, so only the windows
+        // open now can need the second pass.
+        let (mut before, mut after) = (false, false);
+        for o in &self.open {
+            match self.live_weight(o.instance) {
+                Some(w) => after |= !(w > 0.0 && w >= o.threshold),
+                None => {
+                    after = true;
+                    before |= !fires.iter().any(|f| f.instance == o.instance);
+                }
+            }
+        }
+        if before {
             self.cut_dead(owner, fired, Some(&fires));
         }
         for f in &fires {
@@ -158,14 +195,13 @@ impl Animator {
                 Err(e) => errors.push(AnimatorRecord::Error(owner, e.to_string())),
             }
             if let Some((_, to, looping)) = bounds(&f.interval) {
-                let clip_time = clip_time_of(to, clip.seq.duration, looping);
                 for o in self.open.iter_mut().filter(|o| o.instance == f.instance) {
-                    (o.time, o.clip_time, o.weight) = (to, clip_time, weight);
+                    (o.time, o.looping, o.weight) = (to, looping, weight);
                 }
             }
         }
         self.fires = fires;
-        if !self.open.is_empty() {
+        if after {
             self.cut_dead(owner, fired, None);
         }
     }
@@ -236,8 +272,13 @@ impl Animator {
                         window: c.notify,
                         cycle: c.cycle,
                         time: c.time,
-                        clip_time: c.clip_time,
+                        looping: !matches!(
+                            f.interval,
+                            PlaybackInterval::Advance { looping: false, .. }
+                                | PlaybackInterval::Start { looping: false, .. }
+                        ),
                         weight,
+                        threshold: w.gating.weight_threshold,
                     });
                     fired.push(record(false));
                 }
@@ -279,8 +320,7 @@ impl Animator {
                     i += 1;
                 }
                 _ => {
-                    o.time = from;
-                    o.clip_time = t;
+                    (o.time, o.looping) = (from, looping);
                     let o = self.open.remove(i);
                     fired.push(cut(owner, slot, clip, &o));
                 }
@@ -291,6 +331,7 @@ impl Animator {
     /// Ends every open window whose instance is gone or whose weight is 0 or below the
     /// window's threshold; with `before`, only those of instances gone and not moved by this
     /// update (`before` its intervals).
+    #[inline(never)]
     fn cut_dead(
         &mut self,
         owner: Entity,
@@ -299,38 +340,16 @@ impl Animator {
     ) {
         let mut i = 0;
         while i < self.open.len() {
-            let o = &self.open[i];
-            if let Some(fires) = before
-                && (self.live_weight(o.instance).is_some()
-                    || fires.iter().any(|f| f.instance == o.instance))
-            {
+            if !self.ends(&self.open[i], before) {
                 i += 1;
                 continue;
             }
-            let clip = self.slots.get(o.slot).cloned();
-            let threshold = clip
-                .as_ref()
-                .and_then(|(_, c)| c.windows.get(o.window as usize))
-                .map_or(0.0, |w| w.gating.weight_threshold);
-            let alive = match self.live_weight(o.instance) {
-                Some(w) if w > 0.0 && w >= threshold => true,
-                Some(w) => {
-                    self.open[i].weight = w;
-                    false
-                }
-                // Gone from the pose: its weight reached 0.
-                None => {
-                    self.open[i].weight = 0.0;
-                    false
-                }
-            };
-            if alive {
-                i += 1;
-                continue;
-            }
-            let o = self.open.remove(i);
-            if let Some((slot, clip)) = clip {
-                fired.push(cut(owner, &slot, &clip, &o));
+            // Gone from the pose: its weight reached 0.
+            let w = self.live_weight(self.open[i].instance).unwrap_or(0.0);
+            let mut o = self.open.remove(i);
+            o.weight = w;
+            if let Some((slot, clip)) = self.slots.get(o.slot) {
+                fired.push(cut(owner, slot, clip, &o));
             }
         }
     }
@@ -371,7 +390,7 @@ fn cut(
             notify: o.window,
             edge: Some(Edge::End),
             time: o.time,
-            clip_time: o.clip_time,
+            clip_time: o.clip_time(clip.seq.duration),
             cycle: o.cycle,
         },
         weight: o.weight,
