@@ -9,6 +9,8 @@
 mod gltf_gen;
 #[path = "support/gltf_reference.rs"]
 mod gltf_reference;
+#[path = "support/import_exercise.rs"]
+mod import_exercise;
 
 use gltf_gen::{AccType, Gen, Interp, Path as P, glb_bytes};
 use gltf_reference::RefPath;
@@ -1073,4 +1075,20 @@ fn amplification_is_bounded_by_the_file_size() {
     let out = check("chain.glb", &g.glb(), &BTreeMap::new());
     assert_eq!(codes(&out), ["E0710"], "{:?}", out.diagnostics);
     assert!(out.diagnostics[0].message.contains("path segments"));
+}
+
+/// The fuzz target's body over its seeds and every input the fuzzer once found
+/// (`fuzz/seeds/import/`, named after what they found).
+#[test]
+fn fuzz_seeds_and_findings_import_cleanly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/import");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fuzz/seeds/import")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2, "{files:?}");
+    for f in files {
+        import_exercise::exercise(&std::fs::read(&f).expect("seed"));
+    }
 }
