@@ -121,9 +121,10 @@ pub struct Prepared<'a> {
     report: Report,
 }
 
-/// Models at least this large are hashed on a second thread while they are imported (below
-/// it, starting a thread costs about what hashing saves).
-const PARALLEL_FINGERPRINT_BYTES: usize = 64 * 1024;
+/// Models at least this large are hashed on a second thread while their clips convert, and
+/// their clips are converted in parallel batches. Smaller ones take well under a millisecond,
+/// about what handing work to other threads costs on a busy machine.
+const PARALLEL_BYTES: usize = 1 << 20;
 
 /// Parses a model. `name` is its display path (diagnostics name it); its file stem names
 /// skeletons of unnamed skins. `.fbx` (by name or content) is inspected as FBX.
@@ -214,7 +215,7 @@ impl<'a> Prepared<'a> {
                 );
                 f
             }
-            None if bytes.len() >= PARALLEL_FINGERPRINT_BYTES => std::thread::scope(|s| {
+            None if bytes.len() >= PARALLEL_BYTES => std::thread::scope(|s| {
                 let hash = std::thread::Builder::new()
                     .name("sinew-fingerprint".to_string())
                     .spawn_scoped(s, || identity::fingerprint(bytes));
@@ -261,6 +262,13 @@ impl<'a> Prepared<'a> {
     }
 }
 
+/// How one glTF import runs: the keys it may still write, and whether clips convert in
+/// parallel batches.
+struct Run {
+    budget: usize,
+    parallel: bool,
+}
+
 /// What [`Prepared::import`] does besides the fingerprint.
 #[allow(clippy::too_many_arguments)]
 fn convert(
@@ -292,7 +300,9 @@ fn convert(
         State::Gltf(doc) => {
             let external: usize = externals.values().map(Vec::len).sum();
             let budget = 4 * (bytes_len + external) + 100_000;
-            gltf_import(&doc, externals, stem, id, budget, manifest, report, sink);
+            let parallel = bytes_len + external >= PARALLEL_BYTES;
+            let run = Run { budget, parallel };
+            gltf_import(&doc, externals, stem, id, run, manifest, report, sink);
         }
     }
 }
@@ -360,11 +370,15 @@ fn gltf_import(
     externals: &BTreeMap<String, Vec<u8>>,
     stem: &str,
     id: &Identity,
-    mut budget: usize,
+    run: Run,
     manifest: &mut AnimManifest,
     report: &mut Report,
     sink: &mut dyn FnMut(Asset),
 ) {
+    let Run {
+        mut budget,
+        parallel,
+    } = run;
     let root = &doc.root;
     let Some(buffers) = buffers::resolve(root, doc.bin, externals, report) else {
         return;
@@ -493,7 +507,11 @@ fn gltf_import(
     // import takes them. The first clip of a batch saw that budget; a later one is kept when
     // its `need` fits the budget the clips before it left (it would have come out the same),
     // else it is built again with that budget. Memory holds one batch of clips at a time.
-    let width = rayon::current_num_threads().clamp(1, 4);
+    let width = if parallel {
+        rayon::current_num_threads().clamp(1, 4)
+    } else {
+        1
+    };
     let shown = report.file().to_string();
     let build = |a: usize, budget: usize| {
         let mut r = Report::new(&shown);
