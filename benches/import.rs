@@ -1,8 +1,9 @@
 //! Model import against its parse floor, side by side in one run: `gltf::Gltf::from_slice`
 //! alone (JSON parse, validation, BIN chunk); the SHA-256 fingerprint alone; Sinew's whole
 //! import (parse, fingerprint, buffers, skeletons, every clip converted and written as text,
-//! manifest); and the same import handing out clips as values (no text). Throughput is the
-//! model file's bytes. See `docs/benchmarks.md` ("Import").
+//! manifest); the same import handing out clips as values (no text); and the float text
+//! floor (only the numbers the `.animseq` texts hold, formatted with `zmij` on one thread).
+//! Throughput is the model file's bytes. See `docs/benchmarks.md` ("Import").
 
 #[path = "../tests/support/big_model.rs"]
 mod big_model;
