@@ -543,7 +543,7 @@ fn gltf_import(
         for (i, &a) in batch.iter().enumerate() {
             let keep = i == 0 || results[i].1.as_ref().is_some_and(|b| b.need <= budget);
             let (clip_id, built, r) = if keep {
-                std::mem::replace(&mut results[i], (String::new(), None, Report::default()))
+                std::mem::take(&mut results[i])
             } else {
                 build(a, budget)
             };
