@@ -1,8 +1,9 @@
 //! Model import against its parse floor, side by side in one run: `gltf::Gltf::from_slice`
 //! alone (JSON parse, validation, BIN chunk); the SHA-256 fingerprint alone; Sinew's whole
 //! import (parse, fingerprint, buffers, skeletons, every clip converted and written as text,
-//! manifest); and the same import handing out clips as values (no text). Throughput is the
-//! model file's bytes. See `docs/benchmarks.md` ("Import").
+//! manifest); the same import handing out clips as values (no text); and the float text
+//! floor (only the numbers the `.animseq` texts hold, formatted with `zmij` on one thread).
+//! Throughput is the model file's bytes. See `docs/benchmarks.md` ("Import").
 
 #[path = "../tests/support/big_model.rs"]
 mod big_model;
@@ -45,6 +46,28 @@ fn bench(c: &mut Criterion) {
                 written
             })
         });
+        // The numbers the `.animseq` texts hold (key times as `f64`, values as `f32`), each
+        // written as its shortest round-trip digits with `zmij` and nothing else: what any
+        // writer of this text must at least do.
+        let (times, values) = numbers(bytes, &id, &ext);
+        g.bench_with_input(
+            BenchmarkId::new("float text floor", name),
+            &(times, values),
+            |b, (times, values)| {
+                let mut out = String::with_capacity(16 * (times.len() + values.len()));
+                b.iter(|| {
+                    out.clear();
+                    let mut buf = zmij::Buffer::new();
+                    for &t in times {
+                        out.push_str(buf.format_finite(t));
+                    }
+                    for &v in values {
+                        out.push_str(buf.format_finite(v));
+                    }
+                    out.len()
+                })
+            },
+        );
         g.bench_with_input(
             BenchmarkId::new("sinew import, values", name),
             bytes,
@@ -62,6 +85,40 @@ fn bench(c: &mut Criterion) {
         );
     }
     g.finish();
+}
+
+/// Every key time and value of the model's clips, as the importer makes them.
+fn numbers(bytes: &[u8], id: &Identity, ext: &BTreeMap<String, Vec<u8>>) -> (Vec<f64>, Vec<f32>) {
+    let (mut times, mut values) = (Vec::new(), Vec::new());
+    prepare("m.glb", bytes).import(id, ext, &mut |a| {
+        let sinew::import::Content::Clip(seq) = a.content else {
+            return;
+        };
+        for tr in &seq.tracks {
+            for (t, v) in &tr.translation {
+                times.push(*t);
+                values.extend_from_slice(v);
+            }
+            for (t, v) in &tr.rotation {
+                times.push(*t);
+                values.extend_from_slice(v);
+            }
+            for (t, v) in &tr.scale {
+                times.push(*t);
+                values.extend_from_slice(v);
+            }
+        }
+        for c in &seq.curves {
+            for (t, v) in &c.keys {
+                times.push(*t);
+                match v {
+                    sinew::animseq::CurveValue::Float(x) => times.push(*x),
+                    sinew::animseq::CurveValue::Vec3(v) => values.extend_from_slice(v),
+                }
+            }
+        }
+    });
+    (times, values)
 }
 
 criterion_group!(benches, bench);

@@ -5,10 +5,14 @@
 //! file loads back through Sinew's own loaders; `reproduces` compares Sinew's samplers with an
 //! independent glTF reference.
 
+#[path = "support/big_model.rs"]
+mod big_model;
 #[path = "support/gltf_gen.rs"]
 mod gltf_gen;
 #[path = "support/gltf_reference.rs"]
 mod gltf_reference;
+#[path = "support/import_exercise.rs"]
+mod import_exercise;
 
 use gltf_gen::{AccType, Gen, Interp, Path as P, glb_bytes};
 use gltf_reference::RefPath;
@@ -42,13 +46,29 @@ fn id() -> Identity {
 /// its skeleton; the manifest reads back equal and agrees with the clips.
 fn check(name: &str, bytes: &[u8], externals: &BTreeMap<String, Vec<u8>>) -> Imported {
     let out = import::import(name, bytes, &id(), externals);
-    let again = import::import(name, bytes, &id(), externals);
-    assert_eq!(
-        out.manifest.to_ron(),
-        again.manifest.to_ron(),
-        "deterministic manifest"
-    );
-    assert_eq!(out.assets, again.assets, "deterministic assets");
+    // Clips convert in parallel batches (one clip per thread): one thread and four give the
+    // same output as the default pool.
+    for threads in [1, 4] {
+        let again = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool")
+            .install(|| import::import(name, bytes, &id(), externals));
+        assert_eq!(
+            out.manifest.to_ron(),
+            again.manifest.to_ron(),
+            "deterministic manifest ({threads} threads)"
+        );
+        assert_eq!(
+            out.assets, again.assets,
+            "deterministic assets ({threads} threads)"
+        );
+        assert_eq!(
+            format!("{:?}", out.diagnostics),
+            format!("{:?}", again.diagnostics),
+            "deterministic diagnostics ({threads} threads)"
+        );
+    }
     let text = out.manifest.to_ron();
     assert_eq!(
         AnimManifest::from_ron(&text).as_ref(),
@@ -1073,4 +1093,67 @@ fn amplification_is_bounded_by_the_file_size() {
     let out = check("chain.glb", &g.glb(), &BTreeMap::new());
     assert_eq!(codes(&out), ["E0710"], "{:?}", out.diagnostics);
     assert!(out.diagnostics[0].message.contains("path segments"));
+}
+
+#[test]
+fn a_budget_that_runs_out_in_a_later_clip_of_a_batch() {
+    // Two clips of one cubic channel each (tangents of 10⁶: about 253 keys per segment):
+    // either fits the key budget alone, both do not. Built in parallel, the second clip
+    // succeeds with the whole budget; taken in order it must fail as a one-by-one import
+    // fails it. (Models from 1 MiB convert in parallel: an unused accessor pads this one.)
+    let (mut g, a, [_, hips, spine]) = rig();
+    let b = g.animation(Some("Second"));
+    g.floats(&vec![0.0; 50_000], AccType::Scalar);
+    let n = 12_000;
+    let times: Vec<f32> = (0..n).map(|k| k as f32).collect();
+    let mut vals = Vec::new();
+    for k in 0..n {
+        let v = if k % 2 == 0 { 0.0 } else { 1.0 };
+        vals.extend_from_slice(&[1e6, 1e6, 1e6, v, v, v, -1e6, -1e6, -1e6]);
+    }
+    for (anim, node) in [(a, hips), (b, spine)] {
+        g.channel(
+            anim,
+            node,
+            P::Translation,
+            Some(Interp::CubicSpline),
+            &times,
+            &vals,
+        );
+    }
+    let bytes = g.glb();
+    assert!(bytes.len() > 1 << 20, "{}", bytes.len());
+    let out = check("budget.glb", &bytes, &BTreeMap::new());
+    // The first clip fits (its spline is resampled as closely as the limit allows: W0708),
+    // the second runs out.
+    assert_eq!(codes(&out), ["W0708", "E0710"], "{:?}", out.diagnostics);
+    assert!(
+        out.diagnostics[1].message.contains("`Second`"),
+        "{}",
+        out.diagnostics[1].message
+    );
+}
+
+#[test]
+fn the_generated_benchmark_model_imports_alike_on_any_number_of_threads() {
+    // 10.9 MB, 20 clips: converted in parallel batches (`check` compares 1 and 4 threads).
+    let out = check("big.glb", &big_model::big_model(), &BTreeMap::new());
+    assert_eq!(out.manifest.clips.len(), big_model::CLIPS);
+    assert!(out.diagnostics.iter().all(|d| !d.is_error()));
+}
+
+/// The fuzz target's body over its seeds and every input the fuzzer once found
+/// (`fuzz/seeds/import/`, named after what they found).
+#[test]
+fn fuzz_seeds_and_findings_import_cleanly() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/import");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fuzz/seeds/import")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2, "{files:?}");
+    for f in files {
+        import_exercise::exercise(&std::fs::read(&f).expect("seed"));
+    }
 }

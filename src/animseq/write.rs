@@ -35,7 +35,7 @@ pub fn to_ron(seq: &AnimSeq) -> String {
     let n_keys: usize = seq
         .tracks
         .iter()
-        .map(|t| t.translation.len() + t.rotation.len() + t.scale.len())
+        .map(track_keys)
         .chain(seq.curves.iter().map(|c| c.keys.len()))
         .sum();
     let mut o = String::with_capacity(256 + 96 * n_keys);
@@ -53,17 +53,33 @@ pub fn to_ron(seq: &AnimSeq) -> String {
         o.push_str("    tracks: [],\n");
     } else {
         o.push_str("    tracks: [\n");
-        for t in &seq.tracks {
-            o.push_str("        (\n");
-            let _ = writeln!(o, "            bone: {},", quote(&t.bone));
-            o.push_str("            translation: ");
-            keys(&mut o, &t.translation, 12);
-            o.push_str(",\n            rotation: ");
-            keys(&mut o, &t.rotation, 12);
-            o.push_str(",\n            scale: ");
-            keys(&mut o, &t.scale, 12);
-            o.push_str(",\n");
-            o.push_str("        ),\n");
+        if n_keys >= PARALLEL_KEYS && seq.tracks.len() > 1 {
+            // Big clips (imported ones): tracks written in parallel, joined in order.
+            use rayon::prelude::*;
+            let per = seq
+                .tracks
+                .len()
+                .div_ceil(4 * rayon::current_num_threads())
+                .max(1);
+            let parts: Vec<String> = seq
+                .tracks
+                .par_chunks(per)
+                .map(|ts| {
+                    let n: usize = ts.iter().map(track_keys).sum();
+                    let mut s = String::with_capacity(128 * ts.len() + 96 * n);
+                    for t in ts {
+                        track(&mut s, t);
+                    }
+                    s
+                })
+                .collect();
+            for p in &parts {
+                o.push_str(p);
+            }
+        } else {
+            for t in &seq.tracks {
+                track(&mut o, t);
+            }
         }
         o.push_str("    ],\n");
     }
@@ -146,6 +162,27 @@ pub fn to_ron(seq: &AnimSeq) -> String {
     o
 }
 
+/// Clips with at least this many keys have their tracks written on several threads (the
+/// text is the same: parts are joined in track order).
+const PARALLEL_KEYS: usize = 16_384;
+
+fn track_keys(t: &Track) -> usize {
+    t.translation.len() + t.rotation.len() + t.scale.len()
+}
+
+/// One bone track: `(bone: ..., translation: [...], rotation: [...], scale: [...]),`.
+fn track(o: &mut String, t: &Track) {
+    o.push_str("        (\n            bone: ");
+    o.push_str(&quote(&t.bone));
+    o.push_str(",\n            translation: ");
+    keys(o, &t.translation, 12);
+    o.push_str(",\n            rotation: ");
+    keys(o, &t.rotation, 12);
+    o.push_str(",\n            scale: ");
+    keys(o, &t.scale, 12);
+    o.push_str(",\n        ),\n");
+}
+
 /// The optional marker fields that differ from their defaults, each as `, name: value`.
 fn payload(o: &mut String, target: &Target, fields: &[(String, FieldValue)], gating: &Gating) {
     if let Target::Variable(v) = target {
@@ -190,17 +227,22 @@ fn list_with<T>(o: &mut String, items: &[T], indent: usize, mut item: impl FnMut
         o.push(']');
         return;
     }
+    const SPACES: &str = "                                ";
+    let pad = |o: &mut String, n: usize| {
+        let mut n = n;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            o.push_str(&SPACES[..k]);
+            n -= k;
+        }
+    };
     o.push_str("[\n");
     for it in items {
-        for _ in 0..indent + 4 {
-            o.push(' ');
-        }
+        pad(o, indent + 4);
         item(o, it);
         o.push_str(",\n");
     }
-    for _ in 0..indent {
-        o.push(' ');
-    }
+    pad(o, indent);
     o.push(']');
 }
 
@@ -231,6 +273,10 @@ fn push_f32s(o: &mut String, v: &[f32]) {
 /// significant digits (≥ 1e-4 has at most 4 leading zeros) and no tie is possible; other values
 /// (few fractional bits: `0.5`, integers) go through `{:?}`. `tests` compare both on random bits.
 pub(crate) fn push_f64(o: &mut String, x: f64) {
+    if x == 0.0 {
+        o.push_str(if x.is_sign_negative() { "-0.0" } else { "0.0" });
+        return;
+    }
     let a = x.abs();
     if (1e-4..1e14).contains(&a) && fractional_bits(x) >= 23 {
         o.push_str(zmij::Buffer::new().format_finite(x));
@@ -256,6 +302,10 @@ fn fractional_bits(x: f64) -> i32 {
 /// conversion is exact and its shortest digits are the `f32`'s exact expansion whenever that
 /// has at most 17 digits, which shows a tie directly.
 pub(crate) fn push_f32(o: &mut String, x: f32) {
+    if x == 0.0 {
+        o.push_str(if x.is_sign_negative() { "-0.0" } else { "0.0" });
+        return;
+    }
     let a = x.abs();
     if a < 1e-4 && x.is_normal() {
         // Exponent notation: zmij writes `5.57e-05`, `{:?}` writes `5.57e-5`. Values this small

@@ -144,11 +144,20 @@ pub fn decode(
             }
             let off = off as usize;
             let normalized = acc.normalized;
-            for e in 0..count {
-                let at = off + e * stride;
-                let el = &bytes[at..at + elem];
-                for c in el.chunks_exact(csize) {
-                    values.push(component(c, ct, normalized));
+            if ct == ComponentType::F32 && stride == elem {
+                // Tightly packed floats, what exporters write: one pass over the bytes.
+                values.extend(
+                    bytes[off..off + count * elem]
+                        .chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
+            } else {
+                for e in 0..count {
+                    let at = off + e * stride;
+                    let el = &bytes[at..at + elem];
+                    for c in el.chunks_exact(csize) {
+                        values.push(component(c, ct, normalized));
+                    }
                 }
             }
         }

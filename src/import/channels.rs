@@ -50,6 +50,9 @@ pub enum Part {
 pub struct Converted {
     /// Some cubic segment could not reach the tolerance within the subdivision limit.
     pub inexact: bool,
+    /// The most keys the channel held while it was converted (before a constant channel was
+    /// cut to one key): the conversion succeeds exactly when `max_keys` is at least this.
+    pub peak: usize,
 }
 
 /// A vector value type: 1 (weights), 3 (translation, scale) or 4 (rotation) components.
@@ -104,6 +107,20 @@ pub fn convert<const N: usize, K: Kind<N>>(
         Ok(v)
     };
     let full = |out: &Vec<(f64, [f32; N])>| out.len() - start > max_keys;
+    // A constant LINEAR or STEP channel (baked scale, mostly) becomes its first key: what the
+    // general path below ends in, with the same errors, without converting every key.
+    if interp != Interp::Cubic && n > 1 {
+        let first = value(0, Part::Value);
+        if (1..n).all(|k| value(k, Part::Value) == first) {
+            let v = check(0, first)?;
+            if n > max_keys {
+                return Err(Fail::Limit);
+            }
+            out.push((times[0], v));
+            res.peak = n;
+            return Ok(res);
+        }
+    }
     match interp {
         Interp::Linear | Interp::Step => {
             out.reserve(n);
@@ -171,6 +188,7 @@ pub fn convert<const N: usize, K: Kind<N>>(
             }
         }
     }
+    res.peak = out.len() - start;
     drop_repeats(out, start);
     Ok(res)
 }

@@ -42,6 +42,12 @@ pub struct Built {
     pub seq: AnimSeq,
     /// Its skeleton.
     pub skeleton: Option<usize>,
+    /// The keys it took from the budget.
+    pub used: usize,
+    /// A budget from which on [`build`] returns this same clip: the budget is only ever
+    /// compared with running key counts, all below this, so any budget at least this large
+    /// gives the same clip, the same diagnostics and the same `used`.
+    pub need: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -109,8 +115,8 @@ pub fn build(
         let Some(n) = sc.root.nodes.get(node) else {
             continue; // reported by the caller's analysis
         };
-        let nname = quoted(&sc.forest.names[node]);
         let skip = |report: &mut Report, why: &str| {
+            let nname = quoted(&sc.forest.names[node]);
             report.warning(
                 W_CHANNEL_SKIPPED,
                 format!("animation {lbl}, channel {c} on node {node} ({nname}): {why}; skipped"),
@@ -362,6 +368,9 @@ pub fn build(
     let mut curves: Vec<(usize, usize, Curve)> = Vec::new();
     let mut outputs: BTreeMap<(usize, bool), Rc<accessor::Decoded>> = BTreeMap::new();
     let mut inexact = Vec::new();
+    // A budget this clip comes out the same with from there on (see `Built::need`).
+    let start = *budget;
+    let mut need = 0usize;
     for p in &plans {
         let Some(tm) = times.get(&p.input) else {
             continue;
@@ -540,6 +549,7 @@ pub fn build(
                     );
                     match r {
                         Ok(c) => {
+                            need = need.max(start - *budget + total + c.peak);
                             if c.inexact {
                                 res = Ok(c);
                             }
@@ -572,6 +582,7 @@ pub fn build(
         };
         match res {
             Ok((c, n)) => {
+                need = need.max(start - *budget + c.peak);
                 if c.inexact {
                     inexact.push(channel_desc());
                 }
@@ -652,6 +663,8 @@ pub fn build(
             root_motion: None,
         },
         skeleton,
+        used: start - *budget,
+        need,
     })
 }
 

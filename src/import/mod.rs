@@ -113,11 +113,18 @@ enum State<'a> {
 /// A parsed model, ready to import once its external buffers are supplied.
 pub struct Prepared<'a> {
     stem: String,
-    bytes_len: usize,
-    fingerprint: String,
+    bytes: &'a [u8],
+    /// Computed on demand ([`Prepared::fingerprint`]) or, during [`Prepared::import`], on a
+    /// second thread while the clips are converted.
+    fingerprint: std::cell::OnceCell<String>,
     state: State<'a>,
     report: Report,
 }
+
+/// Models at least this large are hashed on a second thread while their clips convert, and
+/// their clips are converted in parallel batches. Smaller ones take well under a millisecond,
+/// about what handing work to other threads costs on a busy machine.
+const PARALLEL_BYTES: usize = 1 << 20;
 
 /// Parses a model. `name` is its display path (diagnostics name it); its file stem names
 /// skeletons of unnamed skins. `.fbx` (by name or content) is inspected as FBX.
@@ -138,8 +145,8 @@ pub fn prepare<'a>(name: &str, bytes: &'a [u8]) -> Prepared<'a> {
     };
     Prepared {
         stem,
-        bytes_len: bytes.len(),
-        fingerprint: identity::fingerprint(bytes),
+        bytes,
+        fingerprint: std::cell::OnceCell::new(),
         state,
         report,
     }
@@ -148,7 +155,8 @@ pub fn prepare<'a>(name: &str, bytes: &'a [u8]) -> Prepared<'a> {
 impl<'a> Prepared<'a> {
     /// `sha256:<hex>` of the model's bytes.
     pub fn fingerprint(&self) -> &str {
-        &self.fingerprint
+        self.fingerprint
+            .get_or_init(|| identity::fingerprint(self.bytes))
     }
 
     /// The external files the model's buffers name (relative to the model, percent-decoded),
@@ -176,7 +184,7 @@ impl<'a> Prepared<'a> {
     ) -> Outcome {
         let Prepared {
             stem,
-            bytes_len,
+            bytes,
             fingerprint,
             state,
             mut report,
@@ -185,43 +193,62 @@ impl<'a> Prepared<'a> {
             format: manifest::FORMAT,
             model: id.model.hyphenated().to_string(),
             source: id.source.clone(),
-            fingerprint,
+            fingerprint: String::new(),
             runtime_supported: true,
             skeletons: Vec::new(),
             clips: Vec::new(),
             diagnostics: Vec::new(),
         };
-        match state {
-            State::Failed => {}
-            State::Fbx(fbx::Fbx::Corrupt(m)) => {
-                report.error(E_FORMAT, format!("not a readable FBX file: {m}"));
-            }
-            State::Fbx(fbx::Fbx::Contents { stacks, skins }) if stacks + skins > 0 => {
-                report.error(
-                    E_ANIMATED_FBX,
-                    format!(
-                        "animated FBX ({stacks} animation stack(s), {skins} skin deformer(s)): \
-                         Sinew imports animation from glTF only; export the model as glTF 2.0 \
-                         (.glb) and import that"
-                    ),
-                );
-            }
-            State::Fbx(_) => report.note("static FBX model: no clips to import"),
-            State::Gltf(doc) => {
-                let external: usize = externals.values().map(Vec::len).sum();
-                let budget = 4 * (bytes_len + external) + 100_000;
-                gltf_import(
-                    &doc,
-                    externals,
+        // The fingerprint hashes every byte of the model (as long as parsing it): on a second
+        // core it overlaps the conversion. The sink is only ever called on this thread.
+        manifest.fingerprint = match fingerprint.into_inner() {
+            Some(f) => {
+                convert(
                     &stem,
+                    bytes.len(),
+                    state,
                     id,
-                    budget,
+                    externals,
                     &mut manifest,
                     &mut report,
                     sink,
                 );
+                f
             }
-        }
+            None if bytes.len() >= PARALLEL_BYTES => std::thread::scope(|s| {
+                let hash = std::thread::Builder::new()
+                    .name("sinew-fingerprint".to_string())
+                    .spawn_scoped(s, || identity::fingerprint(bytes));
+                convert(
+                    &stem,
+                    bytes.len(),
+                    state,
+                    id,
+                    externals,
+                    &mut manifest,
+                    &mut report,
+                    sink,
+                );
+                match hash {
+                    Ok(h) => h.join().unwrap_or_else(|_| identity::fingerprint(bytes)),
+                    // No thread to be had: hash here.
+                    Err(_) => identity::fingerprint(bytes),
+                }
+            }),
+            None => {
+                convert(
+                    &stem,
+                    bytes.len(),
+                    state,
+                    id,
+                    externals,
+                    &mut manifest,
+                    &mut report,
+                    sink,
+                );
+                identity::fingerprint(bytes)
+            }
+        };
         if report.has_errors() {
             manifest.runtime_supported = false;
             manifest.skeletons.clear();
@@ -231,6 +258,51 @@ impl<'a> Prepared<'a> {
         Outcome {
             manifest,
             diagnostics: report.diagnostics,
+        }
+    }
+}
+
+/// How one glTF import runs: the keys it may still write, and whether clips convert in
+/// parallel batches.
+struct Run {
+    budget: usize,
+    parallel: bool,
+}
+
+/// What [`Prepared::import`] does besides the fingerprint.
+#[allow(clippy::too_many_arguments)]
+fn convert(
+    stem: &str,
+    bytes_len: usize,
+    state: State<'_>,
+    id: &Identity,
+    externals: &BTreeMap<String, Vec<u8>>,
+    manifest: &mut AnimManifest,
+    report: &mut Report,
+    sink: &mut dyn FnMut(Asset),
+) {
+    match state {
+        State::Failed => {}
+        State::Fbx(fbx::Fbx::Corrupt(m)) => {
+            report.error(E_FORMAT, format!("not a readable FBX file: {m}"));
+        }
+        State::Fbx(fbx::Fbx::Contents { stacks, skins }) if stacks + skins > 0 => {
+            report.error(
+                E_ANIMATED_FBX,
+                format!(
+                    "animated FBX ({stacks} animation stack(s), {skins} skin deformer(s)): \
+                     Sinew imports animation from glTF only; export the model as glTF 2.0 \
+                     (.glb) and import that"
+                ),
+            );
+        }
+        State::Fbx(_) => report.note("static FBX model: no clips to import"),
+        State::Gltf(doc) => {
+            let external: usize = externals.values().map(Vec::len).sum();
+            let budget = 4 * (bytes_len + external) + 100_000;
+            let parallel = bytes_len + external >= PARALLEL_BYTES;
+            let run = Run { budget, parallel };
+            gltf_import(&doc, externals, stem, id, run, manifest, report, sink);
         }
     }
 }
@@ -298,11 +370,15 @@ fn gltf_import(
     externals: &BTreeMap<String, Vec<u8>>,
     stem: &str,
     id: &Identity,
-    mut budget: usize,
+    run: Run,
     manifest: &mut AnimManifest,
     report: &mut Report,
     sink: &mut dyn FnMut(Asset),
 ) {
+    let Run {
+        mut budget,
+        parallel,
+    } = run;
     let root = &doc.root;
     let Some(buffers) = buffers::resolve(root, doc.bin, externals, report) else {
         return;
@@ -426,37 +502,76 @@ fn gltf_import(
         skels: &skels,
         unknown_paths: &doc.unknown_paths,
     };
-    for (a, label) in labels.iter().enumerate() {
-        let clip_id = identity::clip_id(&id.model, label);
-        let Some(built) = clips::build(
+    // Clips are independent: a batch of them is built in parallel, each from the budget left
+    // before the batch and with its own report, then taken in order exactly as a one-by-one
+    // import takes them. The first clip of a batch saw that budget; a later one is kept when
+    // its `need` fits the budget the clips before it left (it would have come out the same),
+    // else it is built again with that budget. Memory holds one batch of clips at a time.
+    let width = if parallel {
+        rayon::current_num_threads().clamp(1, 4)
+    } else {
+        1
+    };
+    let shown = report.file().to_string();
+    let build = |a: usize, budget: usize| {
+        let mut r = Report::new(&shown);
+        let mut b = budget;
+        let clip_id = identity::clip_id(&id.model, &labels[a]);
+        let built = clips::build(
             &scene,
             a,
             &clip_id,
-            label,
+            &labels[a],
             &in_skeleton,
-            &mut budget,
-            report,
-        ) else {
-            return;
+            &mut b,
+            &mut r,
+        );
+        (clip_id, built, r)
+    };
+    let mut start = 0;
+    while start < labels.len() {
+        let batch: Vec<usize> = (start..labels.len().min(start + width)).collect();
+        start += batch.len();
+        let mut results: Vec<_> = {
+            use rayon::prelude::*;
+            if batch.len() > 1 {
+                batch.par_iter().map(|&a| build(a, budget)).collect()
+            } else {
+                batch.iter().map(|&a| build(a, budget)).collect()
+            }
         };
-        let file = unique_file(&mut files, &file_stem(label, "clip"), "animseq", a);
-        manifest.clips.push(ClipEntry {
-            id: clip_id,
-            label: label.clone(),
-            index: a,
-            duration: built.seq.duration,
-            skeleton: built
-                .skeleton
-                .and_then(|s| skels.get(s))
-                .map(|s| s.signature.clone())
-                .unwrap_or_default(),
-            file: file.clone(),
-            markers: built.seq.notifies.len(),
-        });
-        sink(Asset {
-            file,
-            content: Content::Clip(Box::new(built.seq)),
-        });
+        for (i, &a) in batch.iter().enumerate() {
+            let keep = i == 0 || results[i].1.as_ref().is_some_and(|b| b.need <= budget);
+            let (clip_id, built, r) = if keep {
+                std::mem::take(&mut results[i])
+            } else {
+                build(a, budget)
+            };
+            report.diagnostics.extend(r.diagnostics);
+            let Some(built) = built else {
+                return;
+            };
+            budget -= built.used;
+            let label = &labels[a];
+            let file = unique_file(&mut files, &file_stem(label, "clip"), "animseq", a);
+            manifest.clips.push(ClipEntry {
+                id: clip_id,
+                label: label.clone(),
+                index: a,
+                duration: built.seq.duration,
+                skeleton: built
+                    .skeleton
+                    .and_then(|s| skels.get(s))
+                    .map(|s| s.signature.clone())
+                    .unwrap_or_default(),
+                file: file.clone(),
+                markers: built.seq.notifies.len(),
+            });
+            sink(Asset {
+                file,
+                content: Content::Clip(Box::new(built.seq)),
+            });
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 // SINEW_BIN overrides the binary (default ../target/release/sinew); CHROMIUM the browser
 // (default /usr/bin/chromium). With STUDIO_DOC_SHOTS=1 the screenshots docs/studio.md shows are
 // copied to docs/studio/ after the run (commit them when the page changed).
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -129,6 +129,25 @@ after(async () => {
     }
   }
   rmSync(project, { recursive: true, force: true });
+});
+
+// After every step, every node on the canvas is shown. React Flow hides a node until it has
+// measured it; a node that stays hidden (a lost measurement) is a bug of the page, whichever
+// node a step waits for.
+afterEach(async () => {
+  if (!page) return;
+  await page
+    .waitForFunction(
+      () => [...document.querySelectorAll('.react-flow__node')].every((n) => getComputedStyle(n).visibility !== 'hidden'),
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(async () => {
+      const hidden = await page.evaluate(() =>
+        [...document.querySelectorAll('.react-flow__node')].filter((n) => getComputedStyle(n).visibility === 'hidden').map((n) => n.getAttribute('data-id')),
+      );
+      assert.fail(`nodes still hidden 5 s after the step: ${hidden.join(', ')}`);
+    });
 });
 
 test('loads a graph and shows every node', async () => {

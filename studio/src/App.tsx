@@ -10,6 +10,7 @@ import {
   ReactFlow,
   applyNodeChanges,
   useReactFlow,
+  useUpdateNodeInternals,
   type Connection,
   type Edge,
   type FinalConnectionState,
@@ -52,6 +53,26 @@ import { useHistory } from './history';
 import { useLiveProject, useShortcuts } from './hooks';
 
 const nodeTypes = { sinew: NodeView };
+
+// React Flow shows a node (`visibility: visible`) only once it has measured it, and measures
+// again only when the node's size changes or when the node turns from measured to unmeasured
+// between two of its renders. A node object rebuilt without the `measured` React Flow gave
+// it makes React Flow forget the measurement; when that lands right after the measurement,
+// before the node rendered as measured, nothing measures it again and the node stays hidden
+// for good (the studio's e2e flake: node "left" hidden after a rebuild). So a rebuilt node
+// keeps its previous object when nothing about it changed, and its measurement otherwise
+// (a functional update, so it composes with the dimension changes React Flow queues).
+function keepMeasured(prev: SinewNode[], next: SinewNode[]): SinewNode[] {
+  const before = new Map(prev.map((n) => [n.id, n]));
+  return next.map((n) => {
+    const old = before.get(n.id);
+    if (!old?.measured) return n;
+    if (old.data === n.data && old.selected === n.selected && old.position.x === n.position.x && old.position.y === n.position.y) {
+      return old;
+    }
+    return { ...n, measured: old.measured };
+  });
+}
 const edgeTypes = { wire: WireView };
 
 interface Loaded {
@@ -196,7 +217,9 @@ export function App() {
     }
     return m;
   }, [model]);
-  const dataCache = useRef(new Map<string, { key: string; data: NodeData }>());
+  const dataCache = useRef(new Map<string, { key: string; pins: string; data: NodeData }>());
+  const updateNodeInternals = useUpdateNodeInternals();
+  const remeasure = useRef<string[]>([]);
 
   useEffect(() => {
     if (!model) return;
@@ -212,8 +235,12 @@ export function App() {
       );
       let c = cache.get(n.id);
       if (!c || c.key !== key) {
+        const pinsKey = JSON.stringify(pins);
+        // A node whose pins changed has its handles elsewhere: React Flow measures it again.
+        if (c && c.pins !== pinsKey) remeasure.current.push(n.id);
         c = {
           key,
+          pins: pinsKey,
           data: { id: n.id, kind: n.kind, family, pins, props: n.props, linkedInputs: li, diagnostics: d, executed: ex, comment: n.comment ?? '' },
         };
         cache.set(n.id, c);
@@ -221,13 +248,18 @@ export function App() {
       const pos = n.x !== null && n.y !== null ? { x: n.x, y: n.y } : layout.get(n.id) ?? { x: 0, y: 0 };
       return { id: n.id, type: 'sinew', position: pos, data: c.data, selected: n.id === selected };
     });
-    setRfNodes(next);
+    setRfNodes((prev) => keepMeasured(prev, next));
     const unplaced = model.nodes.some((n) => (n.x === null || n.y === null) && !layout.has(n.id));
     if (needsFit.current && !unplaced) {
       needsFit.current = false;
       requestAnimationFrame(() => requestAnimationFrame(() => rf.fitView({ padding: 0.12 })));
     }
   }, [rf, model, pinsCache, diagsByNode, order, linkedInputs, vocab, layout, selected]);
+  useEffect(() => {
+    if (remeasure.current.length === 0) return;
+    updateNodeInternals(remeasure.current);
+    remeasure.current = [];
+  }, [rfNodes, updateNodeInternals]);
 
   const edges: SinewWire[] = useMemo(() => {
     if (!model) return [];
