@@ -9,6 +9,8 @@ use std::fmt;
 
 pub use crate::types::Type;
 
+pub mod reference;
+
 /// What a pin carries: control flow (exec), or a value of one [`Type`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PinType {
@@ -85,6 +87,38 @@ impl serde::Serialize for PinSpec {
 pub struct Pin {
     pub name: &'static str,
     pub ty: PinSpec,
+    /// For a data input of an exec node: its default changes what the node does (a log
+    /// without a message, a send to the own entity, a variable set to zero), so leaving it
+    /// neither linked nor given a literal is a warning (`W0303`). Pins made with [`must`].
+    pub warn_unset: bool,
+}
+
+impl Pin {
+    /// What an unlinked data input without a literal holds, as a graph would write it
+    /// (`0`, `0.0`, `false`, `(0, 0, 0)`, `""`; `self` for an entity: the graph's own entity;
+    /// `default of the variable's type` for `var.set`'s value). `None` for exec pins.
+    pub fn default_text(&self) -> Option<&'static str> {
+        match self.ty {
+            PinSpec::Fixed(PinType::Exec) => None,
+            PinSpec::Fixed(PinType::Data(t)) => Some(default_literal(t)),
+            PinSpec::Var => Some(VAR_DEFAULT),
+        }
+    }
+}
+
+/// How the node reference shows the default of a variable-typed pin.
+pub const VAR_DEFAULT: &str = "default of the variable's type";
+
+/// A type's default as a graph would write it (`self` for an entity: the graph's own entity).
+pub fn default_literal(t: Type) -> &'static str {
+    match t {
+        Type::Bool => "false",
+        Type::Int => "0",
+        Type::Float => "0.0",
+        Type::Vec3 => "(0, 0, 0)",
+        Type::Str => "\"\"",
+        Type::Entity => "self",
+    }
 }
 
 /// What a node's SUBJECT (the token after the kind) must be.
@@ -111,6 +145,8 @@ pub struct Property {
     pub range: Option<(i64, i64)>,
     /// The default, as it would be written in a graph.
     pub default: &'static str,
+    /// What the property does (the node reference and the palette show it).
+    pub doc: &'static str,
 }
 
 /// How a node takes part in execution.
@@ -142,9 +178,15 @@ pub struct NodeKind {
     pub inputs: &'static [Pin],
     pub outputs: &'static [Pin],
     pub properties: &'static [Property],
+    /// One sentence of what the node does (the row's doc comment).
+    pub doc: &'static str,
 }
 
 impl NodeKind {
+    /// What the node does, one sentence (the palette and `docs/nodes.md` show it).
+    pub fn description(&self) -> &'static str {
+        self.doc.trim()
+    }
     pub fn input(&self, name: &str) -> Option<&'static Pin> {
         self.inputs.iter().find(|p| p.name == name)
     }
@@ -157,7 +199,21 @@ impl NodeKind {
 }
 
 const fn p(name: &'static str, ty: PinSpec) -> Pin {
-    Pin { name, ty }
+    Pin {
+        name,
+        ty,
+        warn_unset: false,
+    }
+}
+
+/// An exec node's data input whose default would silently change what the node does: a
+/// warning (`W0303`) when it is neither linked nor given a literal.
+const fn must(name: &'static str, ty: PinSpec) -> Pin {
+    Pin {
+        name,
+        ty,
+        warn_unset: true,
+    }
 }
 
 const fn data(t: Type) -> PinSpec {
@@ -175,13 +231,13 @@ const EXEC_IN: Pin = p("exec", X);
 const THEN: Pin = p("then", X);
 
 macro_rules! kinds {
-    ($( $id:ident $kind:literal, $name:literal, $cat:literal, $subject:ident, $flow:ident,
+    ($( $(#[doc = $doc:literal])+ $id:ident $kind:literal, $name:literal, $cat:literal, $subject:ident, $flow:ident,
         [$($i:expr),* $(,)?] => [$($o:expr),* $(,)?] $(, props [$($prop:expr),*])? ; )*) => {
         /// Every built-in node kind, one variant per row of the table (what the compiler
         /// matches on; never the kind's text).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum KindId {
-            $( #[doc = concat!("`", $kind, "`")] $id, )*
+            $( #[doc = concat!("`", $kind, "`:", $($doc),+)] $id, )*
         }
 
         /// Every built-in node kind, in palette order.
@@ -196,26 +252,35 @@ macro_rules! kinds {
                 inputs: &[$($i),*],
                 outputs: &[$($o),*],
                 properties: &[$($($prop),*)?],
+                doc: concat!($($doc),+),
             },
         )*];
     };
 }
 
-const fn prop_int(name: &'static str, lo: i64, hi: i64, default: &'static str) -> Property {
+const fn prop_int(
+    name: &'static str,
+    lo: i64,
+    hi: i64,
+    default: &'static str,
+    doc: &'static str,
+) -> Property {
     Property {
         name,
         ty: Type::Int,
         range: Some((lo, hi)),
         default,
+        doc,
     }
 }
 
-const fn prop_bool(name: &'static str, default: &'static str) -> Property {
+const fn prop_bool(name: &'static str, default: &'static str, doc: &'static str) -> Property {
     Property {
         name,
         ty: Type::Bool,
         range: None,
         default,
+        doc,
     }
 }
 
@@ -223,87 +288,163 @@ const fn prop_bool(name: &'static str, default: &'static str) -> Property {
 pub const SEQUENCE_MAX: i64 = 16;
 
 kinds! {
+    /// Starts a handler once, when the graph's instance starts on its entity.
     EventBeginPlay "event begin_play", "Begin Play", "Events", Event, Event, [] => [THEN];
+    /// Starts a handler every update, after animation; `dt` is the update's length in seconds.
     EventTick "event tick", "Tick", "Events", Event, Event, [] => [THEN, p("dt", F)];
+    /// Starts a handler when `custom::NAME` is delivered to this entity (by `event.send` or a scene's `Send` action); `sender` is the entity that sent it.
     EventCustom "event custom", "Custom Event", "Events", Event, Event, [] => [THEN, p("sender", E)];
-    FlowBranch "flow.branch", "Branch", "Flow", None, Exec, [EXEC_IN, p("condition", B)] => [p("true", X), p("false", X)];
+    /// Continues through `true` or `false` by `condition`.
+    FlowBranch "flow.branch", "Branch", "Flow", None, Exec, [EXEC_IN, must("condition", B)] => [p("true", X), p("false", X)];
+    /// Runs `then_0` … `then_{count-1}` one after another, each to completion (or to a `flow.delay`).
     FlowSequence "flow.sequence", "Sequence", "Flow", None, Exec, [EXEC_IN] => [
         p("then_0", X), p("then_1", X), p("then_2", X), p("then_3", X), p("then_4", X), p("then_5", X),
         p("then_6", X), p("then_7", X), p("then_8", X), p("then_9", X), p("then_10", X), p("then_11", X),
         p("then_12", X), p("then_13", X), p("then_14", X), p("then_15", X)],
-        props [prop_int("count", 1, SEQUENCE_MAX, "2")];
-    FlowFor "flow.for", "For Loop", "Flow", None, Exec, [EXEC_IN, p("first", I), p("last", I)] => [p("body", X), p("index", I), p("completed", X)];
+        props [prop_int("count", 1, SEQUENCE_MAX, "2", "how many `then_i` outputs the node has")];
+    /// Runs `body` once for each `index` from `first` to `last` inclusive (none when `last < first`), then `completed`.
+    FlowFor "flow.for", "For Loop", "Flow", None, Exec, [EXEC_IN, p("first", I), must("last", I)] => [p("body", X), p("index", I), p("completed", X)];
+    /// Continues through `then` the first time it runs and never again until `reset` runs.
     FlowDoOnce "flow.do_once", "Do Once", "Flow", None, Exec, [EXEC_IN, p("reset", X)] => [THEN];
+    /// Alternates between `a` (first, third, … run) and `b`; `is_a` tells which one ran last.
     FlowFlipFlop "flow.flip_flop", "Flip Flop", "Flow", None, Exec, [EXEC_IN] => [p("a", X), p("b", X), p("is_a", B)];
+    /// Passes `enter` through to `exit` only while open; `open`, `close` and `toggle` change it. Starts open unless `start_open = false`.
     FlowGate "flow.gate", "Gate", "Flow", None, Exec, [p("enter", X), p("open", X), p("close", X), p("toggle", X)] => [p("exit", X)],
-        props [prop_bool("start_open", "true")];
-    FlowDelay "flow.delay", "Delay", "Flow", None, Latent, [EXEC_IN, p("seconds", F)] => [THEN];
+        props [prop_bool("start_open", "true", "whether the gate is open before its first `open`, `close` or `toggle`")];
+    /// Suspends the handler and resumes at `then` `seconds` of game time later; a trigger while one is pending is ignored.
+    FlowDelay "flow.delay", "Delay", "Flow", None, Latent, [EXEC_IN, must("seconds", F)] => [THEN];
+    /// Reads the graph variable named after the kind (`var.get steps`).
     VarGet "var.get", "Get Variable", "Variables", Variable, Pure, [] => [p("value", PinSpec::Var)];
-    VarSet "var.set", "Set Variable", "Variables", Variable, Exec, [EXEC_IN, p("value", PinSpec::Var)] => [THEN, p("value", PinSpec::Var)];
+    /// Writes `value` into the graph variable named after the kind and passes the written value on.
+    VarSet "var.set", "Set Variable", "Variables", Variable, Exec, [EXEC_IN, must("value", PinSpec::Var)] => [THEN, p("value", PinSpec::Var)];
+    /// `a + b` (wrapping on overflow).
     IntAdd "int.add", "Add", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    /// `a - b` (wrapping on overflow).
     IntSub "int.sub", "Subtract", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    /// `a * b` (wrapping on overflow).
     IntMul "int.mul", "Multiply", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    /// `a / b`, rounded toward zero; dividing by zero is a runtime error.
     IntDiv "int.div", "Divide", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    /// The remainder of `a / b` (sign of `a`); by zero is a runtime error.
     IntRem "int.rem", "Remainder", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    /// The smaller of `a` and `b`.
     IntMin "int.min", "Min", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    /// The larger of `a` and `b`.
     IntMax "int.max", "Max", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
+    /// `-a` (wrapping on overflow).
     IntNeg "int.neg", "Negate", "Math/Int", None, Pure, [p("a", I)] => [p("out", I)];
+    /// The absolute value of `a` (wrapping on overflow).
     IntAbs "int.abs", "Absolute", "Math/Int", None, Pure, [p("a", I)] => [p("out", I)];
+    /// Whether `a == b`.
     IntEq "int.eq", "Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    /// Whether `a != b`.
     IntNe "int.ne", "Not Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    /// Whether `a < b`.
     IntLt "int.lt", "Less", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    /// Whether `a <= b`.
     IntLe "int.le", "Less or Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    /// Whether `a > b`.
     IntGt "int.gt", "Greater", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    /// Whether `a >= b`.
     IntGe "int.ge", "Greater or Equal", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", B)];
+    /// `value` limited to `[min, max]`.
     IntClamp "int.clamp", "Clamp", "Math/Int", None, Pure, [p("value", I), p("min", I), p("max", I)] => [p("out", I)];
+    /// `a` as a float.
     IntToFloat "int.to_float", "To Float", "Math/Int", None, Pure, [p("a", I)] => [p("out", F)];
+    /// `a + b`.
     FloatAdd "float.add", "Add", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    /// `a - b`.
     FloatSub "float.sub", "Subtract", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    /// `a * b`.
     FloatMul "float.mul", "Multiply", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    /// `a / b` (IEEE: by zero gives ±inf or NaN).
     FloatDiv "float.div", "Divide", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    /// The smaller of `a` and `b`.
     FloatMin "float.min", "Min", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    /// The larger of `a` and `b`.
     FloatMax "float.max", "Max", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", F)];
+    /// `-a`.
     FloatNeg "float.neg", "Negate", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    /// The absolute value of `a`.
     FloatAbs "float.abs", "Absolute", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    /// The square root of `a` (NaN below zero).
     FloatSqrt "float.sqrt", "Square Root", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    /// The sine of `a` (radians).
     FloatSin "float.sin", "Sine", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    /// The cosine of `a` (radians).
     FloatCos "float.cos", "Cosine", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    /// The largest whole number not above `a`.
     FloatFloor "float.floor", "Floor", "Math/Float", None, Pure, [p("a", F)] => [p("out", F)];
+    /// Whether `a < b`.
     FloatLt "float.lt", "Less", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    /// Whether `a <= b`.
     FloatLe "float.le", "Less or Equal", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    /// Whether `a > b`.
     FloatGt "float.gt", "Greater", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    /// Whether `a >= b`.
     FloatGe "float.ge", "Greater or Equal", "Math/Float", None, Pure, [p("a", F), p("b", F)] => [p("out", B)];
+    /// `value` limited to `[min, max]`.
     FloatClamp "float.clamp", "Clamp", "Math/Float", None, Pure, [p("value", F), p("min", F), p("max", F)] => [p("out", F)];
+    /// `a + (b - a) * t`.
     FloatLerp "float.lerp", "Lerp", "Math/Float", None, Pure, [p("a", F), p("b", F), p("t", F)] => [p("out", F)];
+    /// `a` truncated toward zero (NaN gives 0; saturates at the int range).
     FloatToInt "float.to_int", "To Int", "Math/Float", None, Pure, [p("a", F)] => [p("out", I)];
+    /// Whether both `a` and `b` are true.
     BoolAnd "bool.and", "And", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
+    /// Whether `a` or `b` (or both) is true.
     BoolOr "bool.or", "Or", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
+    /// Whether exactly one of `a` and `b` is true.
     BoolXor "bool.xor", "Xor", "Math/Bool", None, Pure, [p("a", B), p("b", B)] => [p("out", B)];
+    /// The opposite of `a`.
     BoolNot "bool.not", "Not", "Math/Bool", None, Pure, [p("a", B)] => [p("out", B)];
+    /// The vector `(x, y, z)`.
     Vec3Make "vec3.make", "Make Vector", "Math/Vector", None, Pure, [p("x", F), p("y", F), p("z", F)] => [p("out", V)];
+    /// The three components of `v`.
     Vec3Break "vec3.break", "Break Vector", "Math/Vector", None, Pure, [p("v", V)] => [p("x", F), p("y", F), p("z", F)];
+    /// `a + b`, component by component.
     Vec3Add "vec3.add", "Add", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", V)];
+    /// `a - b`, component by component.
     Vec3Sub "vec3.sub", "Subtract", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", V)];
+    /// `v` with every component multiplied by `s`.
     Vec3Scale "vec3.scale", "Scale", "Math/Vector", None, Pure, [p("v", V), p("s", F)] => [p("out", V)];
+    /// The length of `v`.
     Vec3Length "vec3.length", "Length", "Math/Vector", None, Pure, [p("v", V)] => [p("out", F)];
+    /// The dot product of `a` and `b`.
     Vec3Dot "vec3.dot", "Dot", "Math/Vector", None, Pure, [p("a", V), p("b", V)] => [p("out", F)];
+    /// `a` followed by `b`.
     StringConcat "string.concat", "Concatenate", "String", None, Pure, [p("a", S), p("b", S)] => [p("out", S)];
+    /// Whether `a` and `b` are the same text.
     StringEq "string.eq", "Equal", "String", None, Pure, [p("a", S), p("b", S)] => [p("out", B)];
+    /// `a` written in decimal.
     StringFromInt "string.from_int", "From Int", "String", None, Pure, [p("a", I)] => [p("out", S)];
+    /// `a` in Rust's shortest round-trip form (`0.5`, `1`, `NaN`).
     StringFromFloat "string.from_float", "From Float", "String", None, Pure, [p("a", F)] => [p("out", S)];
+    /// Evaluates a float expression (`expr "a * 2 + b"`); each free identifier becomes a float input.
     Expr "expr", "Expression", "Math/Float", Expr, Pure, [] => [p("out", F)];
+    /// The entity this graph instance runs on.
     EntitySelf "entity.self", "Self", "Entity", None, Pure, [] => [p("out", E)];
-    EventSend "event.send", "Send Event", "Events", CustomEvent, Exec, [EXEC_IN, p("target", E)] => [THEN];
-    AnimSetState "anim.set_state", "Set State", "Animation", None, Exec, [EXEC_IN, p("state", S)] => [THEN, p("ok", B)];
-    AnimSetParam "anim.set_param", "Set Parameter", "Animation", None, Exec, [EXEC_IN, p("name", S), p("value", F)] => [THEN];
+    /// Delivers `custom::NAME` to `target` at the next flush (its `sender` is this entity).
+    EventSend "event.send", "Send Event", "Events", CustomEvent, Exec, [EXEC_IN, must("target", E)] => [THEN];
+    /// Requests the named state of this entity's state machine; `ok` is false (and nothing changes) for an unknown state or no state machine. Applies at the next animation update.
+    AnimSetState "anim.set_state", "Set State", "Animation", None, Exec, [EXEC_IN, must("state", S)] => [THEN, p("ok", B)];
+    /// Sets the state-machine parameter `name` to `value`.
+    AnimSetParam "anim.set_param", "Set Parameter", "Animation", None, Exec, [EXEC_IN, must("name", S), must("value", F)] => [THEN];
+    /// The current value of the state-machine parameter `name` (0 when absent).
     AnimGetParam "anim.get_param", "Get Parameter", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
-    AnimPlayOnLayer "anim.play_on_layer", "Play On Layer", "Animation", None, Exec, [EXEC_IN, p("layer", S), p("clip", S)] => [THEN];
-    AnimStopLayer "anim.stop_layer", "Stop Layer", "Animation", None, Exec, [EXEC_IN, p("layer", S)] => [THEN];
-    AnimSetLayerWeight "anim.set_layer_weight", "Set Layer Weight", "Animation", None, Exec, [EXEC_IN, p("layer", S), p("weight", F)] => [THEN];
+    /// Plays the clip slot `clip` on the animator layer `layer`, crossfading from the clip it was playing.
+    AnimPlayOnLayer "anim.play_on_layer", "Play On Layer", "Animation", None, Exec, [EXEC_IN, must("layer", S), must("clip", S)] => [THEN];
+    /// Empties the animator layer `layer` at once.
+    AnimStopLayer "anim.stop_layer", "Stop Layer", "Animation", None, Exec, [EXEC_IN, must("layer", S)] => [THEN];
+    /// Sets the weight of the animator layer `layer` (clamped to [0, 1]).
+    AnimSetLayerWeight "anim.set_layer_weight", "Set Layer Weight", "Animation", None, Exec, [EXEC_IN, must("layer", S), must("weight", F)] => [THEN];
+    /// The name of the active state ("" without a state machine).
     AnimCurrentState "anim.current_state", "Current State", "Animation", None, Pure, [] => [p("state", S)];
+    /// The float curve `name` of the heaviest playing clip at its clip time (0 when absent).
     AnimCurve "anim.curve", "Curve Value", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
-    AnimPlay "anim.play", "Play Clip", "Animation", None, Exec, [EXEC_IN, p("clip", S), p("at", F)] => [THEN];
-    DebugLog "debug.log", "Log", "Debug", None, Exec, [EXEC_IN, p("message", S)] => [THEN];
+    /// Plays the clip slot `clip` from clip time `at` on a default-clip animator (ignored with a state machine).
+    AnimPlay "anim.play", "Play Clip", "Animation", None, Exec, [EXEC_IN, must("clip", S), p("at", F)] => [THEN];
+    /// Writes `message` as a `log` line of the trace.
+    DebugLog "debug.log", "Log", "Debug", None, Exec, [EXEC_IN, must("message", S)] => [THEN];
 }
 
 /// Looks up a built-in kind as written after `node x =` (events: `event`, resolved by subject).
@@ -394,6 +535,46 @@ mod tests {
             let outs: BTreeSet<_> = k.outputs.iter().map(|p| p.name).collect();
             assert_eq!(outs.len(), k.outputs.len(), "{}", k.kind);
         }
+    }
+
+    #[test]
+    fn every_kind_says_what_it_does_and_only_exec_data_inputs_warn() {
+        for k in BUILTINS {
+            let d = k.description();
+            assert!(d.len() > 3 && d.ends_with('.'), "{}: {d:?}", k.kind);
+            for p in k.properties {
+                assert!(!p.doc.is_empty(), "{}.{}", k.kind, p.name);
+            }
+            for p in k.inputs.iter().filter(|p| p.warn_unset) {
+                assert!(
+                    matches!(k.flow, Flow::Exec | Flow::Latent) && p.ty != X,
+                    "{}.{}: only data inputs of exec nodes warn",
+                    k.kind,
+                    p.name
+                );
+            }
+            assert!(k.outputs.iter().all(|p| !p.warn_unset), "{}", k.kind);
+        }
+        // The examples, and a silent one.
+        let warns = |k: &str, pin: &str| lookup(k).unwrap().input(pin).unwrap().warn_unset;
+        assert!(warns("event.send", "target") && warns("var.set", "value"));
+        assert!(warns("debug.log", "message") && !warns("flow.for", "first"));
+        assert_eq!(
+            lookup("event.send")
+                .unwrap()
+                .input("target")
+                .unwrap()
+                .default_text(),
+            Some("self")
+        );
+        assert_eq!(
+            lookup("flow.gate")
+                .unwrap()
+                .property("start_open")
+                .unwrap()
+                .default,
+            "true"
+        );
     }
 
     #[test]

@@ -13,6 +13,27 @@ pub struct PalettePin {
     pub name: String,
     #[serde(rename = "type")]
     pub ty: PinSpec,
+    /// Data inputs only: what the pin holds when neither linked nor given a literal, as a
+    /// graph would write it (`0.0`, `""`, `self` for the graph's own entity); see
+    /// [`Pin::default_text`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<&'static str>,
+    /// Data inputs only: leaving the pin at its default is a warning (`W0303`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub warn_unset: bool,
+}
+
+/// A node property (ARGS that are not pins) with its default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PaletteProperty {
+    pub name: &'static str,
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    pub default: &'static str,
+    /// Inclusive range of an `int` property.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<(i64, i64)>,
+    pub description: &'static str,
 }
 
 /// One node an editor can offer.
@@ -21,22 +42,38 @@ pub struct PaletteEntry {
     pub kind: String,
     pub name: String,
     pub category: String,
+    /// One sentence of what the node does.
+    pub description: String,
     pub inputs: Vec<PalettePin>,
     pub outputs: Vec<PalettePin>,
+    /// Node properties with their defaults (`flow.sequence`'s `count`, `flow.gate`'s
+    /// `start_open`); empty for most kinds.
+    pub properties: Vec<PaletteProperty>,
 }
 
-fn pins(pins: &[Pin]) -> Vec<PalettePin> {
+fn pins(pins: &[Pin], inputs: bool) -> Vec<PalettePin> {
     pins.iter()
         .map(|p| PalettePin {
             name: p.name.to_string(),
             ty: p.ty,
+            default: if inputs { p.default_text() } else { None },
+            warn_unset: inputs && p.warn_unset,
         })
         .collect()
 }
 
+fn output(name: &str, ty: PinSpec) -> PalettePin {
+    PalettePin {
+        name: name.to_string(),
+        ty,
+        default: None,
+        warn_unset: false,
+    }
+}
+
 /// The palette form of a built-in kind (`flow.sequence` shows its default count of outputs).
 pub fn builtin_entry(k: &NodeKind) -> PaletteEntry {
-    let mut outputs = pins(k.outputs);
+    let mut outputs = pins(k.outputs, false);
     if let Some(count) = k
         .property("count")
         .and_then(|p| p.default.parse::<usize>().ok())
@@ -47,25 +84,52 @@ pub fn builtin_entry(k: &NodeKind) -> PaletteEntry {
         kind: k.kind.to_string(),
         name: k.name.to_string(),
         category: k.category.to_string(),
-        inputs: pins(k.inputs),
+        description: k.description().to_string(),
+        inputs: pins(k.inputs, true),
         outputs,
+        properties: k
+            .properties
+            .iter()
+            .map(|p| PaletteProperty {
+                name: p.name,
+                ty: p.ty.name(),
+                default: p.default,
+                range: p.range,
+                description: p.doc,
+            })
+            .collect(),
     }
 }
 
 /// The event node of one published notify or window event (a window's node has `begin` and
 /// `end` exec outputs and a `completed` pin).
 pub fn event_entry(d: &EventDescriptor) -> PaletteEntry {
-    let mut outputs = pins(event_context_pins(d.kind.is_window()));
-    outputs.extend(d.fields.iter().map(|(name, ty)| PalettePin {
-        name: name.clone(),
-        ty: PinSpec::Fixed(PinType::Data(*ty)),
-    }));
+    let window = d.kind.is_window();
+    let mut outputs = pins(event_context_pins(window), false);
+    outputs.extend(
+        d.fields
+            .iter()
+            .map(|(name, ty)| output(name, PinSpec::Fixed(PinType::Data(*ty)))),
+    );
+    let description = if window {
+        format!(
+            "Starts a handler at `begin` and at `end` of the window `{}` of `{}`.",
+            d.notify_name, d.sequence_name
+        )
+    } else {
+        format!(
+            "Starts a handler when the notify `{}` of `{}` is crossed.",
+            d.notify_name, d.sequence_name
+        )
+    };
     PaletteEntry {
         kind: format!("event {}", d.id),
         name: d.name.clone(),
         category: format!("Events/Animation/{}", d.sequence_name),
+        description,
         inputs: Vec::new(),
         outputs,
+        properties: Vec::new(),
     }
 }
 

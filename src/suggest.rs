@@ -223,6 +223,27 @@ fn bounded_osa(
     (d <= k).then_some(d)
 }
 
+/// Most choices a [`listing`] names (the rest are counted).
+pub const MAX_LISTED: usize = 16;
+
+/// A note naming the valid choices: `` clip slots: `idle`, `run` `` (each quoted and cut to 64
+/// bytes), at most [`MAX_LISTED`] of them then `… (N in all)`; `None` when there are none.
+pub fn listing(what: &str, choices: &[&str]) -> Option<String> {
+    if choices.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = choices
+        .iter()
+        .take(MAX_LISTED)
+        .map(|c| format!("`{}`", crate::ron_span::short(c)))
+        .collect();
+    Some(if choices.len() > MAX_LISTED {
+        format!("{what}: {}, … ({} in all)", shown.join(", "), choices.len())
+    } else {
+        format!("{what}: {}", shown.join(", "))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,5 +397,19 @@ mod tests {
         assert_eq!(closest(&long, ["x"]), None);
         assert_eq!(closest("xxxx", [long.as_str(), "xxxy"]), Some("xxxy"));
         assert_eq!(search("xxxx", [long.as_str()], 2).work, 0);
+    }
+
+    #[test]
+    fn listings_quote_and_bound_the_choices() {
+        assert_eq!(listing("slots", &[]), None);
+        assert_eq!(
+            listing("slots", &["idle", "run"]).as_deref(),
+            Some("slots: `idle`, `run`")
+        );
+        let many: Vec<String> = (0..40).map(|i| format!("s{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let l = listing("slots", &many).unwrap();
+        assert!(l.ends_with("`s15`, … (40 in all)"), "{l}");
+        assert!(!l.contains("`s16`"), "{l}");
     }
 }

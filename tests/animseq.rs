@@ -109,7 +109,7 @@ mod err {
         syntax_unclosed_comment, syntax_unterminated_string, track_duplicate_bone,
         track_missing_lists, track_non_finite, track_unsorted, track_zero_rotation, type_mismatch,
         unknown_field_misspelled_root_motion, unknown_notify_field, unknown_root_field,
-        v1_with_notifies, v2_with_default_target, v2_with_empty_fields, v3_with_gating,
+        v1_notify_with_fields, v1_with_notifies, v2_with_default_target, v2_with_empty_fields, v3_with_gating,
         v3_with_windows, window_begin_not_before_end, window_fields, window_non_finite,
         window_out_of_range, wrong_struct_name);
 

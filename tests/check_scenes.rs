@@ -146,9 +146,37 @@ fn a_symbolic_link_out_of_the_project_is_never_read() {
 #[test]
 fn every_scene_under_a_folder_with_the_graphs_once() {
     // The graph check and the scenes both compile graphs/broken.bpg: its E0312 is reported once.
-    let v = check("all", &["graphs", "scenes"], 10);
+    let v = check("all", &["graphs", "scenes"], 12);
     assert_eq!(v["graphs"], 5);
     assert_eq!(codes(&v).iter().filter(|c| **c == "E0312").count(), 1);
+}
+
+#[test]
+fn clip_slot_and_action_typos_get_suggestions_and_lists() {
+    let v = check("clip_typos", &["scenes/clip_typos.scene.ron"], 1);
+    assert_eq!(codes(&v), ["E0559", "E0559", "E0552"]);
+    let notes = |i: usize| v["diagnostics"][i]["notes"].to_string();
+    assert!(notes(0).contains("did you mean `attack`?"), "{}", notes(0));
+    assert!(
+        notes(1).contains("clip slots: `idle`, `attack`"),
+        "{}",
+        notes(1)
+    );
+    assert!(
+        notes(2).contains("did you mean `SetState`?")
+            && notes(2).contains("`SetLayerWeight(layer, weight)`")
+            && notes(2).contains("`Despawn`"),
+        "{}",
+        notes(2)
+    );
+    let v = check("slot_typo", &["scenes/slot_typo.scene.ron"], 1);
+    assert_eq!(codes(&v)[0], "E0518");
+    let notes = v["diagnostics"][0]["notes"].to_string();
+    assert!(
+        notes.contains("did you mean `atack`?")
+            && notes.contains("the animator's clip slots: `idle`, `atack`"),
+        "{notes}"
+    );
 }
 
 #[test]

@@ -288,7 +288,26 @@ fn palette_lists_builtins_and_published_events_only() {
     assert_eq!(
         add,
         &serde_json::json!({"kind": "int.add", "name": "Add", "category": "Math/Int",
-        "inputs": [{"name": "a", "type": "int"}, {"name": "b", "type": "int"}], "outputs": [{"name": "out", "type": "int"}]})
+        "description": "`a + b` (wrapping on overflow).",
+        "inputs": [{"name": "a", "type": "int", "default": "0"}, {"name": "b", "type": "int", "default": "0"}],
+        "outputs": [{"name": "out", "type": "int"}], "properties": []})
+    );
+    // Every pin's default, the warning flag, and properties with their defaults.
+    let find = |k: &str| nodes.iter().find(|n| n["kind"] == k).unwrap();
+    assert_eq!(
+        find("event.send")["inputs"],
+        serde_json::json!([{"name": "exec", "type": "exec"},
+            {"name": "target", "type": "entity", "default": "self", "warn_unset": true}])
+    );
+    assert_eq!(
+        find("flow.gate")["properties"],
+        serde_json::json!([{"name": "start_open", "type": "bool", "default": "true",
+            "description": "whether the gate is open before its first `open`, `close` or `toggle`"}])
+    );
+    assert_eq!(
+        find("var.set")["inputs"][1],
+        serde_json::json!({"name": "value", "type": "var",
+            "default": "default of the variable's type", "warn_unset": true})
     );
     let ev = nodes
         .iter()
@@ -760,7 +779,8 @@ fn palette_lists_each_category_once_and_every_node() {
         "duplicate headings: {headings:?}"
     );
     let nodes = json(&js)["nodes"].as_array().unwrap().clone();
-    let listed = human.lines().filter(|l| l.starts_with(' ')).count();
+    let entry = |l: &&str| l.starts_with("  ") && !l.starts_with("   ");
+    let listed = human.lines().filter(entry).count();
     assert_eq!(listed, nodes.len());
     // Each node under its own category's heading.
     let lines: Vec<&str> = human.lines().collect();
@@ -772,6 +792,10 @@ fn palette_lists_each_category_once_and_every_node() {
             .unwrap_or_else(|| panic!("{kind} not listed"));
         let heading = lines[..at].iter().rev().find(|l| !l.starts_with(' '));
         assert_eq!(heading.copied(), n["category"].as_str(), "{kind}");
+        // The description on the line below, indented under the entry.
+        let description = n["description"].as_str().unwrap();
+        assert!(!description.is_empty(), "{kind}");
+        assert_eq!(lines[at + 1].trim(), description, "{kind}");
     }
 }
 

@@ -96,15 +96,18 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
 
 /// Parses and validates one `.animseq` text.
 pub fn load(src: &SourceFile) -> Loaded {
-    let mut cx = Cx(Decoder::new(
-        src,
-        DecodeCodes {
-            type_mismatch: E_TYPE,
-            unknown_field: E_UNKNOWN_FIELD,
-            duplicate_field: E_DUPLICATE_FIELD,
-            missing_field: E_MISSING_FIELD,
-        },
-    ));
+    let mut cx = Cx(
+        Decoder::new(
+            src,
+            DecodeCodes {
+                type_mismatch: E_TYPE,
+                unknown_field: E_UNKNOWN_FIELD,
+                duplicate_field: E_DUPLICATE_FIELD,
+                missing_field: E_MISSING_FIELD,
+            },
+        ),
+        1,
+    );
     let value = match ron_span::parse(src.text()) {
         Ok(v) => v,
         Err(e) => {
@@ -196,8 +199,31 @@ fn describe_scalar(v: &Value) -> String {
 
 use crate::ron_span::short;
 
-/// The `.animseq` decoder: the shared [`Decoder`] plus the format's own checks.
-struct Cx<'s>(Decoder<'s>);
+/// The `.animseq` decoder: the shared [`Decoder`] plus the format's own checks; the second
+/// field is the lowest format holding every field the file writes ([`fields_need`]), which
+/// `E0105` tells the author to declare.
+struct Cx<'s>(Decoder<'s>, u32);
+
+/// The lowest format whose fields cover every field the file writes: the root's fields and
+/// each notify's (a v1 file with notifies that carry `fields` needs format 3, not 2).
+fn fields_need(root: &Fields<'_>) -> u32 {
+    let mut need = 1;
+    for f in &root.fields {
+        need = need.max(root_field_version(&f.name));
+        if f.name == "notifies"
+            && let ValueKind::List(items) = &f.value.kind
+        {
+            for item in items {
+                if let ValueKind::Struct { fields, .. } = &item.kind {
+                    for nf in fields {
+                        need = need.max(markers::notify_field_version(&nf.name));
+                    }
+                }
+            }
+        }
+    }
+    need
+}
 
 impl<'s> std::ops::Deref for Cx<'s> {
     type Target = Decoder<'s>;
@@ -248,9 +274,15 @@ impl Cx<'_> {
                     ),
                 )
                 .at(self.src, f.name_span)
-                .with_note(format!(
-                    "declare `format: {need}` (or later) to use it, or remove the field"
-                ));
+                .with_note(if self.1 > need {
+                    format!(
+                        "this file writes fields of format {0}: declare `format: {0}` (or \
+                         later), or remove them",
+                        self.1
+                    )
+                } else {
+                    format!("declare `format: {need}` (or later) to use it, or remove the field")
+                });
                 self.push(d);
             } else {
                 keep.push(f);
@@ -309,6 +341,7 @@ impl Cx<'_> {
     }
 
     fn seq(&mut self, root: &Fields<'_>, format: u32) -> (Option<AnimSeq>, Option<SeqSpans>) {
+        self.1 = fields_need(root);
         let root = self.versioned(root.clone(), format, root_field_version, "sequence");
         let mut errs = Vec::new();
         let id_v = root.required("id", &mut errs);

@@ -187,18 +187,33 @@ pub fn palette(
                 }
                 let pins = |p: &[palette::PalettePin]| {
                     p.iter()
-                        .map(|p| format!("{}:{}", p.name, p.ty))
+                        .map(|p| match p.default {
+                            Some(d) => format!("{}:{} = {d}", p.name, p.ty),
+                            None => format!("{}:{}", p.name, p.ty),
+                        })
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
+                let props = if e.properties.is_empty() {
+                    String::new()
+                } else {
+                    let list = e
+                        .properties
+                        .iter()
+                        .map(|p| format!("{} = {}", p.name, p.default))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    format!(" {{ {list} }}")
+                };
                 let line = format!(
-                    "  {:<24} {:<20} ({}) -> ({})",
+                    "  {:<24} {:<20} ({}) -> ({}){props}",
                     e.kind,
                     e.name,
                     pins(&e.inputs),
                     pins(&e.outputs)
                 );
                 writeln!(out, "{}", Escaped(&line)).map_err(io)?;
+                writeln!(out, "      {}", Escaped(&e.description)).map_err(io)?;
             }
         }
     }

@@ -1,9 +1,12 @@
 //! Check: reads the IR and returns facts and diagnostics — exec cycles, data cycles, nodes no
-//! event reaches, variables nothing uses. Never mutates the graph.
+//! event reaches, variables nothing uses, exec inputs left at a default that changes what the
+//! node does. Never mutates the graph.
 
 use super::codes::*;
 use super::ir::*;
 use crate::diag::{Diagnostic, SourceFile};
+use crate::nodes::{self, PinSpec, PinType};
+use crate::types::Type;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
@@ -116,6 +119,9 @@ pub fn check(
             );
         }
     }
+    if resolved_cleanly {
+        diags.extend(unset_inputs(src, g, spans));
+    }
     let mut used = vec![false; g.vars.len()];
     for n in &g.nodes {
         if let Op::VarGet(v) | Op::VarSet(v) = n.op {
@@ -134,6 +140,89 @@ pub fn check(
         }
     }
     (Facts { reachable }, diags)
+}
+
+/// `W0303`: every input the node table marks [`warn_unset`](crate::nodes::Pin::warn_unset)
+/// (data inputs of exec nodes whose default changes what the node does) that is neither linked
+/// nor given a literal, at the node's name, with the default it silently takes and the fix.
+fn unset_inputs(src: &SourceFile, g: &Graph, spans: &GraphSpans) -> Vec<Diagnostic> {
+    let mut linked: Vec<Vec<bool>> = g
+        .nodes
+        .iter()
+        .map(|n| vec![false; n.inputs.len()])
+        .collect();
+    for l in &g.links {
+        if let Some(x) = linked[l.to as usize].get_mut(l.to_pin as usize) {
+            *x = true;
+        }
+    }
+    let mut diags = Vec::new();
+    for (i, n) in g.nodes.iter().enumerate() {
+        if n.is_event() || matches!(n.op, Op::Error) {
+            continue;
+        }
+        let Some(k) = nodes::lookup(&n.kind) else {
+            continue;
+        };
+        for (j, pin) in n.inputs.iter().enumerate() {
+            let warn = k.input(&pin.name).is_some_and(|p| p.warn_unset);
+            if !warn || linked[i][j] || n.given.get(j).copied().unwrap_or(false) {
+                continue;
+            }
+            let PinType::Data(ty) = pin.ty else { continue };
+            let var_typed = k.input(&pin.name).is_some_and(|p| p.ty == PinSpec::Var);
+            let default = if ty == Type::Entity {
+                "the graph's own entity".to_string()
+            } else {
+                format!("`{}`", nodes::default_literal(ty))
+            };
+            let fix = if ty == Type::Entity {
+                format!(
+                    "link an entity into `{}.{}` (`entity.self` when the graph's own entity is meant)",
+                    n.name, pin.name
+                )
+            } else {
+                format!(
+                    "link a value into `{}.{}`, or give it one (the default too, to keep it): \
+                     `node {} = {}{} {{ {} = {} }}`",
+                    n.name,
+                    pin.name,
+                    n.name,
+                    n.kind,
+                    subject_text(g, n),
+                    pin.name,
+                    nodes::default_literal(ty)
+                )
+            };
+            let whose = if var_typed {
+                format!(" (the default of `{}`)", ty.name())
+            } else {
+                String::new()
+            };
+            diags.push(
+                Diagnostic::warning(
+                    W_UNSET_INPUT,
+                    format!(
+                        "input `{}` of `{}` is neither linked nor given a value: it is {default}{whose}",
+                        pin.name, n.name
+                    ),
+                )
+                .at(src, spans.node_names[i])
+                .with_note(format!("help: {fix}")),
+            );
+        }
+    }
+    diags
+}
+
+/// The subject a node was written with, with its leading space (`var.set steps`,
+/// `event.send custom::hit`), for the suggested fix.
+fn subject_text(g: &Graph, n: &Node) -> String {
+    match &n.op {
+        Op::VarSet(v) | Op::VarGet(v) => format!(" {}", g.vars[*v as usize].name),
+        Op::Send(name) => format!(" custom::{name}"),
+        _ => String::new(),
+    }
 }
 
 /// The links (indexes into `g.links`, from `subset`) that close a cycle: the first link in file

@@ -156,6 +156,8 @@ pub struct Node {
     pub outputs: Vec<Pin>,
     /// Per input: the ARGS value, else the type's default (exec inputs: `Const::None`).
     pub defaults: Vec<Const>,
+    /// Per input: whether ARGS gave it a literal (else `defaults` holds the type's default).
+    pub given: Vec<bool>,
     pub props: Props,
 }
 

@@ -171,6 +171,7 @@ impl Resolver<'_> {
             inputs: Vec::new(),
             outputs: Vec::new(),
             defaults: Vec::new(),
+            given: Vec::new(),
             props: Props::default(),
         }
     }
@@ -203,6 +204,7 @@ impl Resolver<'_> {
             inputs: pins(kind.inputs, None),
             outputs: pins(kind.outputs, None),
             defaults: Vec::new(),
+            given: Vec::new(),
             props: Props::default(),
         };
         // Subject.
@@ -287,6 +289,7 @@ impl Resolver<'_> {
             .iter()
             .map(|p| Const::default_of_pin(p.ty))
             .collect();
+        node.given = vec![false; node.inputs.len()];
         // Few arguments per node: a linear scan beats a map.
         let mut seen: Vec<(&str, Span)> = Vec::new();
         for a in &n.args {
@@ -311,7 +314,10 @@ impl Resolver<'_> {
                     continue;
                 };
                 match literal(&a.value, ty) {
-                    Ok(c) => node.defaults[i] = c,
+                    Ok(c) => {
+                        node.defaults[i] = c;
+                        node.given[i] = true;
+                    }
                     Err(m) => {
                         self.err(E_BAD_LITERAL, a.value.span, m);
                     }
@@ -480,6 +486,7 @@ impl Resolver<'_> {
             inputs: Vec::new(),
             outputs,
             defaults: Vec::new(),
+            given: Vec::new(),
             props: Props::default(),
         }
     }

@@ -176,6 +176,9 @@ codes! {
         W0301 W_UNREACHABLE "a node no event reaches";
         /// A variable no node reads or writes.
         W0302 W_UNUSED_VAR "a variable no node reads or writes";
+        /// An exec node's input whose default changes what the node does (a log's message, a
+        /// send's target, a variable's new value) is neither linked nor given a literal.
+        W0303 W_UNSET_INPUT "an exec node's input is left at a default that changes what it does";
     }
     /// `.bpg` syntax (`graph::parser`).
     pub mod parser {

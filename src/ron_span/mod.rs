@@ -152,9 +152,26 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_offending_token() {
+        // A forgotten comma is reported where it belongs: right after the value before it.
         assert_eq!(
             err("(a: 1 b: 2)"),
-            ("expected `,` or `)`, found `b`".into(), 6..7)
+            (
+                "missing `,` before the next field `b` (expected `,` or `)`, found `b`)".into(),
+                5..5
+            )
+        );
+        assert_eq!(
+            err("[1\n 2]"),
+            (
+                "missing `,` before the next value (expected `,` or `]`, found `2`)".into(),
+                2..2
+            )
+        );
+        assert_eq!(err("{\"a\": 1 \"b\": 2}").1, 7..7);
+        // Anything that cannot start the next item is the token itself.
+        assert_eq!(
+            err("(a: 1 ; b: 2)"),
+            ("expected `,` or `)`, found `;`".into(), 6..7)
         );
         assert_eq!(
             err("[1, 2"),

@@ -89,6 +89,41 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The separator after a value (ending at `prev_end`) is missing. When what follows starts
+    /// another item — `name:` for a struct's field, else any value — the comma was forgotten:
+    /// the error points where it belongs (just after the value) and names what comes next.
+    /// Otherwise it is the plain "expected `,` or …" at the offending token.
+    fn missing_comma(&mut self, prev_end: usize, expected: &str, field: bool) -> ParseError {
+        let next = if field {
+            self.is_struct_field_ahead().unwrap_or(false).then(|| {
+                let start = self.pos;
+                let mut end = start;
+                while self.bytes.get(end).copied().is_some_and(is_ident_char) {
+                    end += 1;
+                }
+                format!("field `{}`", shorten(&self.src[start..end]))
+            })
+        } else {
+            self.peek()
+                .is_some_and(|b| {
+                    is_ident_start(b)
+                        || b.is_ascii_digit()
+                        || matches!(b, b'-' | b'+' | b'.' | b'"' | b'(' | b'[' | b'{')
+                })
+                .then(|| "value".to_string())
+        };
+        match next {
+            Some(next) => self.err(
+                Span::point(prev_end),
+                format!(
+                    "missing `,` before the next {next} (expected {expected}, found {})",
+                    self.found()
+                ),
+            ),
+            None => self.unexpected(expected),
+        }
+    }
+
     fn unexpected(&self, expected: &str) -> ParseError {
         self.err(
             self.here(),
@@ -230,6 +265,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 self.skip_trivia()?;
                 let value = self.value(depth)?;
+                let end = value.span.end as usize;
                 fields.push(Field {
                     name: fname.text,
                     name_span: fname.span,
@@ -239,7 +275,7 @@ impl<'a> Parser<'a> {
                 match self.peek() {
                     Some(b',') => self.pos += 1,
                     Some(b')') => break,
-                    _ => return Err(self.unexpected("`,` or `)`")),
+                    _ => return Err(self.missing_comma(end, "`,` or `)`", true)),
                 }
             }
             self.pos += 1;
@@ -284,12 +320,14 @@ impl<'a> Parser<'a> {
             if self.peek() == Some(close) {
                 break;
             }
-            items.push(self.value(depth)?);
+            let item = self.value(depth)?;
+            let end = item.span.end as usize;
+            items.push(item);
             self.skip_trivia()?;
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b) if b == close => break,
-                _ => return Err(self.unexpected(closing)),
+                _ => return Err(self.missing_comma(end, closing, false)),
             }
         }
         self.pos += 1;
@@ -323,12 +361,13 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             self.skip_trivia()?;
             let v = self.value(depth)?;
+            let end = v.span.end as usize;
             entries.push((k, v));
             self.skip_trivia()?;
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b'}') => break,
-                _ => return Err(self.unexpected("`,` or `}`")),
+                _ => return Err(self.missing_comma(end, "`,` or `}`", false)),
             }
         }
         self.pos += 1;

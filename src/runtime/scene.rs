@@ -96,13 +96,80 @@ pub fn headless(dt: f64) -> Result<(World, Schedule), TimeError> {
 #[derive(Resource, Debug, Default, Clone, Copy)]
 pub struct QueueDrops(pub u64);
 
+/// The scene names of spawned entities (keyed by [`Entity::to_bits`]), for reports that name
+/// entities in their message (a flush overrun's looping events). [`spawn`] fills it.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct EntityNames(pub BTreeMap<u64, Arc<str>>);
+
+/// Most distinct (event, receiver, sender) groups a flush overrun report names.
+const LOOPING_LISTED: usize = 4;
+
+/// What keeps a flush from ending: the events left queued, grouped by (event, receiving
+/// entity, sending entity), most frequent first (ties by name), at most [`LOOPING_LISTED`]:
+/// `` `custom::ping` to `right` (from `left`) ×1 ``. Empty when nothing is queued.
+fn looping(world: &World) -> String {
+    let Some(hub) = world.get_resource::<EventHub>() else {
+        return String::new();
+    };
+    let names = world.get_resource::<EntityNames>();
+    let name = |bits: u64| -> String {
+        match names.and_then(|n| n.0.get(&bits)) {
+            Some(n) => format!("`{}`", crate::ron_span::short(n)),
+            None => match Entity::try_from_bits(bits) {
+                Some(e) => format!("entity {e}"),
+                None => format!("entity {bits}"),
+            },
+        }
+    };
+    let mut groups: BTreeMap<(String, String, Option<String>), usize> = BTreeMap::new();
+    for e in hub.queued() {
+        let event = hub.name(e.id).unwrap_or("?").to_string();
+        let to = match e.channel {
+            super::hub::Channel::Entity(bits) => name(bits),
+            super::hub::Channel::Global => "every entity".to_string(),
+        };
+        let from = match &e.payload {
+            super::hub::Payload::Custom {
+                sender: Some(bits), ..
+            } => Some(name(*bits)),
+            _ => None,
+        };
+        *groups.entry((event, to, from)).or_default() += 1;
+    }
+    let total = groups.len();
+    let mut sorted: Vec<_> = groups.into_iter().collect();
+    sorted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut parts: Vec<String> = sorted
+        .iter()
+        .take(LOOPING_LISTED)
+        .map(|((event, to, from), n)| {
+            let from = from
+                .as_ref()
+                .map_or(String::new(), |f| format!(" from {f}"));
+            format!("`{event}` to {to}{from} ×{n}")
+        })
+        .collect();
+    if total > LOOPING_LISTED {
+        parts.push(format!("{} more", total - LOOPING_LISTED));
+    }
+    parts.join(", ")
+}
+
 /// Traces the last flush's overrun and any new queue-limit drops as `error` records (add it
-/// after [`SinewSet::Flush`]; it keeps its count of reported drops in [`QueueDrops`]).
+/// after [`SinewSet::Flush`]; it keeps its count of reported drops in [`QueueDrops`]). An
+/// overrun names what keeps the flush going: the queued events with their receivers and
+/// senders (handlers sending events to each other in a loop).
 pub fn report_flush(world: &mut World) {
     world.init_resource::<QueueDrops>();
     let overrun = world.get_resource::<LastFlush>().and_then(|l| l.0.overrun);
     if let Some(o) = overrun {
-        trace::error(world, None, None, None, o.to_string());
+        let looping = looping(world);
+        let message = if looping.is_empty() {
+            o.to_string()
+        } else {
+            format!("{o}: {looping}")
+        };
+        trace::error(world, None, None, None, message);
     }
     let dropped = world
         .get_resource::<EventHub>()
@@ -240,6 +307,14 @@ pub fn spawn_into(
             .map_err(|e| SpawnError(e.to_string()))?;
     }
     world.insert_resource(actions);
+    let mut names = world.remove_resource::<EntityNames>().unwrap_or_default();
+    names.0.extend(
+        spawned
+            .entities
+            .iter()
+            .map(|(n, e, _)| (e.to_bits(), Arc::<str>::from(n.as_str()))),
+    );
+    world.insert_resource(names);
     Ok(spawned)
 }
 

@@ -5,7 +5,7 @@
 //! `crate::runtime::scene::spawn` builds the entities.
 
 mod assets;
-mod parse;
+pub mod parse;
 
 pub use assets::{
     RetargetKey, SceneAssets, SlotSequence, normalize_asset_path, resolve_beside, retarget_key,

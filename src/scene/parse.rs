@@ -49,6 +49,63 @@ const ROOT_MOTION_FIELDS: &[&str] = &["mode", "bone", "yaw"];
 const ACTION_FIELDS: &[&str] = &["at", "entity", "action"];
 const IMPORTED_FIELDS: &[&str] = &["model", "clip"];
 
+/// How many unknown clip names of one animator get a did-you-mean or the list of slots.
+const SUGGESTED_PER_ANIMATOR: usize = 16;
+
+/// Every struct of the scene format with its fields, as the parser accepts them (the scene
+/// reference, `docs/scenes.md`, is checked against this list).
+pub const FIELDS: &[(&str, &[&str])] = &[
+    ("Scene", SCENE_FIELDS),
+    ("Entity", ENTITY_FIELDS),
+    ("Animator", ANIMATOR_FIELDS),
+    ("Layer", LAYER_FIELDS),
+    ("RootMotion", ROOT_MOTION_FIELDS),
+    ("Action", ACTION_FIELDS),
+    ("Imported", IMPORTED_FIELDS),
+];
+
+/// The scene actions that are not animation commands, as written.
+const OTHER_ACTIONS: &[(&str, &str)] = &[
+    ("Send", "Send(target, \"custom::NAME\")"),
+    ("Despawn", "Despawn"),
+];
+
+/// Every scene action's name: the command table's scene actions (`anim::command`), then
+/// `Send` and `Despawn`.
+pub fn action_names() -> Vec<&'static str> {
+    command::COMMANDS
+        .iter()
+        .filter_map(|c| c.scene)
+        .chain(OTHER_ACTIONS.iter().map(|(n, _)| *n))
+        .collect()
+}
+
+/// Every scene action as written, with its arguments (`SetParam(name, value)`, `Pause`).
+pub fn action_forms() -> Vec<String> {
+    command::COMMANDS
+        .iter()
+        .filter_map(|c| {
+            let name = c.scene?;
+            Some(if c.args.is_empty() {
+                name.to_string()
+            } else {
+                let args: Vec<&str> = c.args.iter().map(|a| a.name).collect();
+                format!("{name}({})", args.join(", "))
+            })
+        })
+        .chain(OTHER_ACTIONS.iter().map(|(_, f)| f.to_string()))
+        .collect()
+}
+
+/// The action forms as a message lists them: `` `SetParam(name, value)`, …, `Despawn` ``.
+fn listed_actions() -> String {
+    action_forms()
+        .iter()
+        .map(|f| format!("`{f}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Parses and validates one scene text.
 pub fn parse(src: &SourceFile) -> Parsed {
     let mut cx = Cx(Decoder::new(
@@ -306,6 +363,8 @@ impl Cx<'_> {
         // Slot names seen so far: duplicate and unknown-slot checks in O(1) each (a scene may
         // declare 100,000 slots and 100,000 layers).
         let mut slots: HashSet<String> = HashSet::new();
+        // Unknown clip names given a suggestion so far.
+        let mut noted = 0usize;
         if let Some(c) = f.get("clips") {
             match &c.value.kind {
                 ValueKind::Map(entries) => {
@@ -340,13 +399,15 @@ impl Cx<'_> {
             && let Some(slot) = self.opt_string(&d.value).flatten()
         {
             if !slots.contains(&slot) {
-                self.error(
-                    E_SCENE_UNKNOWN_CLIP,
+                self.unknown_clip(
                     d.value.span,
                     format!(
                         "default clip `{}` is not a clip slot of this animator",
                         short(&slot)
                     ),
+                    &slot,
+                    &a.clips,
+                    &mut noted,
                 );
             }
             a.default_clip = Some(slot);
@@ -367,7 +428,7 @@ impl Cx<'_> {
             && let Some(items) = self.list(&l.value, "layers")
         {
             for item in items {
-                if let Some(layer) = self.layer(item, &slots) {
+                if let Some(layer) = self.layer(item, &slots, &a.clips, &mut noted) {
                     a.layers.push(layer);
                 }
             }
@@ -393,7 +454,40 @@ impl Cx<'_> {
         Some(a)
     }
 
-    fn layer(&mut self, v: &Value, clips: &HashSet<String>) -> Option<LayerDef> {
+    /// `E0559` for a clip name that is no slot of the animator: did you mean the closest slot
+    /// (in declaration order), else the slots there are. Only the first
+    /// [`SUGGESTED_PER_ANIMATOR`] of an animator get the note (`noted` counts them), so 100,000
+    /// unknown layer clips against 100,000 slots stay linear.
+    fn unknown_clip(
+        &mut self,
+        span: Span,
+        message: String,
+        slot: &str,
+        declared: &[(String, PathRef)],
+        noted: &mut usize,
+    ) {
+        let mut d = Diagnostic::error(E_SCENE_UNKNOWN_CLIP, message).at(self.src, span);
+        if *noted < SUGGESTED_PER_ANIMATOR {
+            *noted += 1;
+            let names: Vec<&str> = declared.iter().map(|(s, _)| s.as_str()).collect();
+            d = match crate::suggest::closest(slot, names.iter().copied()) {
+                Some(c) => d.with_note(format!("did you mean `{}`?", short(c))),
+                None => d.with_note(
+                    crate::suggest::listing("clip slots", &names)
+                        .unwrap_or_else(|| "the animator declares no clip slots".into()),
+                ),
+            };
+        }
+        self.push(d);
+    }
+
+    fn layer(
+        &mut self,
+        v: &Value,
+        clips: &HashSet<String>,
+        declared: &[(String, PathRef)],
+        noted: &mut usize,
+    ) -> Option<LayerDef> {
         let f = self.strukt(v, "Layer", LAYER_FIELDS)?;
         let mut errs = Vec::new();
         let name_v = f.required("name", &mut errs);
@@ -430,13 +524,15 @@ impl Cx<'_> {
             && let Some(slot) = self.opt_string(&c.value).flatten()
         {
             if !clips.contains(&slot) {
-                self.error(
-                    E_SCENE_UNKNOWN_CLIP,
+                self.unknown_clip(
                     c.value.span,
                     format!(
                         "layer clip `{}` is not a clip slot of this animator",
                         short(&slot)
                     ),
+                    &slot,
+                    declared,
+                    noted,
                 );
             }
             layer.clip = Some(slot);
@@ -556,9 +652,9 @@ impl Cx<'_> {
         v: &Value,
         names: &BTreeMap<String, (usize, Span)>,
     ) -> Option<Action> {
-        const EXPECTED: &str = "an action (`SetParam(name, value)`, `SetState(name)`, `Play(clip, at)`, `PlayOnLayer(layer, clip)`, `StopLayer(layer)`, `SetLayerWeight(layer, w)`, `Seek(time)`, `Pause`, `Resume`, `SetSpeed(s)`, `Send(target, \"custom::NAME\")`, `Despawn`)";
         let Some(var) = v.as_variant() else {
-            self.decode(DecodeError::mismatch(EXPECTED, v));
+            let expected = format!("an action ({})", listed_actions());
+            self.decode(DecodeError::mismatch(expected, v));
             return None;
         };
         let command = command::by_scene(var.name);
@@ -567,11 +663,16 @@ impl Cx<'_> {
             ("Send", _) => 2,
             (_, Some(c)) => c.args.len(),
             _ => {
-                self.error(
+                let names = action_names();
+                let mut d = Diagnostic::error(
                     E_SCENE_TYPE,
-                    var.name_span,
                     format!("unknown action `{}`", short(var.name)),
-                );
+                )
+                .at(self.src, var.name_span);
+                if let Some(k) = ron_span::closest(var.name, &names) {
+                    d = d.with_note(format!("did you mean `{k}`?"));
+                }
+                self.push(d.with_note(format!("the actions are {}", listed_actions())));
                 return None;
             }
         };

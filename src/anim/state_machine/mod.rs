@@ -333,6 +333,10 @@ pub fn validate(
                     {
                         d = d.with_note(format!("did you mean `{c}`?"));
                     }
+                    d = d.with_note(
+                        crate::suggest::listing("the animator's clip slots", slots)
+                            .unwrap_or_else(|| "the animator declares no clip slots".into()),
+                    );
                     out.push(d);
                 }
             }
