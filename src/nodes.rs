@@ -313,9 +313,9 @@ kinds! {
         props [prop_bool("start_open", "true", "whether the gate is open before its first `open`, `close` or `toggle`")];
     /// Suspends the handler and resumes at `then` `seconds` of game time later; a trigger while one is pending is ignored.
     FlowDelay "flow.delay", "Delay", "Flow", None, Latent, [EXEC_IN, must("seconds", F)] => [THEN];
-    /// Reads the graph variable named after the kind (`var.get steps`).
+    /// Reads the graph variable the node names (`var.get steps`).
     VarGet "var.get", "Get Variable", "Variables", Variable, Pure, [] => [p("value", PinSpec::Var)];
-    /// Writes `value` into the graph variable named after the kind and passes the written value on.
+    /// Writes `value` into the graph variable the node names (`var.set steps`) and passes the written value on.
     VarSet "var.set", "Set Variable", "Variables", Variable, Exec, [EXEC_IN, must("value", PinSpec::Var)] => [THEN, p("value", PinSpec::Var)];
     /// `a + b` (wrapping on overflow).
     IntAdd "int.add", "Add", "Math/Int", None, Pure, [p("a", I), p("b", I)] => [p("out", I)];
