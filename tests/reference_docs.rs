@@ -89,7 +89,9 @@ fn no_page_points_outside_the_repository() {
     for page in pages {
         let text = std::fs::read_to_string(&page).unwrap();
         for (n, line) in text.lines().enumerate() {
-            for bad in ["../shared", "/work/", "spec/", "seeds/"] {
+            // The shared specs and background seeds lived beside the repository; in-repo
+            // folders such as `fuzz/seeds/` are fine.
+            for bad in ["../shared", "/work/", "shared/", "`spec/", " spec/"] {
                 assert!(
                     !line.contains(bad),
                     "{}:{}: points outside the repository ({bad}): {line}",
