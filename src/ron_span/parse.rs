@@ -222,19 +222,7 @@ impl<'a> Parser<'a> {
                 if !self.peek().is_some_and(is_ident_start) {
                     return Err(self.unexpected("a field name or `)`"));
                 }
-                let fname = self.ident();
-                self.skip_trivia()?;
-                if self.peek() != Some(b':') {
-                    return Err(self.unexpected("`:` after the field name"));
-                }
-                self.pos += 1;
-                self.skip_trivia()?;
-                let value = self.value(depth)?;
-                fields.push(Field {
-                    name: fname.text,
-                    name_span: fname.span,
-                    value,
-                });
+                fields.push(self.field(depth)?);
                 self.skip_trivia()?;
                 match self.peek() {
                     Some(b',') => self.pos += 1,
@@ -248,12 +236,61 @@ impl<'a> Parser<'a> {
                 span: Span::new(start, self.pos),
             })
         } else {
-            let items = self.seq(b')', depth)?;
+            let (items, fields) = self.tuple_items(depth)?;
             Ok(Value {
-                kind: ValueKind::Tuple { name, items },
+                kind: ValueKind::Tuple {
+                    name,
+                    items,
+                    fields,
+                },
                 span: Span::new(start, self.pos),
             })
         }
+    }
+
+    /// A tuple's values up to `)` (consumed): positional values, then optionally named fields
+    /// (`("b.bpg", vars: {…})`, Sinew's extension for the scene's graph entries).
+    fn tuple_items(&mut self, depth: usize) -> Result<(Vec<Value>, Vec<Field>), ParseError> {
+        let mut items = Vec::new();
+        let mut fields = Vec::new();
+        loop {
+            self.skip_trivia()?;
+            if self.peek() == Some(b')') {
+                break;
+            }
+            if !items.is_empty() && self.is_struct_field_ahead()? {
+                fields.push(self.field(depth)?);
+            } else if !fields.is_empty() {
+                return Err(self.unexpected("a field name or `)` (named fields come last)"));
+            } else {
+                items.push(self.value(depth)?);
+            }
+            self.skip_trivia()?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b')') => break,
+                _ => return Err(self.unexpected("`,` or `)`")),
+            }
+        }
+        self.pos += 1;
+        Ok((items, fields))
+    }
+
+    /// `name: value` (at the field name).
+    fn field(&mut self, depth: usize) -> Result<Field, ParseError> {
+        let fname = self.ident();
+        self.skip_trivia()?;
+        if self.peek() != Some(b':') {
+            return Err(self.unexpected("`:` after the field name"));
+        }
+        self.pos += 1;
+        self.skip_trivia()?;
+        let value = self.value(depth)?;
+        Ok(Field {
+            name: fname.text,
+            name_span: fname.span,
+            value,
+        })
     }
 
     /// Looks ahead (without consuming) for `ident :` (not `::`).

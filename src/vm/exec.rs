@@ -86,7 +86,12 @@ pub(super) fn exec<R: Recorder>(
         mut pc,
         mut stack,
     } = frame;
-    let Banks { n, s: rs, e: re } = r;
+    let Banks {
+        n,
+        s: rs,
+        e: re,
+        send,
+    } = r;
     let n: &mut Nums = n;
     loop {
         let Some(ins) = code.get(pc as usize) else {
@@ -303,7 +308,7 @@ pub(super) fn exec<R: Recorder>(
             Instr::BoolXor { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] ^ n.b[ix(b.0)],
             Instr::BoolNot { dst, a } => n.b[ix(dst.0)] = !n.b[ix(a.0)],
             _ => {
-                if let Err(o) = rare(m, st, n, rs, re, payload, host, here, ins) {
+                if let Err(o) = rare(m, st, n, rs, re, send, payload, host, here, ins) {
                     return o;
                 }
             }

@@ -39,8 +39,9 @@ pub trait Host {
     fn current_state(&mut self) -> Arc<str>;
     /// `anim.curve`: 0 when absent.
     fn curve(&mut self, name: &str) -> f64;
-    /// `event.send`: deliver `event` (`custom::NAME`) to `target` at the next flush.
-    fn send(&mut self, event: &str, target: Option<u64>);
+    /// `event.send`: deliver `event` (`custom::NAME`) to `target` at the next flush, carrying
+    /// `payload`: the event's declared fields, in declaration order (empty without any).
+    fn send(&mut self, event: &str, target: Option<u64>, payload: &[Value]);
 }
 
 /// A host that ignores every command (entity 0, no states, parameters and curves read 0).
@@ -65,7 +66,7 @@ impl Host for NullHost {
     fn curve(&mut self, _: &str) -> f64 {
         0.0
     }
-    fn send(&mut self, _: &str, _: Option<u64>) {}
+    fn send(&mut self, _: &str, _: Option<u64>, _: &[Value]) {}
 }
 
 /// One graph instance's state: variables, hidden slots and pending-delay flags. Errors never

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::anim::command::{self, AnimCommand, CommandSpec};
 use crate::bytecode::isa::{Instr, OperandKind};
 use crate::bytecode::types::{Const, EntityConst, Type, Value};
-use crate::bytecode::verify::{MAX_STRING_LEN, VerifiedModule};
+use crate::bytecode::verify::{MAX_PAYLOAD_FIELDS, MAX_STRING_LEN, VerifiedModule};
 
 use super::regs::{BANK, Nums, ix};
 use super::{Host, InstanceState, Outcome, STATE_MISMATCH, fail};
@@ -22,6 +22,7 @@ pub(super) fn rare(
     n: &mut Nums,
     rs: &mut [Arc<str>; BANK],
     re: &mut [Option<u64>; BANK],
+    send: &mut Vec<Value>,
     payload: &[Value],
     host: &mut dyn Host,
     here: u32,
@@ -193,8 +194,15 @@ pub(super) fn rare(
             let Some(Value::Str(ev)) = m.const_value(event.0) else {
                 return Err(fail(m, here, "constant type mismatch"));
             };
-            host.send(ev, re[ix(target.0)]);
+            host.send(ev, re[ix(target.0)], send);
+            send.clear();
         }
+        Instr::SendArgB { src } => push_arg(m, here, send, Value::Bool(n.b[ix(src.0)]))?,
+        Instr::SendArgI { src } => push_arg(m, here, send, Value::Int(n.i[ix(src.0)]))?,
+        Instr::SendArgF { src } => push_arg(m, here, send, Value::Float(n.f[ix(src.0)]))?,
+        Instr::SendArgV { src } => push_arg(m, here, send, Value::Vec3(n.v[ix(src.0)]))?,
+        Instr::SendArgS { src } => push_arg(m, here, send, Value::Str(rs[ix(src.0)].clone()))?,
+        Instr::SendArgE { src } => push_arg(m, here, send, Value::Entity(re[ix(src.0)]))?,
         // Animation commands: every instruction named like a command's node
         // (`anim::command::COMMANDS`) hands its argument registers to the host as one
         // `AnimCommand`, so a new command needs no arm here.
@@ -205,6 +213,20 @@ pub(super) fn rare(
             }
         }
     }
+    Ok(())
+}
+
+/// Appends one value to the next `event.send`'s payload, at most [`MAX_PAYLOAD_FIELDS`].
+#[allow(clippy::result_large_err)]
+fn push_arg(m: &VerifiedModule, here: u32, send: &mut Vec<Value>, v: Value) -> Result<(), Outcome> {
+    if send.len() >= MAX_PAYLOAD_FIELDS {
+        return Err(fail(
+            m,
+            here,
+            format!("an event.send payload holds at most {MAX_PAYLOAD_FIELDS} values"),
+        ));
+    }
+    send.push(v);
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::bytecode::types::Value;
 use crate::bytecode::verify::MAX_REGS_PER_BANK;
 
 /// Registers per bank the VM holds: the verifier's per-handler limit, a power of two so a
@@ -34,6 +35,8 @@ pub(super) struct Banks {
     pub(super) n: Box<Nums>,
     pub(super) s: Box<[Arc<str>; BANK]>,
     pub(super) e: Box<[Option<u64>; BANK]>,
+    /// The payload `send.arg.*` builds for the next `event.send` (emptied per invocation).
+    pub(super) send: Vec<Value>,
 }
 
 fn bank<T: Clone>(x: T) -> Box<[T; BANK]> {
@@ -54,6 +57,7 @@ impl Banks {
             }),
             s: bank(empty.clone()),
             e: bank(None),
+            send: Vec::new(),
         }
     }
 
@@ -71,6 +75,7 @@ impl Banks {
             }
         }
         self.e[..c[5].min(BANK)].fill(None);
+        self.send.clear();
     }
 
     /// Copies out the first `c[k]` registers of each bank.
@@ -97,6 +102,7 @@ impl Banks {
         put(&mut self.n.v, r.v);
         put(&mut *self.s, r.s);
         put(&mut *self.e, r.e);
+        self.send.clear();
     }
 }
 

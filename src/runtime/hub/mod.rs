@@ -125,10 +125,13 @@ pub enum Payload {
     },
     /// `animseq::S.N`: a notify crossing.
     Notify(Notify),
-    /// `custom::NAME`: the sending entity (`sender` pin), `None` when sent by the host/scene.
+    /// `custom::NAME`: the sending entity (`sender` pin), `None` when sent by the host/scene,
+    /// and the payload's typed fields in declaration order (the pins after `sender`).
     Custom {
         /// [`Entity::to_bits`] of the sender.
         sender: Option<u64>,
+        /// The declared fields' values (empty without a payload: no allocation).
+        values: Box<[Value]>,
     },
     /// Free-form values for host-defined events.
     Values(Arc<[Value]>),

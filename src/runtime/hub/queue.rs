@@ -55,11 +55,18 @@ impl Publisher {
         self.publish(id, Channel::of(target), Payload::Notify(notify))
     }
 
-    /// Queues `custom::NAME` (interned as `id`) to `target`, sent by `sender`.
+    /// Queues `custom::NAME` (interned as `id`) to `target`, sent by `sender`, carrying the
+    /// payload's field `values` (in declaration order).
     #[inline]
-    pub fn send(&mut self, id: EventId, target: Entity, sender: Option<Entity>) -> bool {
+    pub fn send(
+        &mut self,
+        id: EventId,
+        target: Entity,
+        sender: Option<Entity>,
+        values: Box<[Value]>,
+    ) -> bool {
         let sender = sender.map(Entity::to_bits);
-        self.publish(id, Channel::of(target), Payload::Custom { sender })
+        self.publish(id, Channel::of(target), Payload::Custom { sender, values })
     }
 
     /// Queued events, in publish order.
