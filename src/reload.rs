@@ -298,7 +298,7 @@ impl Reloader {
         let (mut kept, mut reset, mut dropped, mut first) = (Vec::new(), Vec::new(), 0, true);
         for (e, (_, entity, _)) in self.def.entities.iter().zip(&spawned.entities) {
             for (i, p) in e.graphs.iter().enumerate() {
-                if p.path != key || !world.entities().contains_spawned(*entity) {
+                if p.path.path != key || !world.entities().contains_spawned(*entity) {
                     continue;
                 }
                 if let Some(swap) = swap_graph(world, *entity, i, module.clone()) {

@@ -66,8 +66,9 @@ impl Host for TestHost {
         self.calls.push(format!("curve {name}"));
         0.75
     }
-    fn send(&mut self, event: &str, target: Option<u64>) {
-        self.calls.push(format!("send {event} {target:?}"));
+    fn send(&mut self, event: &str, target: Option<u64>, payload: &[Value]) {
+        self.calls
+            .push(format!("send {event} {target:?} {payload:?}"));
     }
 }
 
@@ -1232,6 +1233,43 @@ fn errors_abort_only_the_invocation() {
 }
 
 #[test]
+fn a_send_payload_is_bounded_and_emptied_per_invocation() {
+    let mut mb = ModuleBuilder::new("t");
+    let ev = mb.const_str("custom::hit");
+    let mut h = mb.handler("tick", &[]);
+    let b = h.reg::<B>();
+    for _ in 0..sinew::bytecode::verify::MAX_PAYLOAD_FIELDS {
+        h.emit(Instr::SendArgB { src: b });
+    }
+    // One value past the bound: a runtime error at this instruction, never unbounded growth.
+    h.emit(Instr::SendArgB { src: b });
+    let e = h.reg::<E>();
+    h.emit(Instr::EventSend {
+        event: ev,
+        target: e,
+    });
+    h.emit(Instr::Ret {});
+    h.finish().unwrap();
+    let m = verify(mb.finish()).unwrap();
+    let mut st = InstanceState::new(&m, 42);
+    let mut host = TestHost::default();
+    let mut vm = Vm::new();
+    let h = m.handler_index("tick").unwrap();
+    for _ in 0..2 {
+        match vm.run_handler(&m, &mut st, h, &[], &mut host, DEFAULT_BUDGET) {
+            Outcome::Error(e) => assert!(
+                e.message.contains("holds at most 63 values"),
+                "{}",
+                e.message
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+    // The aborted invocation's values never reach a later send.
+    assert!(host.calls.is_empty(), "{:?}", host.calls);
+}
+
+#[test]
 fn host_calls_in_order() {
     let mut mb = ModuleBuilder::new("t");
     let ok_var = mb.var::<B>("ok", Const::Bool(false));
@@ -1286,6 +1324,10 @@ fn host_calls_in_order() {
     });
     let (me, none) = (h.reg::<E>(), h.reg::<E>());
     h.emit(Instr::EntitySelf { dst: me });
+    // A payload: the values pushed before the send, in order; the next send starts empty.
+    h.emit(Instr::SendArgF { src: v });
+    h.emit(Instr::SendArgS { src: speed });
+    h.emit(Instr::SendArgE { src: me });
     h.emit(Instr::EventSend {
         event: ev,
         target: me,
@@ -1313,8 +1355,8 @@ fn host_calls_in_order() {
             "set_layer_weight upper 1.5",
             "stop_layer upper",
             "current_state",
-            "send custom::hit Some(42)",
-            "send custom::hit None",
+            "send custom::hit Some(42) [Float(1.5), Str(\"speed\"), Entity(Some(42))]",
+            "send custom::hit None []",
         ]
     );
     assert_eq!(

@@ -146,8 +146,8 @@ fn a_symbolic_link_out_of_the_project_is_never_read() {
 #[test]
 fn every_scene_under_a_folder_with_the_graphs_once() {
     // The graph check and the scenes both compile graphs/broken.bpg: its E0312 is reported once.
-    let v = check("all", &["graphs", "scenes"], 12);
-    assert_eq!(v["graphs"], 5);
+    let v = check("all", &["graphs", "scenes"], 16);
+    assert_eq!(v["graphs"], 9);
     assert_eq!(codes(&v).iter().filter(|c| **c == "E0312").count(), 1);
 }
 
@@ -221,6 +221,49 @@ fn typos_in_actions_and_graph_literals_are_errors_with_suggestions() {
     ] {
         assert_eq!(notes[i], want, "{i}: {notes:?}");
     }
+}
+
+#[test]
+fn scene_vars_of_the_right_names_and_types_pass() {
+    let v = check("vars_ok", &["scenes/vars_ok.scene.ron"], 1);
+    assert_eq!(codes(&v), Vec::<&str>::new());
+}
+
+#[test]
+fn scene_vars_written_wrong_are_errors_at_their_tokens() {
+    let v = check("vars_shape", &["scenes/vars_shape.scene.ron"], 1);
+    assert_eq!(
+        codes(&v),
+        ["E0557", "E0552", "E0552", "E0554", "E0553", "E0558"]
+    );
+}
+
+#[test]
+fn scene_vars_the_graph_lacks_or_mistypes_are_errors() {
+    let v = check("vars_names", &["scenes/vars_names.scene.ron"], 1);
+    assert_eq!(codes(&v), ["E0569", "E0570", "E0570", "E0569"]);
+    let notes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["notes"][0].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(notes[0], "did you mean `threshold`?");
+    assert_eq!(notes[1], "write `Float(…)`");
+    assert!(
+        notes[3].starts_with("its variables: `threshold: float`"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn a_scenes_graphs_must_agree_on_custom_event_payloads() {
+    let v = check(
+        "payload_conflict",
+        &["scenes/payload_conflict.scene.ron"],
+        1,
+    );
+    assert_eq!(codes(&v), ["E0324", "E0324"]);
 }
 
 #[test]

@@ -43,7 +43,8 @@ enum Call {
     Play(String, u64),
     StopLayer(String),
     SetLayerWeight(String, u64),
-    Send(String, Option<u64>),
+    /// Event, target and the payload (its values' debug text: `Value` has no order).
+    Send(String, Option<u64>, String),
     GetParam(String),
     CurrentState,
     Curve(String),
@@ -61,6 +62,8 @@ impl Call {
 #[derive(Debug, Default)]
 struct RecHost {
     calls: Vec<Call>,
+    /// Every `send`'s payload, in order (delivered back to the graph by `fire`).
+    sent: Vec<Vec<Value>>,
     params: Vec<(String, f64)>,
     state: String,
 }
@@ -136,8 +139,10 @@ impl Host for RecHost {
         self.calls.push(Call::Curve(name.into()));
         name.len() as f64 * 0.25
     }
-    fn send(&mut self, event: &str, target: Option<u64>) {
-        self.calls.push(Call::Send(event.into(), target));
+    fn send(&mut self, event: &str, target: Option<u64>, payload: &[Value]) {
+        self.calls
+            .push(Call::Send(event.into(), target, format!("{payload:?}")));
+        self.sent.push(payload.to_vec());
     }
 }
 
@@ -350,16 +355,22 @@ impl<'a> Harness<'a> {
                 p
             });
             let before = self.vhost.calls.len();
+            let sent_before = self.vhost.sent.len();
             self.invoke(Inv::Fire(id.clone(), edge, payload))?;
             if self.stats.stopped {
                 return Ok(());
             }
-            for c in &self.vhost.calls[before..] {
-                if let Call::Send(e, Some(OWNER)) = c
+            let sends = self.vhost.calls[before..]
+                .iter()
+                .filter(|c| matches!(c, Call::Send(..)));
+            for (c, values) in sends.zip(&self.vhost.sent[sent_before..]) {
+                if let Call::Send(e, Some(OWNER), _) = c
                     && delivered < 4
                 {
                     delivered += 1;
-                    queue.insert(0, (e.clone(), Some(vec![Value::Entity(Some(OWNER))])));
+                    let mut p = vec![Value::Entity(Some(OWNER))];
+                    p.extend(values.iter().cloned());
+                    queue.insert(0, (e.clone(), Some(p)));
                 }
             }
         }

@@ -55,6 +55,10 @@ fn comment_count_model(m: &Model) -> usize {
     block(&m.comment)
         + line(&m.line_comment)
         + block(&m.end_comment)
+        + m.events
+            .iter()
+            .map(|e| block(&e.comment) + line(&e.line_comment))
+            .sum::<usize>()
         + m.vars
             .iter()
             .map(|v| block(&v.comment) + line(&v.line_comment))

@@ -404,6 +404,7 @@ fn errors_in_multi_line_items_recover_at_the_next_item() {
             Item::Var(v) => v.name.name.clone(),
             Item::Node(n) => n.name.name.clone(),
             Item::Link(l) => format!("{}.{}", l.from_node.name, l.from_pin.name),
+            Item::Event(e) => format!("custom::{}", e.name.name),
         })
         .collect();
     assert_eq!(names, ["ok", "ok.out", "w"]);
@@ -654,6 +655,7 @@ fn bare(file: &File) -> File {
             Item::Var(v) => v.comments = Default::default(),
             Item::Node(n) => n.comments = Default::default(),
             Item::Link(l) => l.comments = Default::default(),
+            Item::Event(e) => e.comments = Default::default(),
         }
     }
     f
@@ -678,6 +680,7 @@ fn respace(text: &str, choices: &[u8]) -> String {
     let kind = |i: usize| toks.tokens.get(i).map(|t| t.kind);
     let looks_like_item = |i: usize| {
         (matches!(word(i), Some("var" | "node" | "graph")) && kind(i + 1) == Some(Tok::Ident))
+            || (word(i) == Some("event") && kind(i + 1) == Some(Tok::CustomRef))
             || (kind(i) == Some(Tok::Ident)
                 && kind(i + 1) == Some(Tok::Dot)
                 && kind(i + 2) == Some(Tok::Ident)

@@ -310,6 +310,21 @@ fn cases() -> Vec<Case> {
             says: &["E0316", "`count` must be between 1 and 16"],
         },
         Case {
+            limit: "graph.payload_fields",
+            reach: Cli {
+                files: |d| {
+                    let fields: Vec<String> = (0..64).map(|i| format!("f{i}: int")).collect();
+                    graph(
+                        d,
+                        &format!("event custom::big {{ {} }}\n", fields.join(", ")),
+                    );
+                },
+                args: &["check", "g"],
+                status: 1,
+            },
+            says: &["E0325", "a payload has at most 63"],
+        },
+        Case {
             limit: "expr.nesting",
             reach: Cli {
                 files: |d| {
@@ -631,6 +646,24 @@ fn cases() -> Vec<Case> {
                 status: 1,
             },
             says: &["E0558", "at most 100000"],
+        },
+        Case {
+            limit: "scene.vars",
+            reach: Cli {
+                files: |d| {
+                    graph(d, "var x: int = 0\n");
+                    let vars: Vec<String> =
+                        (0..100_001).map(|i| format!("\"v{i}\": Int(1)")).collect();
+                    let e = format!(
+                        "(name: \"e\", graphs: [(\"g/a.bpg\", vars: {{{}}})])",
+                        vars.join(",")
+                    );
+                    one_scene(d, &e, "");
+                },
+                args: &["check", "s.scene.ron"],
+                status: 1,
+            },
+            says: &["E0558", "too many variables (100001; at most 100000)"],
         },
         Case {
             limit: "scene.speed",

@@ -26,6 +26,7 @@ fn from_ours(v: &Value) -> N {
         ValueKind::Tuple {
             name: Some(n),
             items,
+            ..
         } if n.text == "Some" && items.len() == 1 => N::Opt(Some(Box::new(from_ours(&items[0])))),
         ValueKind::Tuple { items, .. } if items.is_empty() => N::Unit,
         ValueKind::Tuple { items, .. } | ValueKind::List(items) => {

@@ -6,27 +6,10 @@
 #[path = "../examples/embed.rs"]
 mod embed;
 
-use std::path::Path;
+#[path = "support/scenes.rs"]
+mod scenes;
 
-use clap::Parser;
-use sinew::cli::{Cli, Command, Ctx};
-
-/// `sinew run ARGV…` in process: (status, stdout).
-fn sinew_run(argv: &[&str]) -> (u8, String) {
-    let ctx = Ctx {
-        color: false,
-        cwd: Some(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()),
-    };
-    let args = match Cli::try_parse_from(["sinew", "run"].into_iter().chain(argv.iter().copied())) {
-        Ok(Cli {
-            command: Command::Run(args),
-        }) => args,
-        other => panic!("not a run command: {other:?}"),
-    };
-    let mut out = Vec::new();
-    let status = sinew::cli::run::execute(&ctx, &args, &mut out, &mut std::io::sink());
-    (status, String::from_utf8(out).expect("UTF-8 trace"))
-}
+use scenes::sinew_run;
 
 /// The example on ARGV…: (status, stdout, stderr).
 fn embed_run(argv: &[&str]) -> (u8, String, String) {
@@ -40,32 +23,9 @@ fn embed_run(argv: &[&str]) -> (u8, String, String) {
     )
 }
 
-/// Every scene fixture with its assets folder: `tests/fixtures/scenes/**.scene.ron` and the
-/// demo.
-fn scenes() -> Vec<(String, &'static str)> {
-    let mut out = vec![("scenes/demo.scene.ron".to_string(), "assets")];
-    for (dir, assets) in [
-        ("tests/fixtures/scenes", "tests/fixtures/scenes/assets"),
-        (
-            "tests/fixtures/scenes/err",
-            "tests/fixtures/scenes/err/assets",
-        ),
-    ] {
-        let mut found: Vec<String> = std::fs::read_dir(dir)
-            .expect("fixture folder")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| p.to_string_lossy().ends_with(".scene.ron"))
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect();
-        found.sort();
-        out.extend(found.into_iter().map(|s| (s, assets)));
-    }
-    out
-}
-
 #[test]
 fn embed_prints_what_sinew_run_prints_on_every_scene_fixture() {
-    let scenes = scenes();
+    let scenes = scenes::fixtures();
     assert!(scenes.len() > 25, "{scenes:?}");
     let mut ran = 0;
     for (scene, assets) in &scenes {

@@ -115,7 +115,9 @@ impl H {
                     };
                     let payload = match &event.payload {
                         Payload::Notify(n) => format!(" k={}", n.cycle),
-                        Payload::Custom { sender: Some(s) } => format!(" from={}", self.name(*s)),
+                        Payload::Custom {
+                            sender: Some(s), ..
+                        } => format!(" from={}", self.name(*s)),
                         _ => String::new(),
                     };
                     let who = self.name(to.entity.to_bits());
@@ -234,8 +236,14 @@ fn payload_reaches_the_handler_intact() {
     h.hub().set_notify_fields(id, fields.clone());
     let n = Notify::point(a.to_bits(), 1.2, 0.2, 1);
     h.hub().publisher().notify(id, a, n.clone());
-    h.hub()
-        .publish(id, Channel::of(a), Payload::Custom { sender: None });
+    h.hub().publish(
+        id,
+        Channel::of(a),
+        Payload::Custom {
+            sender: None,
+            values: Box::default(),
+        },
+    );
     h.flush();
     let log = h.world.resource::<DeliveryLog>().0.clone();
     match log.as_slice() {
@@ -252,7 +260,13 @@ fn payload_reaches_the_handler_intact() {
             assert_eq!(event.payload, Payload::Notify(n));
             assert_eq!(event.channel, Channel::of(a));
             assert_eq!(f1, &fields);
-            assert_eq!(e2.payload, Payload::Custom { sender: None });
+            assert_eq!(
+                e2.payload,
+                Payload::Custom {
+                    sender: None,
+                    values: Box::default()
+                }
+            );
             assert!(f2.is_empty(), "fields go with notify payloads only");
         }
         other => panic!("unexpected log {other:?}"),
@@ -610,7 +624,7 @@ fn scene_action_applies_at_first_tick_starting_at_or_after_its_time() {
                 world
                     .resource_mut::<EventHub>()
                     .publisher()
-                    .send(go, hero, None);
+                    .send(go, hero, None, Box::default());
             })
             .expect("finite");
     }

@@ -566,6 +566,19 @@ isa! {
     EventSend = 0x00CA, "event.send" { event: ConstRef<S>, target: Reg<E> };
     /// `anim.play`: clip slot and clip time.
     AnimPlay = 0x00CB, "anim.play" { clip: Reg<S>, at: Reg<F> };
+    /// Append a bool to the payload of the next `event.send` (a custom event's typed fields,
+    /// in declaration order, then `event.send`).
+    SendArgB = 0x00CC, "send.arg.b" { src: Reg<B> };
+    /// Append an int to the payload of the next `event.send`.
+    SendArgI = 0x00CD, "send.arg.i" { src: Reg<I> };
+    /// Append a float to the payload of the next `event.send`.
+    SendArgF = 0x00CE, "send.arg.f" { src: Reg<F> };
+    /// Append a vec3 to the payload of the next `event.send`.
+    SendArgV = 0x00CF, "send.arg.v" { src: Reg<V> };
+    /// Append a string to the payload of the next `event.send`.
+    SendArgS = 0x00D0, "send.arg.s" { src: Reg<S> };
+    /// Append an entity to the payload of the next `event.send`.
+    SendArgE = 0x00D1, "send.arg.e" { src: Reg<E> };
 }
 
 impl Instr {

@@ -23,6 +23,10 @@ pub const MAX_BUDGET: u64 = 100_000_000;
 pub const MAX_STRING_LEN: usize = 1 << 16;
 /// Largest number of event payload parameters per handler.
 pub const MAX_PARAMS: usize = 64;
+/// Most typed fields a custom event's payload has: its handler's parameters are the sender
+/// and the fields, so one fewer than [`MAX_PARAMS`]. The VM refuses an `event.send` whose
+/// `send.arg.*` pushed more.
+pub const MAX_PAYLOAD_FIELDS: usize = MAX_PARAMS - 1;
 
 /// Why a module was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -207,10 +207,21 @@ pub struct Link {
     pub to_pin: u16,
 }
 
+/// A custom event's payload as a graph declares it (`event custom::hit { amount: float }`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventDecl {
+    /// The name after `custom::`.
+    pub name: String,
+    /// The fields in declaration order.
+    pub fields: Vec<(String, Type)>,
+}
+
 /// A resolved graph.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Graph {
     pub name: String,
+    /// The custom event payloads it declares (valid ones, in file order).
+    pub events: Vec<EventDecl>,
     pub vars: Vec<Var>,
     pub nodes: Vec<Node>,
     /// Valid links, in file order.
@@ -229,6 +240,8 @@ impl Graph {
 /// Source positions of a graph's parts, parallel to the IR's vectors.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GraphSpans {
+    /// Per event declaration: the declaration.
+    pub events: Vec<Span>,
     pub vars: Vec<Span>,
     /// Per node: the declaration (`node` .. end).
     pub nodes: Vec<Span>,

@@ -9,6 +9,7 @@ pub mod codes;
 pub mod ir;
 pub mod limits;
 pub mod lower;
+pub mod payload;
 pub mod resolve;
 
 use crate::diag::{Diagnostic, SourceFile};

@@ -7,6 +7,7 @@
 use super::codes::*;
 use super::ir::*;
 use super::{EventCatalog, EventInfo};
+use crate::bytecode::verify::MAX_PAYLOAD_FIELDS;
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::graph::ast::{self, EventRef, LitValue, Subject};
 use crate::graph::expr;
@@ -62,6 +63,14 @@ pub fn literal(lit: &ast::Literal, ty: Type) -> Result<Const, String> {
     })
 }
 
+/// The pins of a custom event's payload fields (none when it declares no payload).
+fn payload_pins(fields: Option<&Vec<(String, Type)>>) -> impl Iterator<Item = Pin> + '_ {
+    fields.into_iter().flatten().map(|(name, ty)| Pin {
+        name: name.clone().into(),
+        ty: PinType::Data(*ty),
+    })
+}
+
 struct Resolver<'a> {
     src: &'a SourceFile,
     events: &'a dyn EventCatalog,
@@ -89,8 +98,9 @@ pub fn resolve(
         spans: GraphSpans::default(),
         published: None,
     };
+    let payloads = r.payloads(file);
     let var_index = r.vars(file);
-    let node_index = r.nodes(file, &var_index);
+    let node_index = r.nodes(file, &var_index, &payloads);
     r.links(file, &node_index);
     (r.graph, r.spans, r.diags)
 }
@@ -100,6 +110,78 @@ impl Resolver<'_> {
         self.diags
             .push(Diagnostic::error(code, msg).at(self.src, span));
         self.diags.last_mut().expect("just pushed")
+    }
+
+    /// The custom event declarations: name → fields. A second declaration of a name, a field
+    /// declared twice or named like one of the event's pins (`then`, `sender`; `exec`, `target`
+    /// of `event.send`), and more than [`MAX_PAYLOAD_FIELDS`] fields are `E0325`.
+    fn payloads(&mut self, file: &ast::File) -> BTreeMap<String, Vec<(String, Type)>> {
+        const RESERVED: &[&str] = &["then", "sender", "exec", "target"];
+        let mut out: BTreeMap<String, Vec<(String, Type)>> = BTreeMap::new();
+        let mut first: BTreeMap<String, Span> = BTreeMap::new();
+        for e in file.events() {
+            let name = &e.name.name;
+            if let Some(&at) = first.get(name) {
+                let src = self.src;
+                let d = self.err(
+                    E_BAD_PAYLOAD,
+                    e.name.span,
+                    format!("custom event `{name}` is declared twice in this graph"),
+                );
+                *d = d.clone().with_label(src, at, "first declared here");
+                continue;
+            }
+            first.insert(name.clone(), e.span);
+            if e.fields.len() > MAX_PAYLOAD_FIELDS {
+                self.err(
+                    E_BAD_PAYLOAD,
+                    e.span,
+                    format!(
+                        "custom event `{name}` declares {} fields; a payload has at most {MAX_PAYLOAD_FIELDS}",
+                        e.fields.len()
+                    ),
+                );
+                continue;
+            }
+            let mut fields: Vec<(String, Type)> = Vec::with_capacity(e.fields.len());
+            let mut ok = true;
+            for f in &e.fields {
+                if RESERVED.contains(&f.name.name.as_str()) {
+                    let d = self.err(
+                        E_BAD_PAYLOAD,
+                        f.name.span,
+                        format!(
+                            "field `{}` has the name of a pin of the event's nodes",
+                            f.name.name
+                        ),
+                    );
+                    d.notes.push(format!(
+                        "`{}` are taken; rename the field",
+                        RESERVED.join("`, `")
+                    ));
+                    ok = false;
+                } else if fields.iter().any(|(n, _)| *n == f.name.name) {
+                    self.err(
+                        E_BAD_PAYLOAD,
+                        f.name.span,
+                        format!("field `{}` is declared twice", f.name.name),
+                    );
+                    ok = false;
+                } else {
+                    fields.push((f.name.name.clone(), f.ty));
+                }
+            }
+            if !ok {
+                continue;
+            }
+            self.graph.events.push(EventDecl {
+                name: name.clone(),
+                fields: fields.clone(),
+            });
+            self.spans.events.push(e.span);
+            out.insert(name.clone(), fields);
+        }
+        out
     }
 
     fn vars(&mut self, file: &ast::File) -> BTreeMap<String, u32> {
@@ -139,6 +221,7 @@ impl Resolver<'_> {
         &mut self,
         file: &'f ast::File,
         vars: &BTreeMap<String, u32>,
+        payloads: &BTreeMap<String, Vec<(String, Type)>>,
     ) -> HashMap<&'f str, NodeId> {
         let mut index: HashMap<&'f str, NodeId> = HashMap::with_capacity(file.items.len());
         let mut handled: BTreeMap<String, Span> = BTreeMap::new();
@@ -154,7 +237,7 @@ impl Resolver<'_> {
                 *d = d.clone().with_label(src, first_span, "first declared here");
                 continue;
             }
-            let node = self.node(n, vars, &mut handled);
+            let node = self.node(n, vars, payloads, &mut handled);
             index.insert(n.name.name.as_str(), self.graph.nodes.len() as NodeId);
             self.graph.nodes.push(node);
             self.spans.nodes.push(n.span);
@@ -180,11 +263,12 @@ impl Resolver<'_> {
         &mut self,
         n: &ast::Node,
         vars: &BTreeMap<String, u32>,
+        payloads: &BTreeMap<String, Vec<(String, Type)>>,
         handled: &mut BTreeMap<String, Span>,
     ) -> Node {
         let kind_text = n.kind.text();
         if kind_text == "event" {
-            return self.event_node(n, handled);
+            return self.event_node(n, payloads, handled);
         }
         let Some(kind) = nodes::lookup(&kind_text).filter(|k| k.flow != Flow::Event) else {
             let d = self.err(
@@ -260,6 +344,8 @@ impl Resolver<'_> {
                 }
             },
             (SubjectRule::CustomEvent, Some(Subject::Event(EventRef::Custom { name, .. }))) => {
+                // The payload's fields are inputs after `exec` and `target`.
+                node.inputs.extend(payload_pins(payloads.get(&name.name)));
                 node.op = Op::Send(name.name.clone());
             }
             (rule, s) => {
@@ -365,7 +451,12 @@ impl Resolver<'_> {
         }
     }
 
-    fn event_node(&mut self, n: &ast::Node, handled: &mut BTreeMap<String, Span>) -> Node {
+    fn event_node(
+        &mut self,
+        n: &ast::Node,
+        payloads: &BTreeMap<String, Vec<(String, Type)>>,
+        handled: &mut BTreeMap<String, Span>,
+    ) -> Node {
         let Some(Subject::Event(ev)) = &n.subject else {
             let span = n.subject.as_ref().map_or(n.kind.span, |s| s.span());
             self.err(
@@ -381,7 +472,7 @@ impl Resolver<'_> {
             EventRef::Custom { name, .. } => (
                 EventKey::Custom(name.name.clone()),
                 "event custom",
-                Vec::new(),
+                payload_pins(payloads.get(&name.name)).collect(),
             ),
             EventRef::Animseq {
                 sequence,
@@ -477,7 +568,10 @@ impl Resolver<'_> {
             o
         } else {
             let k = nodes::lookup(table_kind).expect("event kinds are in the table");
-            pins(k.outputs, None)
+            // A custom event's payload fields follow the table's `then, sender`.
+            let mut o = pins(k.outputs, None);
+            o.extend(extra);
+            o
         };
         Node {
             name: n.name.name.clone(),

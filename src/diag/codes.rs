@@ -170,6 +170,12 @@ codes! {
         E0322 E_FORMAT_LIMIT "a graph crosses a limit of the bytecode format";
         /// One instance of a graph would hold more state than an instance may.
         E0323 E_INSTANCE_STATE "a graph instance would hold more state than allowed (1 MiB)";
+        /// Two graphs checked together give one custom event different payloads (one declares
+        /// `{ amount: float }`, another other fields or none).
+        E0324 E_PAYLOAD_CONFLICT "graphs checked together give one custom event different payloads";
+        /// A custom event declaration is invalid: declared twice in one graph, a field twice, a
+        /// field named like one of the event's pins, or too many fields.
+        E0325 E_BAD_PAYLOAD "an invalid custom event payload declaration";
         /// A compiler defect: lowering or verification rejected a graph that passed every check.
         E0399 E_INTERNAL "internal compiler error";
         /// A node no event reaches.
@@ -281,8 +287,9 @@ codes! {
         E0555 E_SCENE_MISSING_FIELD "a required scene field is missing";
         /// Two entities share a name.
         E0556 E_SCENE_DUPLICATE_ENTITY "two scene entities share a name";
-        /// An action names an entity the scene does not declare.
-        E0557 E_SCENE_UNKNOWN_ENTITY "a scene action names an entity the scene does not declare";
+        /// An action, or an `Entity("name")` variable value, names an entity the scene does
+        /// not declare.
+        E0557 E_SCENE_UNKNOWN_ENTITY "a scene action or variable value names an entity the scene does not declare";
         /// A number or name is out of range (non-finite, negative where it cannot be, bad event name).
         E0558 E_SCENE_BAD_VALUE "a scene value is out of range";
         /// `default_clip` (or a layer clip) names no clip slot of the animator.
@@ -306,6 +313,11 @@ codes! {
         /// `Play` / a literal `anim.play` targets an animator that runs a state machine
         /// (`project::names`; the animator would refuse it).
         E0568 E_PLAY_WITH_MACHINE "a base clip request (`Play`, `anim.play`) targets an animator that runs a state machine";
+        /// A scene sets a variable (`("b.bpg", vars: {…})`) the graph does not declare
+        /// (`project`).
+        E0569 E_SCENE_UNKNOWN_VAR "a scene sets a graph variable the graph does not declare";
+        /// A scene sets a graph variable to a value of another type than the variable's.
+        E0570 E_SCENE_VAR_TYPE "a scene sets a graph variable to a value of the wrong type";
         /// Retired (the full animator supports every feature); kept registered so the code is not
         /// reused. Formerly: a full-runtime feature the minimal animator ignored.
         W0550 W_SCENE_UNSUPPORTED "retired: the minimal animator ignored a full-runtime feature";
@@ -431,7 +443,7 @@ mod tests {
             (parser::CODES, &["040", "041"]),
             (expr::CODES, &["041"]),
             (anim::CODES, &["050", "051", "052"]),
-            (scene::CODES, &["055", "056"]),
+            (scene::CODES, &["055", "056", "057"]),
             (report::CODES, &["000"]),
             (import::CODES, &["07"]),
         ];

@@ -50,6 +50,8 @@ pub enum Item {
     Var(Var),
     Node(Node),
     Link(Link),
+    /// `event custom::NAME { field: TYPE, … }`: a custom event's payload.
+    Event(EventDecl),
 }
 
 impl Item {
@@ -59,6 +61,7 @@ impl Item {
             Item::Var(v) => v.span,
             Item::Node(n) => n.span,
             Item::Link(l) => l.span,
+            Item::Event(e) => e.span,
         }
     }
     /// The comments attached to the item.
@@ -67,6 +70,7 @@ impl Item {
             Item::Var(v) => &v.comments,
             Item::Node(n) => &n.comments,
             Item::Link(l) => &l.comments,
+            Item::Event(e) => &e.comments,
         }
     }
 }
@@ -81,6 +85,27 @@ pub struct Var {
     /// From `var` to the end of the literal.
     pub span: Span,
     pub comments: Comments,
+}
+
+/// `event custom::NAME { field: TYPE, … }`: the typed payload of custom event `NAME` — output
+/// pins of its `event` node, inputs of `event.send` (after `sender` / `target`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventDecl {
+    /// The event's name (after `custom::`), with its span.
+    pub name: Ident,
+    /// The fields in authored order.
+    pub fields: Vec<FieldDecl>,
+    /// From `event` to `}`.
+    pub span: Span,
+    pub comments: Comments,
+}
+
+/// `NAME: TYPE` in an event declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldDecl {
+    pub name: Ident,
+    pub ty: Type,
+    pub ty_span: Span,
 }
 
 /// A data type name usable in a `var` declaration (the one value type).
@@ -283,6 +308,13 @@ impl File {
             _ => None,
         })
     }
+    /// The custom event declarations in authored order.
+    pub fn events(&self) -> impl Iterator<Item = &EventDecl> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Event(e) => Some(e),
+            _ => None,
+        })
+    }
     /// The links in authored order.
     pub fn links(&self) -> impl Iterator<Item = &Link> {
         self.items.iter().filter_map(|i| match i {
@@ -366,6 +398,20 @@ impl File {
                     at: n.at.map(|a| At { span: z, ..a }),
                     span: z,
                     comments: cms(&n.comments),
+                }),
+                Item::Event(e) => Item::Event(EventDecl {
+                    name: id(&e.name),
+                    fields: e
+                        .fields
+                        .iter()
+                        .map(|f| FieldDecl {
+                            name: id(&f.name),
+                            ty: f.ty,
+                            ty_span: z,
+                        })
+                        .collect(),
+                    span: z,
+                    comments: cms(&e.comments),
                 }),
                 Item::Link(l) => Item::Link(Link {
                     from_node: id(&l.from_node),

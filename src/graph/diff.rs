@@ -95,6 +95,9 @@ pub struct Diff {
     pub vars_removed: Vec<Var>,
     pub vars_changed: Vec<VarChange>,
     pub vars_moved: Vec<(String, Moved)>,
+    /// Custom event declarations added, removed or with another payload: (event name, the
+    /// declaration's text before and after, `""` when absent).
+    pub events: Vec<(String, Change<String>)>,
 }
 
 /// Pairs items by key, occurrence by occurrence: `(old index, new index)` for matches, then
@@ -274,6 +277,44 @@ pub fn diff(old: &Model, new: &Model) -> Diff {
     }
     d.vars_removed = gone.into_iter().map(|i| old.vars[i].clone()).collect();
     d.vars_added = fresh.into_iter().map(|j| new.vars[j].clone()).collect();
+
+    let decl = |e: &crate::graph::model::EventDecl| {
+        let mut e = e.clone();
+        e.comment.clear();
+        e.line_comment = None;
+        let mut t = String::new();
+        e.write(&mut t);
+        t.trim_end().to_string()
+    };
+    let (matched, gone, fresh) = pair(&old.events, &new.events, |e| e.name.as_str());
+    for (i, j) in matched {
+        let (a, b) = (&old.events[i], &new.events[j]);
+        if a.fields != b.fields {
+            d.events.push((
+                b.name.clone(),
+                Change {
+                    old: decl(a),
+                    new: decl(b),
+                },
+            ));
+        }
+    }
+    for i in gone {
+        let a = &old.events[i];
+        let change = Change {
+            old: decl(a),
+            new: String::new(),
+        };
+        d.events.push((a.name.clone(), change));
+    }
+    for j in fresh {
+        let b = &new.events[j];
+        let change = Change {
+            old: String::new(),
+            new: decl(b),
+        };
+        d.events.push((b.name.clone(), change));
+    }
     d
 }
 
@@ -289,6 +330,7 @@ impl Diff {
             || !self.vars_added.is_empty()
             || !self.vars_removed.is_empty()
             || !self.vars_changed.is_empty()
+            || !self.events.is_empty()
     }
 
     /// Only positions or comments changed (or nothing).
@@ -371,7 +413,7 @@ impl Diff {
             file_moved.push(json!({"field": "end_comment", "old": c.old, "new": c.new}));
         }
         graph.insert("moved".into(), Json::Array(file_moved));
-        json!({
+        let mut out = json!({
             "same_behaviour": !self.behaviour_differs(),
             "graph": graph,
             "nodes": {
@@ -405,7 +447,20 @@ impl Diff {
                 }).collect::<Json>(),
                 "moved": self.vars_moved.iter().map(|(n, m)| with(one("name", json!(n)), m)).collect::<Json>(),
             },
-        })
+        });
+        // Only when some declaration changed (the studio contract's shape stays as it was).
+        if !self.events.is_empty()
+            && let Json::Object(o) = &mut out
+        {
+            o.insert(
+                "events".into(),
+                self.events
+                    .iter()
+                    .map(|(n, c)| json!({"name": n, "old": c.old, "new": c.new}))
+                    .collect::<Json>(),
+            );
+        }
+        out
     }
 
     /// The report for people: a summary line, then one line per difference (`+` added,
@@ -434,6 +489,14 @@ impl Diff {
         }
         if self.end_comment.is_some() {
             let _ = writeln!(out, "> comments after the last item changed");
+        }
+        for (_, c) in &self.events {
+            match (c.old.is_empty(), c.new.is_empty()) {
+                (true, _) => writeln!(out, "+ {}", c.new),
+                (_, true) => writeln!(out, "- {}", c.old),
+                _ => writeln!(out, "~ {} -> {}", c.old, c.new),
+            }
+            .ok();
         }
         for v in &self.vars_added {
             let _ = writeln!(out, "+ var {}: {} = {}", v.name, v.ty, v.default.text());

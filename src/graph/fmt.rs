@@ -67,13 +67,15 @@ pub fn check_round_trip(text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The file with its items stably grouped as the formatter prints them: vars, nodes, links.
+/// The file with its items stably grouped as the formatter prints them: event declarations,
+/// vars, nodes, links.
 pub fn sectioned(file: &File) -> File {
     let mut f = file.clone();
     f.items.sort_by_key(|i| match i {
-        Item::Var(_) => 0,
-        Item::Node(_) => 1,
-        Item::Link(_) => 2,
+        Item::Event(_) => 0,
+        Item::Var(_) => 1,
+        Item::Node(_) => 2,
+        Item::Link(_) => 3,
     });
     f
 }

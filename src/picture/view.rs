@@ -528,7 +528,7 @@ pub fn add_link(
 /// Puts each diagnostic on the node, wire or variable whose text holds its primary span;
 /// others become notes. `file` is the parsed tree of the source the diagnostics are about.
 pub fn attach_diagnostics(p: &mut Picture, file: &File, diags: &[Diagnostic]) {
-    let mut counts = [0usize; 3];
+    let mut counts = [0usize; 4];
     // (span start, span end, section, index in section) in source order.
     let items: Vec<(u32, u32, usize, usize)> = file
         .items
@@ -538,6 +538,8 @@ pub fn attach_diagnostics(p: &mut Picture, file: &File, diags: &[Diagnostic]) {
                 Item::Var(_) => 0,
                 Item::Node(_) => 1,
                 Item::Link(_) => 2,
+                // Not drawn: its diagnostics become notes.
+                Item::Event(_) => 3,
             };
             counts[s] += 1;
             let span = item.span();
@@ -564,6 +566,7 @@ pub fn attach_diagnostics(p: &mut Picture, file: &File, diags: &[Diagnostic]) {
         let slot = match target {
             Some((_, _, 0, i)) => p.vars.get_mut(i).map(|v| &mut v.badges),
             Some((_, _, 1, i)) => p.nodes.get_mut(i).map(|n| &mut n.badges),
+            Some((_, _, 3, _)) => None,
             // A wire with neither end drawn cannot carry its message: it becomes a note.
             Some((_, _, _, i)) => p
                 .links

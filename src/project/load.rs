@@ -48,6 +48,7 @@ pub type Pass = fn(&PassInput<'_>) -> Vec<Diagnostic>;
 /// over the loaded scene (names a scene's actions or its graphs use, …) is one more entry.
 pub const PASSES: &[Pass] = &[
     super::names::animator_names,
+    super::vars::graph_vars,
     imported_models,
     skeleton_signatures,
 ];
@@ -516,6 +517,8 @@ impl Loader<'_> {
 
     fn graphs(&mut self, def: &SceneDef, catalog: &Catalog) {
         let base = self.layout.scene.parent();
+        // Every graph's custom events, in first-use order: they must agree on payloads (E0324).
+        let mut payloads: Vec<(SourceFile, compile::payload::Payloads)> = Vec::new();
         for p in def.graph_paths() {
             let Some((name, bytes)) = self.read_named(&base, p, &GRAPH) else {
                 continue;
@@ -535,6 +538,9 @@ impl Loader<'_> {
             };
             let src = SourceFile::new(name.clone(), text);
             let compiled = compile::compile(&src, catalog);
+            let found =
+                compile::payload::Payloads::of(&compiled.checked.graph, &compiled.checked.spans);
+            payloads.push((src.clone(), found));
             self.diags.extend(compiled.checked.diagnostics);
             match compiled.module {
                 Some(m) => {
@@ -544,6 +550,9 @@ impl Loader<'_> {
                 None => self.bad_asset(p.span, format!("graph {name} does not compile")),
             }
         }
+        let graphs: Vec<(&SourceFile, &compile::payload::Payloads)> =
+            payloads.iter().map(|(s, p)| (s, p)).collect();
+        self.diags.extend(compile::payload::conflicts(&graphs));
     }
 }
 

@@ -19,6 +19,7 @@ mod memory;
 mod names;
 mod path;
 mod skeletons;
+mod vars;
 
 pub use fs::{FsSource, load_files};
 pub use imports::{GENERATED, Imports, check_manifest};

@@ -170,7 +170,7 @@ pub(super) fn animator_names(input: &PassInput<'_>) -> Vec<Diagnostic> {
             }
         }
         let mut seen_graphs = BTreeSet::new();
-        for g in &e.graphs {
+        for g in e.graphs.iter().map(|g| &g.path) {
             let (Some(u), Some(src)) = (uses.get(g.path.as_str()), input.graphs.get(&g.path))
             else {
                 continue; // did not compile: reported already

@@ -195,7 +195,11 @@ pub fn expect_struct<'v>(
     let expected = || format!("struct `{name}(...)`");
     let (sname, fields): (&Option<Name>, &[Field]) = match &v.kind {
         ValueKind::Struct { name, fields } => (name, fields),
-        ValueKind::Tuple { name, items } if items.is_empty() => (name, &[]),
+        ValueKind::Tuple {
+            name,
+            items,
+            fields,
+        } if items.is_empty() && fields.is_empty() => (name, &[]),
         _ => {
             errs.push(DecodeError::mismatch(expected(), v));
             return None;

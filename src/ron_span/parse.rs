@@ -257,20 +257,9 @@ impl<'a> Parser<'a> {
                 if !self.peek().is_some_and(is_ident_start) {
                     return Err(self.unexpected("a field name or `)`"));
                 }
-                let fname = self.ident();
-                self.skip_trivia()?;
-                if self.peek() != Some(b':') {
-                    return Err(self.unexpected("`:` after the field name"));
-                }
-                self.pos += 1;
-                self.skip_trivia()?;
-                let value = self.value(depth)?;
-                let end = value.span.end as usize;
-                fields.push(Field {
-                    name: fname.text,
-                    name_span: fname.span,
-                    value,
-                });
+                let field = self.field(depth)?;
+                let end = field.value.span.end as usize;
+                fields.push(field);
                 self.skip_trivia()?;
                 match self.peek() {
                     Some(b',') => self.pos += 1,
@@ -284,12 +273,72 @@ impl<'a> Parser<'a> {
                 span: Span::new(start, self.pos),
             })
         } else {
-            let items = self.seq(b')', depth)?;
+            let (items, fields) = self.tuple_items(depth)?;
             Ok(Value {
-                kind: ValueKind::Tuple { name, items },
+                kind: ValueKind::Tuple {
+                    name,
+                    items,
+                    fields,
+                },
                 span: Span::new(start, self.pos),
             })
         }
+    }
+
+    /// A tuple's values up to `)` (consumed): positional values, then optionally named fields
+    /// (`("b.bpg", vars: {…})`, Sinew's extension for the scene's graph entries).
+    fn tuple_items(&mut self, depth: usize) -> Result<(Vec<Value>, Vec<Field>), ParseError> {
+        let mut items = Vec::new();
+        let mut fields = Vec::new();
+        loop {
+            self.skip_trivia()?;
+            if self.peek() == Some(b')') {
+                break;
+            }
+            let end = if !items.is_empty() && self.is_struct_field_ahead()? {
+                let field = self.field(depth)?;
+                let end = field.value.span.end as usize;
+                fields.push(field);
+                end
+            } else if !fields.is_empty() {
+                return Err(self.unexpected("a field name or `)` (named fields come last)"));
+            } else {
+                let item = self.value(depth)?;
+                let end = item.span.end as usize;
+                items.push(item);
+                end
+            };
+            self.skip_trivia()?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b')') => break,
+                // After a positional value, what follows may be another value or the first
+                // named field: name whichever it is.
+                _ => {
+                    let field = self.is_struct_field_ahead().unwrap_or(false);
+                    return Err(self.missing_comma(end, "`,` or `)`", field));
+                }
+            }
+        }
+        self.pos += 1;
+        Ok((items, fields))
+    }
+
+    /// `name: value` (at the field name).
+    fn field(&mut self, depth: usize) -> Result<Field, ParseError> {
+        let fname = self.ident();
+        self.skip_trivia()?;
+        if self.peek() != Some(b':') {
+            return Err(self.unexpected("`:` after the field name"));
+        }
+        self.pos += 1;
+        self.skip_trivia()?;
+        let value = self.value(depth)?;
+        Ok(Field {
+            name: fname.text,
+            name_span: fname.span,
+            value,
+        })
     }
 
     /// Looks ahead (without consuming) for `ident :` (not `::`).

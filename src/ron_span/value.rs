@@ -56,6 +56,10 @@ pub enum ValueKind {
         name: Option<Name>,
         /// The elements.
         items: Vec<Value>,
+        /// Named fields after the elements, in authored order (Sinew's extension, not the
+        /// `ron` crate's: `("b.bpg", vars: {…})`); empty for a plain tuple. Only readers that
+        /// ask for them ([`Value::as_tuple_with_fields`]) accept a tuple that has some.
+        fields: Vec<Field>,
     },
     /// `(f: v)` or `Name(f: v)`, fields in authored order (duplicates kept).
     Struct {
@@ -90,14 +94,22 @@ impl Value {
             ValueKind::Float { .. } => "a float".into(),
             ValueKind::Str(_) => "a string".into(),
             ValueKind::Ident(n) => format!("`{}`", shorten(n)),
+            ValueKind::Tuple { fields, items, .. } if !fields.is_empty() => format!(
+                "a tuple of {} with named field `{}`",
+                items.len(),
+                shorten(&fields[0].name)
+            ),
             ValueKind::Tuple {
                 name: Some(n),
                 items,
+                ..
             } => match items.len() {
                 1 => format!("`{}(..)` with 1 value", shorten(&n.text)),
                 k => format!("`{}(..)` with {k} values", shorten(&n.text)),
             },
-            ValueKind::Tuple { name: None, items } => format!("a tuple of {}", items.len()),
+            ValueKind::Tuple {
+                name: None, items, ..
+            } => format!("a tuple of {}", items.len()),
             ValueKind::Struct { name: Some(n), .. } => format!("struct `{}`", shorten(&n.text)),
             ValueKind::Struct { name: None, .. } => "a struct".into(),
             ValueKind::List(_) => "a list".into(),
@@ -158,8 +170,25 @@ impl Value {
     /// The items of an anonymous tuple of exactly `n` elements.
     pub fn as_tuple(&self, n: usize) -> Result<&[Value], DecodeError> {
         match &self.kind {
-            ValueKind::Tuple { name: None, items } if items.len() == n => Ok(items),
+            ValueKind::Tuple {
+                name: None,
+                items,
+                fields,
+            } if items.len() == n && fields.is_empty() => Ok(items),
             _ => Err(DecodeError::mismatch(format!("a tuple of {n}"), self)),
+        }
+    }
+
+    /// An anonymous tuple of `n` elements followed by any named fields:
+    /// `("b.bpg", vars: {…})` gives `(["b.bpg"], [vars])`.
+    pub fn as_tuple_with_fields(&self, n: usize) -> Option<(&[Value], &[Field])> {
+        match &self.kind {
+            ValueKind::Tuple {
+                name: None,
+                items,
+                fields,
+            } if items.len() == n => Some((items, fields)),
+            _ => None,
         }
     }
 
@@ -170,7 +199,8 @@ impl Value {
             ValueKind::Tuple {
                 name: Some(n),
                 items,
-            } if n.text == "Some" && items.len() == 1 => Ok(items.first()),
+                fields,
+            } if n.text == "Some" && items.len() == 1 && fields.is_empty() => Ok(items.first()),
             _ => Err(DecodeError::mismatch("`None` or `Some(...)`", self)),
         }
     }
@@ -186,7 +216,8 @@ impl Value {
             ValueKind::Tuple {
                 name: Some(n),
                 items,
-            } => Some(Variant {
+                fields,
+            } if fields.is_empty() => Some(Variant {
                 name: &n.text,
                 name_span: n.span,
                 args: Some(items),

@@ -86,6 +86,25 @@ impl GraphInstance {
         }
     }
 
+    /// Sets variable `name` to `value` (a scene's per-entity `vars`, set at spawn before any
+    /// handler runs); `false` when the instance declares no variable `name` of `value`'s type.
+    pub fn set_var(&mut self, name: &str, value: Value) -> bool {
+        let Some(st) = self.state.as_mut() else {
+            return false;
+        };
+        let ty = value.ty();
+        match self
+            .module
+            .module()
+            .vars
+            .iter()
+            .position(|d| d.name == name && d.ty == ty)
+        {
+            Some(i) => st.set_var(i, value),
+            None => false,
+        }
+    }
+
     /// Number of delays with a suspended handler.
     pub fn pending_delays(&self) -> usize {
         self.pending.len()
@@ -102,6 +121,11 @@ impl Graphs {
     /// The instances, in attach order.
     pub fn instances(&self) -> &[GraphInstance] {
         &self.instances
+    }
+
+    /// The instances, mutably (in attach order).
+    pub fn instances_mut(&mut self) -> &mut [GraphInstance] {
+        &mut self.instances
     }
 
     /// The value of variable `name` in the first instance that declares `name` with type
@@ -227,12 +251,27 @@ pub fn attach_graphs(
     Ok(())
 }
 
+/// The value a payload field without one reads: its type's default (`entity`: unset).
+fn default_value(ty: Type) -> Value {
+    match ty {
+        Type::Bool => Value::Bool(false),
+        Type::Int => Value::Int(0),
+        Type::Float => Value::Float(0.0),
+        Type::Vec3 => Value::Vec3([0.0; 3]),
+        Type::Str => Value::Str(Arc::from("")),
+        Type::Entity => Value::Entity(None),
+    }
+}
+
 /// The handler parameters for an event payload (see the module docs), appended to `out`.
 pub fn payload_params(payload: &Payload, fields: &[Value], out: &mut Vec<Value>) {
     match payload {
         Payload::None => {}
         Payload::Tick { dt } => out.push(Value::Float(*dt)),
-        Payload::Custom { sender } => out.push(Value::Entity(*sender)),
+        Payload::Custom { sender, values } => {
+            out.push(Value::Entity(*sender));
+            out.extend(values.iter().cloned());
+        }
         Payload::Notify(n) => {
             out.push(Value::Entity(Some(n.source)));
             out.push(Value::Float(n.time));
@@ -445,6 +484,19 @@ impl Dispatch for VmDispatch {
         params.clear();
         payload_params(&d.event.payload, d.fields, &mut params);
         let handler = d.to.handler as usize;
+        // A scene's `Send` carries no values: a declared payload's fields read their type's
+        // default (`docs/runtime.md`).
+        if let Payload::Custom { values, .. } = &d.event.payload
+            && values.is_empty()
+            && let Some(h) = world
+                .get::<Graphs>(d.to.entity)
+                .and_then(|g| g.instances.get(d.to.instance as usize))
+                .and_then(|i| i.module.module().handlers.get(handler))
+            && h.params.len() > params.len()
+        {
+            let missing = h.params[params.len()..].iter().map(|t| default_value(*t));
+            params.extend(missing);
+        }
         // A window's begin and end handlers share one identity: run the one of this edge.
         if let Payload::Notify(n) = &d.event.payload
             && n.edge.is_some()
@@ -541,7 +593,7 @@ impl Host for WorldHost<'_> {
         self.animator().map_or(0.0, |a| a.curve(name))
     }
 
-    fn send(&mut self, event: &str, target: Option<u64>) {
+    fn send(&mut self, event: &str, target: Option<u64>, payload: &[Value]) {
         let Some(target) = target.and_then(Entity::try_from_bits) else {
             trace::error(
                 self.world,
@@ -558,7 +610,7 @@ impl Host for WorldHost<'_> {
         };
         match id {
             Ok(id) => {
-                if !self.out.send(id, target, Some(self.entity)) {
+                if !self.out.send(id, target, Some(self.entity), payload.into()) {
                     trace::error(
                         self.world,
                         Some(self.entity),

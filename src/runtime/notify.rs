@@ -141,6 +141,7 @@ fn publish(world: &mut World, f: Fired) {
                 weight: f.weight,
                 edge,
                 completed: f.completed,
+                fields: notify.fields.clone(),
             },
         );
     } else {

@@ -214,6 +214,7 @@ pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
             weight,
             edge,
             completed,
+            fields,
         } => {
             match edge {
                 None => {
@@ -234,6 +235,13 @@ pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
             m.insert("clip_time".into(), json!(clip_time));
             m.insert("cycle".into(), json!(cycle));
             m.insert("weight".into(), json!(weight));
+            if !fields.is_empty() {
+                let fields: Map<String, Value> = fields
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), value_json(spawned, v)))
+                    .collect();
+                m.insert("fields".into(), Value::Object(fields));
+            }
         }
         TraceKind::Log {
             entity,
@@ -325,15 +333,20 @@ pub fn record_human(
             weight,
             edge,
             completed,
+            fields,
         } => {
             // The source and weight only where they say something: another entity's clip, a
-            // clip not at full weight.
+            // clip not at full weight; then the notify's fields, as the `end` line writes
+            // variables.
             let mut extra = String::new();
             if source != entity {
                 extra.push_str(&format!("  from {}", who(source)));
             }
             if *weight != 1.0 {
                 extra.push_str(&format!("  weight {}", num(*weight)));
+            }
+            for (k, v) in fields.iter() {
+                extra.push_str(&format!("  {} = {}", Escaped(k), value_json(spawned, v)));
             }
             let (word, how) = match edge {
                 None => ("notify", ""),

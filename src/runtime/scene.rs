@@ -10,8 +10,9 @@ use bevy_ecs::prelude::*;
 
 use super::animator::PoseRig;
 use super::animator::{AnimCommand, Animator, Clip};
+use super::hub::Value;
 use super::hub::{Dispatcher, EventHub, LastFlush};
-use super::instance::{VmDispatch, attach_graphs};
+use super::instance::{Graphs, VmDispatch, attach_graphs};
 use super::schedule::{
     AnimationSet, GameTime, SceneActions, SinewSet, TimeError, add_sinew_systems, init_world,
 };
@@ -19,7 +20,8 @@ use super::trace::{self, Trace};
 use crate::anim::state_machine as sm;
 use crate::anim::{BoneMask, BoundClip, RootClip, RootMotionMode, Skeleton, find_root_bone};
 use crate::scene::{
-    Action, AnimatorDef, EntityDef, LayerBlend, SceneAssets, SceneDef, SlotSequence, retarget_key,
+    Action, AnimatorDef, EntityDef, LayerBlend, SceneAssets, SceneDef, SlotSequence, VarValue,
+    retarget_key,
 };
 
 /// The sequence each clip slot of `a` plays, in slot order: the retargeted bake for slots
@@ -232,6 +234,7 @@ pub fn spawn_into(
     let mut prepared = Prepared::default();
     let mut animators = Vec::new();
     let mut modules = Vec::new();
+    let mut vars = Vec::new();
     for (def, &entity) in scene.entities.iter().zip(entities) {
         let taken = world.get_entity(entity).map_err(|_| {
             SpawnError(format!(
@@ -256,29 +259,29 @@ pub fn spawn_into(
             )?),
             None => None,
         });
-        modules.push(
+        let mods =
             def.graphs
                 .iter()
-                .map(|p| {
-                    assets
-                        .graphs
-                        .get(&p.path)
-                        .cloned()
-                        .ok_or_else(|| SpawnError(format!("graph `{}` was not compiled", p.path)))
+                .map(|g| {
+                    assets.graphs.get(&g.path.path).cloned().ok_or_else(|| {
+                        SpawnError(format!("graph `{}` was not compiled", g.path.path))
+                    })
                 })
-                .collect::<Result<Vec<_>, _>>()?,
-        );
+                .collect::<Result<Vec<_>, _>>()?;
+        vars.push(scene_vars(def, &mods, entities)?);
+        modules.push(mods);
     }
     if scene.actions.iter().any(|a| a.entity >= entities.len()) {
         return Err(SpawnError("action names an unknown entity".into()));
     }
     let mut spawned = Spawned::default();
-    for (((def, &entity), animator), modules) in scene
+    for ((((def, &entity), animator), modules), vars) in scene
         .entities
         .iter()
         .zip(entities)
         .zip(animators)
         .zip(modules)
+        .zip(vars)
     {
         spawned
             .entities
@@ -288,6 +291,9 @@ pub fn spawn_into(
         }
         if !modules.is_empty() {
             attach_graphs(world, entity, &modules).map_err(|e| SpawnError(e.to_string()))?;
+        }
+        if !vars.is_empty() {
+            set_scene_vars(world, entity, vars);
         }
     }
     let mut actions = world.remove_resource::<SceneActions>().unwrap_or_default();
@@ -316,6 +322,63 @@ pub fn spawn_into(
     );
     world.insert_resource(names);
     Ok(spawned)
+}
+
+/// The values the scene gives `def`'s graph instances (`("b.bpg", vars: {…})`) as
+/// (instance, variable, value), checked against the modules before anything is inserted: the
+/// loader has checked every name and type, so a mismatch here (a hand-built scene) is a
+/// [`SpawnError`].
+fn scene_vars<'d>(
+    def: &'d EntityDef,
+    modules: &[Arc<crate::bytecode::VerifiedModule>],
+    entities: &[Entity],
+) -> Result<Vec<(usize, &'d str, Value)>, SpawnError> {
+    let mut out = Vec::new();
+    for (instance, (g, m)) in def.graphs.iter().zip(modules).enumerate() {
+        for v in &g.vars {
+            let value = match &v.value {
+                VarValue::Bool(b) => Value::Bool(*b),
+                VarValue::Int(i) => Value::Int(*i),
+                VarValue::Float(x) => Value::Float(*x),
+                VarValue::Str(s) => Value::Str(Arc::from(s.as_str())),
+                VarValue::Vec3(x) => Value::Vec3(*x),
+                VarValue::Entity(k) => {
+                    Value::Entity(Some(entities.get(*k).map(|e| e.to_bits()).ok_or_else(
+                        || SpawnError("a variable names an unknown entity".into()),
+                    )?))
+                }
+            };
+            let ty = value.ty();
+            if !m
+                .module()
+                .vars
+                .iter()
+                .any(|d| d.name == v.name && d.ty == ty)
+            {
+                return Err(SpawnError(format!(
+                    "graph `{}` declares no variable `{}` of type {}",
+                    g.path.path,
+                    v.name,
+                    ty.name()
+                )));
+            }
+            out.push((instance, v.name.as_str(), value));
+        }
+    }
+    Ok(out)
+}
+
+/// Sets the checked [`scene_vars`] on `entity`'s just-attached instances, before any handler
+/// runs (`begin_play` is delivered in tick 1's flush).
+fn set_scene_vars(world: &mut World, entity: Entity, vars: Vec<(usize, &str, Value)>) {
+    if let Some(mut graphs) = world.get_mut::<Graphs>(entity) {
+        let instances = graphs.instances_mut();
+        for (i, name, value) in vars {
+            if let Some(inst) = instances.get_mut(i) {
+                inst.set_var(name, value);
+            }
+        }
+    }
 }
 
 /// What animators of one scene share, prepared once: clips per path, and bound clips per
@@ -549,9 +612,10 @@ fn apply_action(
             let Some(mut hub) = world.get_resource_mut::<EventHub>() else {
                 return;
             };
-            let sent = hub
-                .intern(&event)
-                .map(|id| hub.publisher().send(id, target, Some(entity)));
+            let sent = hub.intern(&event).map(|id| {
+                hub.publisher()
+                    .send(id, target, Some(entity), Box::default())
+            });
             if !matches!(sent, Ok(true)) {
                 trace::error(
                     world,

@@ -42,6 +42,8 @@ pub enum TraceKind {
         edge: Option<crate::crossing::Edge>,
         /// An end reached at the window's end edge.
         completed: bool,
+        /// The notify's typed fields by name, in authored order (empty when it has none).
+        fields: super::animator::NotifyFields,
     },
     /// `debug.log`.
     Log {

@@ -102,10 +102,80 @@ pub struct EntityDef {
     pub name_span: Span,
     /// Inline animator.
     pub animator: Option<AnimatorDef>,
-    /// Graph paths relative to the scene's folder, in instance order.
-    pub graphs: Vec<PathRef>,
+    /// Graphs (paths relative to the scene's folder), in instance order, each with the
+    /// variables the scene sets on this entity's instance.
+    pub graphs: Vec<GraphRef>,
     /// Initial position.
     pub position: [f32; 3],
+}
+
+/// One graph attached to an entity: `"b.bpg"` or `("b.bpg", vars: {"victim": Entity("dummy")})`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphRef {
+    /// The graph file.
+    pub path: PathRef,
+    /// The variables the scene sets on this instance, in authored order (names unique).
+    pub vars: Vec<VarSetting>,
+}
+
+/// `"name": Type(value)` in a graph entry's `vars` map. Whether the graph declares the
+/// variable, with that type, is checked by the project loader (it knows the compiled graph).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarSetting {
+    /// The variable's name.
+    pub name: String,
+    /// Where the name is written.
+    pub name_span: Span,
+    /// The value.
+    pub value: VarValue,
+    /// Where the value is written.
+    pub value_span: Span,
+}
+
+/// A typed value a scene gives a graph variable: `Bool(true)`, `Int(3)`, `Float(30.0)`,
+/// `String("x")`, `Vec3((0.0, 0.0, 1.0))` or `Entity("dummy")` (`runtime.md`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum VarValue {
+    /// `Bool(b)`.
+    Bool(bool),
+    /// `Int(i)`.
+    Int(i64),
+    /// `Float(x)` (finite; an integer literal is accepted).
+    Float(f64),
+    /// `String(s)`.
+    Str(String),
+    /// `Vec3((x, y, z))` (finite f32 components).
+    Vec3([f32; 3]),
+    /// `Entity("name")`: the index of the named entity in [`SceneDef::entities`].
+    Entity(usize),
+}
+
+impl VarValue {
+    /// The graph type the value has.
+    pub fn ty(&self) -> crate::types::Type {
+        use crate::types::Type;
+        match self {
+            VarValue::Bool(_) => Type::Bool,
+            VarValue::Int(_) => Type::Int,
+            VarValue::Float(_) => Type::Float,
+            VarValue::Str(_) => Type::Str,
+            VarValue::Vec3(_) => Type::Vec3,
+            VarValue::Entity(_) => Type::Entity,
+        }
+    }
+
+    /// The constructor a scene writes for a value of type `ty` (`Float`, `Entity`, …).
+    pub fn constructor(ty: crate::types::Type) -> &'static str {
+        use crate::types::Type;
+        match ty {
+            Type::Bool => "Bool",
+            Type::Int => "Int",
+            Type::Float => "Float",
+            Type::Str => "String",
+            Type::Vec3 => "Vec3",
+            Type::Entity => "Entity",
+        }
+    }
 }
 
 /// A timed action.
@@ -168,7 +238,7 @@ impl SceneDef {
         let mut seen = BTreeSet::new();
         self.entities
             .iter()
-            .flat_map(|e| &e.graphs)
+            .flat_map(|e| e.graphs.iter().map(|g| &g.path))
             .filter(|p| seen.insert(p.path.as_str()))
             .collect()
     }

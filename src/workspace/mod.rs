@@ -257,6 +257,21 @@ impl Workspace {
         for g in self.graphs.values() {
             all.extend(g.diagnostics.iter().cloned());
         }
+        // The graphs under the paths are checked together: their custom events must agree.
+        let payloads: Vec<(&SourceFile, compile::payload::Payloads)> = self
+            .graphs
+            .values()
+            .filter_map(|g| {
+                let c = g.compiled.as_ref()?;
+                Some((
+                    &g.source,
+                    compile::payload::Payloads::of(&c.checked.graph, &c.checked.spans),
+                ))
+            })
+            .collect();
+        let graphs: Vec<(&SourceFile, &compile::payload::Payloads)> =
+            payloads.iter().map(|(s, p)| (*s, p)).collect();
+        all.extend(compile::payload::conflicts(&graphs));
         let key = |d: &Diagnostic| {
             (
                 d.file.clone(),

@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use sinew::graph::ast::{Number, Type};
-use sinew::graph::model::{Link, Model, Node, PinRef, Props, Value, Var};
+use sinew::graph::model::{EventDecl, Link, Model, Node, PinRef, Props, Value, Var};
 
 pub fn ident() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -122,6 +122,21 @@ pub fn node() -> impl Strategy<Value = Node> {
         })
 }
 
+pub fn event() -> impl Strategy<Value = EventDecl> {
+    (
+        ident(),
+        prop::collection::vec((ident(), ty()), 0..4),
+        comment_block(),
+        line_comment(),
+    )
+        .prop_map(|(name, fields, comment, line_comment)| EventDecl {
+            name,
+            fields,
+            comment,
+            line_comment,
+        })
+}
+
 pub fn link() -> impl Strategy<Value = Link> {
     (
         ident(),
@@ -142,6 +157,7 @@ pub fn link() -> impl Strategy<Value = Link> {
 pub fn model() -> impl Strategy<Value = Model> {
     (
         ident(),
+        prop::collection::vec(event(), 0..3),
         prop::collection::vec(var(), 0..4),
         prop::collection::vec(node(), 0..8),
         prop::collection::vec(link(), 0..6),
@@ -150,8 +166,9 @@ pub fn model() -> impl Strategy<Value = Model> {
         comment_block(),
     )
         .prop_map(
-            |(graph, vars, nodes, links, comment, line_comment, end_comment)| Model {
+            |(graph, events, vars, nodes, links, comment, line_comment, end_comment)| Model {
                 graph,
+                events,
                 vars,
                 nodes,
                 links,

@@ -473,7 +473,22 @@ impl<'g> Run<'_, 'g> {
                 }
                 (Op::Send(name), _, _) => {
                     let t = as_entity(&self.input(n, "target")?);
-                    self.host.send(&format!("custom::{name}"), t);
+                    // The payload: the inputs after `exec` and `target`, converted to the
+                    // declared field type (an `int` feeding a `float` field).
+                    let node = &self.r.g.nodes[n as usize];
+                    let fields: Vec<(String, Option<Type>)> = node.inputs[2..]
+                        .iter()
+                        .map(|p| (p.name.to_string(), p.ty.data()))
+                        .collect();
+                    let mut payload = Vec::with_capacity(fields.len());
+                    for (pin, ty) in fields {
+                        let v = match (ty, self.input(n, &pin)?) {
+                            (Some(Type::Float), Value::Int(i)) => Value::Float(i as f64),
+                            (_, x) => x,
+                        };
+                        payload.push(v);
+                    }
+                    self.host.send(&format!("custom::{name}"), t, &payload);
                     self.r.follow(n, "then")
                 }
                 (_, "flow.branch", _) => {

@@ -399,6 +399,13 @@ impl<'a> Emitter<'a, '_> {
             }
             (Op::Send(name), _, _) => {
                 let t = self.input(n, "target");
+                // The payload's fields (inputs after `exec` and `target`), in declaration order,
+                // each pushed onto the send's payload.
+                for pin in 2..node.inputs.len() {
+                    let ty = self.data_type(self.node(n).inputs[pin].ty);
+                    let r = self.input_at(n, pin);
+                    self.hb.emit(typed!(ty, [SendArgB, SendArgI, SendArgF, SendArgV, SendArgS, SendArgE] { src: Reg(r) }));
+                }
                 let k = self.hb.module().const_str(&format!("custom::{name}"));
                 self.hb.emit(Instr::EventSend {
                     event: k,

@@ -6,7 +6,8 @@
 //!  "links": [{"from": "get.value", "to": "inc.a"}]}
 //! ```
 //!
-//! Beyond the spec's example: `comment` (own-line comments above the item, lines joined with
+//! Beyond the spec's example: `events` (custom event payloads, `[{"name": "hit", "fields":
+//! [{"name": "amount", "type": "float"}]}]`, left out when there are none), `comment` (own-line comments above the item, lines joined with
 //! `\n`) and `line_comment` (the end-of-line comment) on vars, nodes and links, and on the
 //! model itself for the `graph` line, plus `end_comment` for the comments after the last item;
 //! each is left out when empty and optional when read. Values: JSON integers are `INT`s, other
@@ -14,7 +15,7 @@
 //! object in authored order. Reading validates ([`Model::validate`]) after normalizing
 //! comments, so every model read from JSON can be written as text.
 
-use super::{Link, Model, Node, PinRef, Props, Value, Var};
+use super::{EventDecl, Link, Model, Node, PinRef, Props, Value, Var};
 use crate::graph::ast::{Number, Type};
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
@@ -39,8 +40,13 @@ fn comment_fields<S: SerializeStruct>(
 
 impl Serialize for Model {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Model", 7)?;
+        let mut st = s.serialize_struct("Model", 8)?;
         st.serialize_field("graph", &self.graph)?;
+        if self.events.is_empty() {
+            st.skip_field("events")?;
+        } else {
+            st.serialize_field("events", &self.events)?;
+        }
         st.serialize_field("vars", &self.vars)?;
         st.serialize_field("nodes", &self.nodes)?;
         st.serialize_field("links", &self.links)?;
@@ -50,6 +56,29 @@ impl Serialize for Model {
         } else {
             st.serialize_field("end_comment", &self.end_comment)?;
         }
+        st.end()
+    }
+}
+
+impl Serialize for EventDecl {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Fields<'a>(&'a [(String, Type)]);
+        impl Serialize for Fields<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut seq = s.serialize_seq(Some(self.0.len()))?;
+                for (name, ty) in self.0 {
+                    let mut m = std::collections::BTreeMap::new();
+                    m.insert("name", name.as_str());
+                    m.insert("type", ty.name());
+                    seq.serialize_element(&m)?;
+                }
+                seq.end()
+            }
+        }
+        let mut st = s.serialize_struct("EventDecl", 4)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("fields", &Fields(&self.fields))?;
+        comment_fields(&mut st, &self.comment, &self.line_comment)?;
         st.end()
     }
 }
@@ -286,8 +315,30 @@ struct RawLink {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawField {
+    name: String,
+    #[serde(rename = "type", deserialize_with = "ty")]
+    ty: Type,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvent {
+    name: String,
+    #[serde(default)]
+    fields: Vec<RawField>,
+    #[serde(default)]
+    comment: String,
+    #[serde(default)]
+    line_comment: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawModel {
     graph: String,
+    #[serde(default)]
+    events: Vec<RawEvent>,
     #[serde(default)]
     vars: Vec<RawVar>,
     #[serde(default)]
@@ -307,6 +358,16 @@ impl<'de> Deserialize<'de> for Model {
         let r = RawModel::deserialize(d)?;
         let mut m = Model {
             graph: r.graph,
+            events: r
+                .events
+                .into_iter()
+                .map(|e| EventDecl {
+                    name: e.name,
+                    fields: e.fields.into_iter().map(|f| (f.name, f.ty)).collect(),
+                    comment: e.comment,
+                    line_comment: e.line_comment,
+                })
+                .collect(),
             vars: r
                 .vars
                 .into_iter()

@@ -32,6 +32,8 @@ use std::fmt::Write;
 pub struct Model {
     /// The name after `graph`.
     pub graph: String,
+    /// Custom event payload declarations (`event custom::hit { amount: float }`).
+    pub events: Vec<EventDecl>,
     pub vars: Vec<Var>,
     pub nodes: Vec<Node>,
     pub links: Vec<Link>,
@@ -51,6 +53,31 @@ pub struct Var {
     pub default: Value,
     pub comment: String,
     pub line_comment: Option<String>,
+}
+
+/// `event custom::NAME { FIELD: TYPE, … }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventDecl {
+    /// The event's name (after `custom::`).
+    pub name: String,
+    /// The payload's fields in authored order.
+    pub fields: Vec<(String, Type)>,
+    pub comment: String,
+    pub line_comment: Option<String>,
+}
+
+impl EventDecl {
+    /// Writes the declaration's comment lines and its line.
+    pub fn write(&self, out: &mut String) {
+        block(out, &self.comment);
+        let _ = write!(out, "event custom::{} {{", self.name);
+        for (i, (name, ty)) in self.fields.iter().enumerate() {
+            out.push_str(if i == 0 { " " } else { ", " });
+            let _ = write!(out, "{name}: {ty}");
+        }
+        out.push_str(if self.fields.is_empty() { "}" } else { " }" });
+        line_end(out, self.line_comment.as_deref());
+    }
 }
 
 /// `node ID = KIND SUBJECT? { PROPS }? at (X, Y)?`
@@ -137,6 +164,16 @@ impl Model {
                     comment,
                     line_comment,
                 }),
+                ast::Item::Event(e) => m.events.push(EventDecl {
+                    name: e.name.name.clone(),
+                    fields: e
+                        .fields
+                        .iter()
+                        .map(|f| (f.name.name.clone(), f.ty))
+                        .collect(),
+                    comment,
+                    line_comment,
+                }),
                 ast::Item::Link(l) => m.links.push(Link {
                     from: PinRef::new(&l.from_node.name, &l.from_pin.name),
                     to: PinRef::new(&l.to_node.name, &l.to_pin.name),
@@ -159,7 +196,7 @@ impl Model {
     }
 
     /// The canonical `.bpg` text (the formatter's output): comments and the `graph` line, then
-    /// vars, nodes and links, each section after a blank line (empty ones left out), then the
+    /// event declarations, vars, nodes and links, each section after a blank line (empty ones left out), then the
     /// comments after the last item. One item per line, single spaces, no alignment.
     pub fn to_text(&self) -> String {
         let mut out = String::with_capacity(64 + 48 * (self.nodes.len() + self.links.len()));
@@ -167,6 +204,12 @@ impl Model {
         out.push_str("graph ");
         out.push_str(&self.graph);
         line_end(&mut out, self.line_comment.as_deref());
+        if !self.events.is_empty() {
+            out.push('\n');
+            for e in &self.events {
+                e.write(&mut out);
+            }
+        }
         if !self.vars.is_empty() {
             out.push('\n');
             for v in &self.vars {
@@ -203,6 +246,9 @@ impl Model {
         };
         norm(&mut self.comment, &mut self.line_comment);
         self.end_comment = normalize_comment(&self.end_comment);
+        for e in &mut self.events {
+            norm(&mut e.comment, &mut e.line_comment);
+        }
         for v in &mut self.vars {
             norm(&mut v.comment, &mut v.line_comment);
         }
@@ -218,6 +264,7 @@ impl Model {
     /// a listing in which item order makes no difference (`sinew graph --textconv`).
     pub fn sorted(&self) -> Model {
         let mut m = self.clone();
+        m.events.sort_by(|a, b| a.name.cmp(&b.name));
         m.vars.sort_by(|a, b| a.name.cmp(&b.name));
         m.nodes.sort_by(|a, b| a.id.cmp(&b.id));
         m.links

@@ -61,6 +61,11 @@ impl Model {
             f(&mut m);
             why_not(&m)
         };
+        for (i, e) in self.events.iter().enumerate() {
+            if let Some(why) = one(&|m: &mut Model| m.events.push(e.clone())) {
+                return format!("events[{i}] (`custom::{}`): {why}", e.name);
+            }
+        }
         for (i, v) in self.vars.iter().enumerate() {
             if let Some(why) = one(&|m: &mut Model| m.vars.push(v.clone())) {
                 return format!("vars[{i}] (`{}`): {why}", v.name);
@@ -104,7 +109,7 @@ fn difference(m: &Model, back: &Model) -> String {
     if back.graph != m.graph {
         return format!("`{}` is not a graph name", m.graph);
     }
-    let counts = |x: &Model| (x.vars.len(), x.nodes.len(), x.links.len());
+    let counts = |x: &Model| (x.events.len(), x.vars.len(), x.nodes.len(), x.links.len());
     if counts(back) != counts(m) {
         return "its text reads back as other items (a name, kind or comment holds text that \
                 starts a new item)"
@@ -115,6 +120,14 @@ fn difference(m: &Model, back: &Model) -> String {
     }
     if let (Some(a), Some(b)) = (m.vars.first(), back.vars.first()) {
         return var_difference(a, b);
+    }
+    if let (Some(a), Some(b)) = (m.events.first(), back.events.first())
+        && (a.name != b.name || a.fields != b.fields)
+    {
+        return format!(
+            "`custom::{}` is not an event declaration (names are identifiers)",
+            a.name
+        );
     }
     if let (Some(a), Some(b)) = (m.links.first(), back.links.first()) {
         return link_difference(a, b);

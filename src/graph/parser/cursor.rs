@@ -41,7 +41,14 @@ impl<'a> Parser<'a> {
         let keyword = ["var", "node", "graph"]
             .iter()
             .any(|k| self.is_ident_at(i, k));
-        (keyword && self.kind_at(i + 1) == Some(Tok::Ident)) || self.link_at(i)
+        (keyword && self.kind_at(i + 1) == Some(Tok::Ident))
+            || self.link_at(i)
+            || self.event_decl_at(i)
+    }
+
+    /// `event custom::NAME` at token `i`: an event declaration starts there.
+    pub(super) fn event_decl_at(&self, i: usize) -> bool {
+        self.is_ident_at(i, "event") && self.kind_at(i + 1) == Some(Tok::CustomRef)
     }
 
     /// True when token `i` can only be the start of an item in a valid file: `var IDENT :`,
@@ -55,6 +62,7 @@ impl<'a> Parser<'a> {
             || (self.is_ident_at(i, "node")
                 && self.kind_at(i + 1) == Some(Tok::Ident)
                 && self.kind_at(i + 2) == Some(Tok::Eq))
+            || (self.event_decl_at(i) && self.kind_at(i + 2) == Some(Tok::LBrace))
             || self.link_at(i)
     }
 

@@ -106,6 +106,7 @@ impl<'a> Parser<'a> {
                         Item::Var(v) => &mut v.comments,
                         Item::Node(n) => &mut n.comments,
                         Item::Link(l) => &mut l.comments,
+                        Item::Event(e) => &mut e.comments,
                     };
                     *c = Comments { leading, trailing };
                     file.items.push(item);
@@ -180,17 +181,17 @@ impl<'a> Parser<'a> {
                 return Err(Reported);
             }
         }
+        if self.is_ident(t, "event") && self.kind_at(self.pos + 1) == Some(Tok::CustomRef) {
+            return self.event_decl().map(Item::Event);
+        }
         if t.kind == Tok::Ident {
             return self.link().map(Item::Link);
         }
-        self.expected("an item (`var`, `node` or a link)")
+        self.expected("an item (`var`, `node`, `event custom::NAME { … }` or a link)")
     }
 
-    fn var(&mut self) -> PResult<Var> {
-        let start = self.toks[self.pos].span;
-        self.pos += 1;
-        let name = self.ident("a variable name")?;
-        self.expect(Tok::Colon, "`:`")?;
+    /// A type name (`E0408` for any other name) and its token.
+    fn type_name(&mut self) -> PResult<(Type, Token)> {
         let ty_tok = self.expect(Tok::Ident, "a type")?;
         let ty_text = self.slice(ty_tok.span);
         let Some(ty) = Type::from_name(ty_text) else {
@@ -202,6 +203,73 @@ impl<'a> Parser<'a> {
             );
             return Err(Reported);
         };
+        Ok((ty, ty_tok))
+    }
+
+    /// `event custom::NAME { field: TYPE, … }` (the braces may be empty).
+    fn event_decl(&mut self) -> PResult<EventDecl> {
+        let start = self.toks[self.pos].span;
+        self.pos += 1;
+        let t = self.toks[self.pos];
+        self.pos += 1;
+        let name_start = t.span.start as usize + "custom::".len();
+        let name = Ident {
+            name: self.slice(t.span)["custom::".len()..].to_string(),
+            span: Span::new(name_start, t.span.end as usize),
+        };
+        let open = self.expect(
+            Tok::LBrace,
+            "`{` and the payload's fields (`{ amount: float }`)",
+        )?;
+        let mut fields = Vec::new();
+        let close = loop {
+            if self.peek_kind() == Some(Tok::RBrace) {
+                let close = self.toks[self.pos].span;
+                self.pos += 1;
+                break close;
+            }
+            let fname = self.ident(if fields.is_empty() {
+                "a field name or `}`"
+            } else {
+                "a field name"
+            })?;
+            self.expect(Tok::Colon, "`:`")?;
+            let (ty, ty_tok) = self.type_name()?;
+            fields.push(FieldDecl {
+                name: fname,
+                ty,
+                ty_span: ty_tok.span,
+            });
+            match self.peek_kind() {
+                Some(Tok::Comma) => self.pos += 1,
+                Some(Tok::RBrace) => {}
+                _ if self.at_boundary() => {
+                    let at = self.prev_end();
+                    self.report(
+                        Diagnostic::error(E_EXPECTED, "expected `,` or `}`, found end of line")
+                            .at(self.src, Span::point(at))
+                            .with_label(self.src, open.span, "`{` opened here"),
+                    );
+                    return Err(Reported);
+                }
+                _ => return self.expected("`,` or `}`"),
+            }
+        };
+        self.end_of_item("a new item")?;
+        Ok(EventDecl {
+            name,
+            fields,
+            span: start.join(close),
+            comments: Comments::default(),
+        })
+    }
+
+    fn var(&mut self) -> PResult<Var> {
+        let start = self.toks[self.pos].span;
+        self.pos += 1;
+        let name = self.ident("a variable name")?;
+        self.expect(Tok::Colon, "`:`")?;
+        let (ty, ty_tok) = self.type_name()?;
         self.expect(Tok::Eq, "`=`")?;
         let value = self.literal()?;
         self.end_of_item("a new item")?;

@@ -19,7 +19,12 @@ pub(crate) struct ClipNotify {
     pub(crate) key: u64,
     /// A window's `(begin, end)` clip times; `None` for a point notify.
     pub(crate) span: Option<(f64, f64)>,
+    /// The typed fields by name, in authored order (for the trace).
+    pub(crate) fields: NotifyFields,
 }
+
+/// A notify's typed fields by name, in authored order, shared (one copy per clip marker).
+pub type NotifyFields = Arc<[(Arc<str>, Value)]>;
 
 /// A loaded clip: the sequence, its crossing index and its interned notify and window
 /// identities.
@@ -71,7 +76,12 @@ impl Clip {
             let identity: Arc<str> = crate::catalog::identity(&seq.id, id).into();
             let eid = hub.intern(&identity)?;
             hub.set_notify_fields(eid, fields.iter().map(|(_, v)| field_value(v)).collect());
+            let named: NotifyFields = fields
+                .iter()
+                .map(|(n, v)| (Arc::from(n.as_str()), field_value(v)))
+                .collect();
             Ok(ClipNotify {
+                fields: named,
                 id: eid,
                 key: stable_hash(identity.as_bytes()),
                 identity,

@@ -37,7 +37,7 @@ pub use crate::anim::AnimCommand;
 use crate::anim::state_machine::Machine;
 use crate::anim::{Pose, RootDelta, RootMotionMode, heaviest_leaf};
 use crate::animseq::CurveValue;
-pub use clip::{Clip, ClipError, field_value};
+pub use clip::{Clip, ClipError, NotifyFields, field_value};
 pub use playback::PHASE_EPSILON;
 use playback::{Base, Fade, Fire, Layer, Playback, default_machine, sanitize_weight};
 pub use pose::PoseRig;
