@@ -159,7 +159,8 @@ pub fn edit_break_fix<F: Feed>(s: &mut Session<F>, dir: &Path) {
     s.logs("again", 3);
 }
 
-/// Step 4: 100 saves in one second coalesce and end in the last file's state.
+/// Step 4: 100 saves in one second coalesce and end in the last file's state (issue 13), losing
+/// nothing even when a save is read half-written.
 pub fn burst<F: Feed>(s: &mut Session<F>, dir: &Path) {
     let bpg = dir.join("counter.bpg");
     let before = s.seen.len();
@@ -189,10 +190,29 @@ pub fn burst<F: Feed>(s: &mut Session<F>, dir: &Path) {
             .all(|v| v["message"] == "final"),
         "a save after the last one showed"
     );
-    assert!(
-        !s.seen[before..].iter().any(|v| kind(v) == "reload_failed"),
-        "a partial save was read"
-    );
+    // Each save writes the file in place (truncate, then write), as many editors do, so a
+    // reload may read one half-written: on a loaded machine the writer can be descheduled
+    // between the two for longer than the debounce. Every text saved compiles, so a
+    // `reload_failed` here is such a read; what the spec promises is that it loses nothing and
+    // is recovered from: the module keeps running (no tick lost, checked by the caller), the
+    // complete file's write is seen and reloaded after it, and every reload keeps the counter.
+    let burst = &s.seen[before..];
+    for (i, v) in burst.iter().enumerate() {
+        match kind(v) {
+            "reload" => {
+                assert_eq!(v["kept"], serde_json::json!(["count"]), "{v}");
+                assert_eq!(v["reset"], serde_json::json!([]), "{v}");
+            }
+            "reload_failed" => {
+                assert_eq!(v["file"], "counter.bpg", "{v}");
+                assert!(
+                    burst[i..].iter().any(|w| kind(w) == "reload"),
+                    "a half-written save was not followed by the complete file's reload: {v}"
+                );
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The fuzz targets' seed corpus of one kind (`fuzz/seeds/<kind>/`), sorted.
