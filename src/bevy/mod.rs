@@ -9,11 +9,12 @@
 
 pub mod assets;
 mod gather;
+mod renames;
 mod systems;
 
 use std::collections::BTreeMap;
 
-use bevy_app::{App, Plugin};
+use bevy_app::{App, Plugin, Update};
 use bevy_asset::{AssetApp, AssetServer, Handle};
 use bevy_ecs::prelude::*;
 
@@ -141,5 +142,9 @@ impl Plugin for SinewPlugin {
         register::<SinewImport>(app, &server, &self.assets);
         app.add_message::<SinewMessage>();
         systems::build(app, self);
+        if let Some(watch) = renames::RenameWatch::new(app, &server) {
+            app.insert_resource(watch);
+            app.add_systems(Update, renames::reload_on_rename.before(SinewSpawnSet));
+        }
     }
 }
