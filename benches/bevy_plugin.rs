@@ -23,12 +23,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use bevy_app::{App, TaskPoolPlugin};
-use bevy_asset::{AssetApp, AssetMetaCheck, AssetPlugin, AssetServer};
+use bevy_app::App;
+use bevy_asset::{AssetApp, AssetServer};
 use bevy_ecs::message::{MessageCursor, Messages};
 use bevy_ecs::schedule::IntoScheduleConfigs;
-use bevy_time::{TimePlugin, TimeUpdateStrategy};
 use criterion::{Criterion, criterion_group, criterion_main};
+use sinew::bevy::headless_app;
 use sinew::bevy::{
     SinewClip, SinewGraph, SinewImport, SinewLoadSettings, SinewMessage, SinewPlugin, SinewScene,
     SinewSceneAsset, SinewSkeleton, SinewSpawned, SinewStateMachine,
@@ -75,21 +75,7 @@ fn project_folder() -> tempfile::TempDir {
 /// A headless app with the base plugins the plugin needs (task pool, time stepped by 1/60 s,
 /// assets from `root` without watching), nothing else.
 fn base_app(root: &Path) -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        TaskPoolPlugin::default(),
-        TimePlugin,
-        AssetPlugin {
-            file_path: root.to_string_lossy().into_owned(),
-            watch_for_changes_override: Some(false),
-            meta_check: AssetMetaCheck::Never,
-            ..AssetPlugin::default()
-        },
-    ));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        1.0 / 60.0,
-    )));
-    app
+    headless_app(root, false, Some(Duration::from_secs_f64(1.0 / 60.0)))
 }
 
 fn app_for(root: &Path) -> App {

@@ -12,9 +12,8 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use bevy_app::{App, TaskPoolPlugin};
-use bevy_asset::{AssetMetaCheck, AssetPlugin, AssetServer};
-use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_asset::AssetServer;
+use sinew::bevy::headless_app;
 use sinew::bevy::{
     SinewLoadSettings, SinewPlugin, SinewScene, SinewSceneAsset, SinewSceneFailed, SinewSpawned,
 };
@@ -56,20 +55,7 @@ pub fn run(o: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, 
 
     // 1. A headless app: tasks, time stepped by exactly `dt` per frame, assets from the
     //    current folder (no watching, no `.meta` files), and Sinew.
-    let mut app = App::new();
-    app.add_plugins((
-        TaskPoolPlugin::default(),
-        TimePlugin,
-        AssetPlugin {
-            file_path: root.to_string_lossy().into_owned(),
-            watch_for_changes_override: Some(false),
-            meta_check: AssetMetaCheck::Never,
-            ..AssetPlugin::default()
-        },
-    ));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-        o.dt,
-    )));
+    let mut app = headless_app(&root, false, Some(Duration::from_secs_f64(o.dt)));
     app.add_plugins(SinewPlugin {
         assets: assets.clone(),
         dt: o.dt,

@@ -13,10 +13,9 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use bevy_app::{App, TaskPoolPlugin};
-use bevy_asset::{AssetMetaCheck, AssetPlugin, AssetServer};
+use bevy_asset::AssetServer;
 use bevy_ecs::message::Messages;
-use bevy_time::TimePlugin;
+use sinew::bevy::headless_app;
 use sinew::bevy::{
     SinewLoadSettings, SinewMessage, SinewPlugin, SinewScene, SinewSceneAsset, SinewSceneFailed,
     SinewSpawned,
@@ -41,17 +40,7 @@ fn main() -> Result<(), String> {
     let scene = scene.ok_or("usage: bevy_reload SCENE [--assets DIR] [--seconds N]")?;
     let root = std::env::current_dir().map_err(|e| e.to_string())?;
 
-    let mut app = App::new();
-    app.add_plugins((
-        TaskPoolPlugin::default(),
-        TimePlugin,
-        AssetPlugin {
-            file_path: root.to_string_lossy().into_owned(),
-            watch_for_changes_override: Some(true),
-            meta_check: AssetMetaCheck::Never,
-            ..AssetPlugin::default()
-        },
-    ));
+    let mut app = headless_app(&root, true, None);
     app.add_plugins(SinewPlugin {
         assets: assets.clone(),
         trace: true,

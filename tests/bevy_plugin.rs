@@ -8,11 +8,11 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use bevy_app::{App, TaskPoolPlugin};
-use bevy_asset::{AssetMetaCheck, AssetPlugin, AssetServer, Assets, Handle, LoadState};
+use bevy_app::App;
+use bevy_asset::{AssetServer, Assets, Handle, LoadState};
 use bevy_ecs::entity::Entity;
-use bevy_time::{TimePlugin, TimeUpdateStrategy};
 use bevy_transform::components::Transform;
+use sinew::bevy::headless_app;
 use sinew::bevy::{
     SinewActor, SinewClip, SinewImport, SinewLoadSettings, SinewPlugin, SinewRootMotion,
     SinewScene, SinewSceneAsset, SinewSceneFailed, SinewSkeleton, SinewSpawned,
@@ -21,20 +21,7 @@ use sinew::runtime::{Animator, GameTime, Graphs, Value};
 
 /// A headless app over Bevy's asset folder `root`, ticking 0.05 s per frame.
 fn base(root: &Path) -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        TaskPoolPlugin::default(),
-        TimePlugin,
-        AssetPlugin {
-            file_path: root.to_string_lossy().into_owned(),
-            watch_for_changes_override: Some(false),
-            meta_check: AssetMetaCheck::Never,
-            ..AssetPlugin::default()
-        },
-    ));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-        50,
-    )));
+    let mut app = headless_app(root, false, Some(Duration::from_millis(50)));
     app.add_plugins(SinewPlugin {
         dt: 0.05,
         ..SinewPlugin::default()

@@ -15,11 +15,11 @@ use std::collections::VecDeque;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use bevy_app::{App, TaskPoolPlugin};
-use bevy_asset::{AssetMetaCheck, AssetPlugin, AssetServer};
+use bevy_app::App;
+use bevy_asset::AssetServer;
 use bevy_ecs::entity::Entity;
-use bevy_time::{TimePlugin, TimeUpdateStrategy};
 use serde_json::Value;
+use sinew::bevy::headless_app;
 use sinew::bevy::{SinewPlugin, SinewScene, SinewSceneAsset, SinewSpawned};
 use sinew::runtime::render::record_json;
 use sinew::runtime::{Graphs, Trace};
@@ -36,20 +36,7 @@ struct Game {
 
 impl Game {
     fn new(root: &Path) -> Game {
-        let mut app = App::new();
-        app.add_plugins((
-            TaskPoolPlugin::default(),
-            TimePlugin,
-            AssetPlugin {
-                file_path: root.to_string_lossy().into_owned(),
-                watch_for_changes_override: Some(true),
-                meta_check: AssetMetaCheck::Never,
-                ..AssetPlugin::default()
-            },
-        ));
-        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            20,
-        )));
+        let mut app = headless_app(root, true, Some(Duration::from_millis(20)));
         app.add_plugins(SinewPlugin {
             trace: true,
             ..SinewPlugin::default()

@@ -148,3 +148,25 @@ impl Plugin for SinewPlugin {
         }
     }
 }
+
+/// A headless [`App`] with the base plugins [`SinewPlugin`] needs and nothing else: the task
+/// pool, `bevy_time` (stepped by exactly `step` per frame, or by the wall clock with `None`) and
+/// assets read from the folder `root` (no `.meta` files; Bevy's file watcher on with `watch`).
+/// Add [`SinewPlugin`] to it. The examples, tests and benchmarks build their apps with it.
+pub fn headless_app(root: &std::path::Path, watch: bool, step: Option<std::time::Duration>) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        bevy_app::TaskPoolPlugin::default(),
+        bevy_time::TimePlugin,
+        bevy_asset::AssetPlugin {
+            file_path: root.to_string_lossy().into_owned(),
+            watch_for_changes_override: Some(watch),
+            meta_check: bevy_asset::AssetMetaCheck::Never,
+            ..bevy_asset::AssetPlugin::default()
+        },
+    ));
+    if let Some(step) = step {
+        app.insert_resource(bevy_time::TimeUpdateStrategy::ManualDuration(step));
+    }
+    app
+}
