@@ -146,7 +146,7 @@ fn a_symbolic_link_out_of_the_project_is_never_read() {
 #[test]
 fn every_scene_under_a_folder_with_the_graphs_once() {
     // The graph check and the scenes both compile graphs/broken.bpg: its E0312 is reported once.
-    let v = check("all", &["graphs", "scenes"], 16);
+    let v = check("all", &["graphs", "scenes"], 18);
     assert_eq!(v["graphs"], 9);
     assert_eq!(codes(&v).iter().filter(|c| **c == "E0312").count(), 1);
 }
@@ -303,4 +303,38 @@ fn run_of_a_fifo_scene_is_an_io_error_never_a_block() {
         ],
     );
     assert_eq!(status, 2, "{out}");
+}
+
+#[test]
+fn send_payload_values_written_wrong_are_errors_at_their_tokens() {
+    let v = check(
+        "send_payload_shape",
+        &["scenes/send_payload_shape.scene.ron"],
+        1,
+    );
+    assert_eq!(codes(&v), ["E0557", "E0552", "E0552"]);
+}
+
+#[test]
+fn send_payload_values_the_event_lacks_or_mistypes_are_errors() {
+    let v = check(
+        "send_payload_names",
+        &["scenes/send_payload_names.scene.ron"],
+        1,
+    );
+    assert_eq!(codes(&v), ["E0571", "E0572", "E0571"]);
+    let notes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["notes"][0].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "did you mean `amount`?",
+            "write `Float(…)`",
+            "no graph of this scene sends or handles `custom::nothing`"
+        ]
+    );
 }

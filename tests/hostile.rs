@@ -1046,6 +1046,7 @@ fn fuzz_seeds_run_clean_through_the_fuzz_targets_bodies() {
             "counter",
             "delays",
             "many_instances",
+            "send_payload",
             "storm"
         ]
     );

@@ -321,15 +321,17 @@ fn custom_events() {
 #[test]
 fn scene_vars_and_typed_payloads() {
     let lines = check("wiring.scene.ron", &["--dt", "0.01", "--ticks", "2"]);
-    // The guard's graph starts with the scene's values and sends them twice; the scene's own
-    // `Send` carries none (the fields read their defaults).
+    // The guard's graph starts with the scene's values and sends them twice; the scene's first
+    // `Send` carries none (the fields read their defaults), its second carries two of three.
     let logs: Vec<&String> = kinds(&lines, "log");
-    assert_eq!(logs.len(), 3, "{lines:#?}");
+    assert_eq!(logs.len(), 4, "{lines:#?}");
     assert!(logs[0].contains("\"hit for 0.0\""), "{}", logs[0]);
     assert!(logs[1].contains("\"hit for 12.5\""), "{}", logs[1]);
+    assert!(logs[3].contains("\"hit for 7.0\""), "{}", logs[3]);
     let end = kinds(&lines, "end");
-    assert!(end[1].contains("\"health\":75.0"), "{}", end[1]);
-    assert!(end[1].contains("\"last_from\":\"guard\""), "{}", end[1]);
+    assert!(end[1].contains("\"health\":68.0"), "{}", end[1]);
+    assert!(end[1].contains("\"last_from\":\"scene\""), "{}", end[1]);
+    assert!(end[1].contains("\"last_critical\":false"), "{}", end[1]);
     assert!(end[0].contains("\"victim\":\"dummy\""), "{}", end[0]);
 }
 

@@ -18,8 +18,13 @@ fn check(bytes: &[u8]) -> Parsed {
     if let Some(s) = &parsed.scene {
         for a in &s.actions {
             assert!(a.entity < s.entities.len());
-            if let Action::Send(t, _) = &a.action {
-                assert!(*t < s.entities.len());
+            if let Action::Send { target, fields, .. } = &a.action {
+                assert!(*target < s.entities.len());
+                for f in fields {
+                    if let scene::VarValue::Entity(e) = f.value {
+                        assert!(e < s.entities.len());
+                    }
+                }
             }
         }
     }
@@ -48,7 +53,11 @@ fn fixtures_parse() {
     assert_eq!(s.entities.len(), 3);
     assert_eq!(
         s.actions[3].action,
-        Action::Send(1, "custom::unhandled".into())
+        Action::Send {
+            target: 1,
+            event: "custom::unhandled".into(),
+            fields: Vec::new()
+        }
     );
     let full = check(FULL.as_bytes()).scene.expect("valid with a warning");
     let a = full.entities[0].animator.as_ref().expect("animator");

@@ -1,5 +1,5 @@
 //! Fuzz target: `.scene.ron` bytes → parse; a scene comes back iff no diagnostic is an error,
-//! and every action names an entity of the scene.
+//! and every action (and every `Entity` value of a `Send` payload) names an entity of the scene.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -12,8 +12,13 @@ fuzz_target!(|data: &[u8]| {
     if let Some(s) = &parsed.scene {
         for a in &s.actions {
             assert!(a.entity < s.entities.len());
-            if let scene::Action::Send(t, _) = &a.action {
-                assert!(*t < s.entities.len());
+            if let scene::Action::Send { target, fields, .. } = &a.action {
+                assert!(*target < s.entities.len());
+                for f in fields {
+                    if let scene::VarValue::Entity(e) = f.value {
+                        assert!(e < s.entities.len());
+                    }
+                }
             }
         }
     }

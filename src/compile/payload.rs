@@ -79,28 +79,62 @@ pub fn describe(fields: &[(String, Type)]) -> String {
     format!("`{{ {} }}`", list.join(", "))
 }
 
-/// `E0324` for every graph whose payload of a custom event differs from the reference: the
-/// declaring graph whose file name sorts first. Output order follows the order given.
-pub fn conflicts(graphs: &[(&SourceFile, &Payloads)]) -> Vec<Diagnostic> {
-    let names: std::collections::BTreeSet<&str> = graphs
+/// Every custom event name the graphs declare or use, sorted.
+fn event_names<'a>(
+    graphs: &[(&'a SourceFile, &'a Payloads)],
+) -> std::collections::BTreeSet<&'a str> {
+    graphs
         .iter()
         .flat_map(|(_, p)| p.declared.keys().chain(p.used.keys()))
         .map(String::as_str)
-        .collect();
+        .collect()
+}
+
+/// What every graph that declares or uses `name` says about it, in the order given.
+fn views<'a>(
+    graphs: &[(&'a SourceFile, &'a Payloads)],
+    name: &str,
+) -> Vec<(&'a SourceFile, View<'a>)> {
+    graphs
+        .iter()
+        .filter_map(|(src, p)| p.view(name).map(|v| (*src, v)))
+        .collect()
+}
+
+/// The reference view: the declaring graph whose file name sorts first (so a scene's check and
+/// the workspace's name the same one and report the same diagnostic), else the first user.
+fn reference<'a>(views: &[(&'a SourceFile, View<'a>)]) -> Option<(&'a SourceFile, View<'a>)> {
+    views
+        .iter()
+        .filter(|(_, v)| v.declared)
+        .min_by(|a, b| a.0.name().cmp(b.0.name()))
+        .or_else(|| views.first())
+        .copied()
+}
+
+/// Every custom event the graphs declare or use (name without `custom::`) → its payload: the
+/// reference declaration [`conflicts`] compares against (empty when no graph declares one).
+/// What a scene's `Send` values are checked against and ordered by.
+pub fn agreed(graphs: &[(&SourceFile, &Payloads)]) -> BTreeMap<String, Vec<(String, Type)>> {
+    let names = event_names(graphs);
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let views = views(graphs, name);
+            let (_, v) = reference(&views)?;
+            Some((name.to_string(), v.fields.to_vec()))
+        })
+        .collect()
+}
+
+/// `E0324` for every graph whose payload of a custom event differs from the reference: the
+/// declaring graph whose file name sorts first. Output order follows the order given.
+pub fn conflicts(graphs: &[(&SourceFile, &Payloads)]) -> Vec<Diagnostic> {
+    let names = event_names(graphs);
     let mut out = Vec::new();
     for name in names {
-        // The reference: the declaring graph whose file name sorts first (so a scene's check and
-        // the workspace's name the same one and report the same diagnostic), else any user.
-        let views: Vec<(&SourceFile, View<'_>)> = graphs
-            .iter()
-            .filter_map(|(src, p)| p.view(name).map(|v| (*src, v)))
-            .collect();
-        let Some(&(first_src, first)) = views
-            .iter()
-            .filter(|(_, v)| v.declared)
-            .min_by(|a, b| a.0.name().cmp(b.0.name()))
-            .or_else(|| views.first())
-        else {
+        let views = views(graphs, name);
+        let Some((first_src, first)) = reference(&views) else {
             continue;
         };
         let (first_fields, first_span) = (first.fields, first.span);

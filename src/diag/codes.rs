@@ -318,6 +318,11 @@ codes! {
         E0569 E_SCENE_UNKNOWN_VAR "a scene sets a graph variable the graph does not declare";
         /// A scene sets a graph variable to a value of another type than the variable's.
         E0570 E_SCENE_VAR_TYPE "a scene sets a graph variable to a value of the wrong type";
+        /// A scene's `Send(target, "custom::NAME", {…})` gives a payload field the event's
+        /// payload (as the scene's graphs declare it) does not have (`project`).
+        E0571 E_SEND_UNKNOWN_FIELD "a scene's `Send` gives a payload field the custom event does not declare";
+        /// A scene's `Send` gives a payload field a value of another type than the field's.
+        E0572 E_SEND_FIELD_TYPE "a scene's `Send` gives a payload field a value of the wrong type";
         /// Retired (the full animator supports every feature); kept registered so the code is not
         /// reused. Formerly: a full-runtime feature the minimal animator ignored.
         W0550 W_SCENE_UNSUPPORTED "retired: the minimal animator ignored a full-runtime feature";

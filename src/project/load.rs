@@ -49,6 +49,7 @@ pub type Pass = fn(&PassInput<'_>) -> Vec<Diagnostic>;
 pub const PASSES: &[Pass] = &[
     super::names::animator_names,
     super::vars::graph_vars,
+    super::vars::send_payloads,
     imported_models,
     skeleton_signatures,
 ];
@@ -553,6 +554,7 @@ impl Loader<'_> {
         let graphs: Vec<(&SourceFile, &compile::payload::Payloads)> =
             payloads.iter().map(|(s, p)| (s, p)).collect();
         self.diags.extend(compile::payload::conflicts(&graphs));
+        self.assets.payloads = compile::payload::agreed(&graphs);
     }
 }
 

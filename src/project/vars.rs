@@ -2,14 +2,18 @@
 //! Entity("dummy")})`, `runtime.md`), a [`super::PASSES`] entry so `sinew run` and `sinew
 //! check` share it: each must be declared by the graph (`E0569`, with the closest name or the
 //! list of its variables) with the value's type (`E0570`). `Entity("name")` naming no entity
-//! of the scene is the scene parser's `E0557`.
+//! of the scene is the scene parser's `E0557`. The payload values of a scene's `Send` are
+//! checked the same way against the payload its graphs agree on (`E0571`, `E0572`).
 
 use std::collections::HashMap;
 
 use super::PassInput;
 use crate::diag::Diagnostic;
 use crate::ron_span::short;
-use crate::scene::{E_SCENE_UNKNOWN_VAR, E_SCENE_VAR_TYPE, VarValue};
+use crate::scene::{
+    Action, E_SCENE_UNKNOWN_VAR, E_SCENE_VAR_TYPE, E_SEND_FIELD_TYPE, E_SEND_UNKNOWN_FIELD,
+    VarSetting, VarValue,
+};
 use crate::suggest::closest;
 use crate::types::Type;
 
@@ -20,7 +24,7 @@ const MAX_LISTED: usize = 16;
 pub(super) fn graph_vars(input: &PassInput<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     // Per graph path: its variables by name (built once, however many entities set them).
-    let mut declared: HashMap<&str, HashMap<&str, Type>> = HashMap::new();
+    let mut declared: HashMap<&str, Vec<(&str, Type)>> = HashMap::new();
     for g in input.def.entities.iter().flat_map(|e| &e.graphs) {
         if g.vars.is_empty() {
             continue;
@@ -28,31 +32,98 @@ pub(super) fn graph_vars(input: &PassInput<'_>) -> Vec<Diagnostic> {
         let Some(module) = input.assets.graphs.get(&g.path.path) else {
             continue; // did not load or compile: reported already
         };
-        let decls = &module.module().vars;
-        let by_name = declared
-            .entry(g.path.path.as_str())
-            .or_insert_with(|| decls.iter().map(|d| (d.name.as_str(), d.ty)).collect());
-        let path = short(&g.path.path);
-        for v in &g.vars {
-            match by_name.get(v.name.as_str()) {
+        let decls = declared.entry(g.path.path.as_str()).or_insert_with(|| {
+            let vars = &module.module().vars;
+            vars.iter().map(|d| (d.name.as_str(), d.ty)).collect()
+        });
+        let owner = Owner {
+            unknown: E_SCENE_UNKNOWN_VAR,
+            wrong_type: E_SCENE_VAR_TYPE,
+            of: format!("graph `{}`", short(&g.path.path)),
+            noun: "variable",
+            nouns: "variables",
+            empty: "it declares no variables".into(),
+        };
+        owner.check(input, &g.vars, decls, &mut out);
+    }
+    out
+}
+
+/// `E0571` / `E0572`: the payload values of every `Send(target, "custom::NAME", {…})` against
+/// the payload the scene's graphs agree on for that event (`compile::payload::agreed`).
+pub(super) fn send_payloads(input: &PassInput<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for a in &input.def.actions {
+        let Action::Send { event, fields, .. } = &a.action else {
+            continue;
+        };
+        if fields.is_empty() {
+            continue;
+        }
+        let name = event.strip_prefix("custom::").unwrap_or(event);
+        let agreed = input.assets.payloads.get(name);
+        let decls: Vec<(&str, Type)> = agreed
+            .map(|f| f.iter().map(|(n, t)| (n.as_str(), *t)).collect())
+            .unwrap_or_default();
+        let empty = match agreed {
+            Some(_) => format!(
+                "it declares no payload fields: declare them in its graphs, `event {} {{ … }}`",
+                short(event)
+            ),
+            None => format!("no graph of this scene sends or handles `{}`", short(event)),
+        };
+        let owner = Owner {
+            unknown: E_SEND_UNKNOWN_FIELD,
+            wrong_type: E_SEND_FIELD_TYPE,
+            of: format!("custom event `{}`", short(event)),
+            noun: "payload field",
+            nouns: "payload fields",
+            empty,
+        };
+        owner.check(input, fields, &decls, &mut out);
+    }
+    out
+}
+
+/// What scene values are checked against: a graph's variables, or a custom event's payload.
+struct Owner {
+    unknown: &'static str,
+    wrong_type: &'static str,
+    /// `graph `b.bpg``, `custom event `custom::hit``.
+    of: String,
+    noun: &'static str,
+    nouns: &'static str,
+    /// The note when nothing is declared.
+    empty: String,
+}
+
+impl Owner {
+    /// Every setting names a declared entry (the closest name, or the list) of its type (the
+    /// constructor to write).
+    fn check(
+        &self,
+        input: &PassInput<'_>,
+        settings: &[VarSetting],
+        decls: &[(&str, Type)],
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let (of, noun) = (&self.of, self.noun);
+        for v in settings {
+            match decls.iter().find(|(n, _)| *n == v.name) {
                 None => {
                     let mut d = Diagnostic::error(
-                        E_SCENE_UNKNOWN_VAR,
-                        format!(
-                            "graph `{path}` declares no variable `{}`",
-                            short(&v.name)
-                        ),
+                        self.unknown,
+                        format!("{of} declares no {noun} `{}`", short(&v.name)),
                     )
                     .at(input.scene, v.name_span);
-                    let names = decls.iter().map(|d| d.name.as_str());
-                    d = match closest(&v.name, names) {
+                    d = match closest(&v.name, decls.iter().map(|(n, _)| *n)) {
                         Some(s) => d.with_note(format!("did you mean `{s}`?")),
-                        None if decls.is_empty() => d.with_note("it declares no variables"),
+                        None if decls.is_empty() => d.with_note(self.empty.clone()),
                         None => {
                             let listed: Vec<String> = decls
                                 .iter()
                                 .take(MAX_LISTED)
-                                .map(|d| format!("`{}: {}`", d.name, d.ty.name()))
+                                .map(|(n, t)| format!("`{n}: {}`", t.name()))
                                 .collect();
                             let more = decls.len().saturating_sub(MAX_LISTED);
                             let tail = if more > 0 {
@@ -60,16 +131,16 @@ pub(super) fn graph_vars(input: &PassInput<'_>) -> Vec<Diagnostic> {
                             } else {
                                 String::new()
                             };
-                            d.with_note(format!("its variables: {}{tail}", listed.join(", ")))
+                            d.with_note(format!("its {}: {}{tail}", self.nouns, listed.join(", ")))
                         }
                     };
                     out.push(d);
                 }
-                Some(&ty) if ty != v.value.ty() => out.push(
+                Some(&(_, ty)) if ty != v.value.ty() => out.push(
                     Diagnostic::error(
-                        E_SCENE_VAR_TYPE,
+                        self.wrong_type,
                         format!(
-                            "variable `{}` of graph `{path}` is {} {}, but the scene gives it {} {}",
+                            "{noun} `{}` of {of} is {} {}, but the scene gives it {} {}",
                             short(&v.name),
                             article(ty),
                             ty.name(),
@@ -78,16 +149,12 @@ pub(super) fn graph_vars(input: &PassInput<'_>) -> Vec<Diagnostic> {
                         ),
                     )
                     .at(input.scene, v.value_span)
-                    .with_note(format!(
-                        "write `{}(…)`",
-                        VarValue::constructor(ty)
-                    )),
+                    .with_note(format!("write `{}(…)`", VarValue::constructor(ty))),
                 ),
                 Some(_) => {}
             }
         }
     }
-    out
 }
 
 fn article(ty: Type) -> &'static str {

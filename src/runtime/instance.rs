@@ -252,7 +252,7 @@ pub fn attach_graphs(
 }
 
 /// The value a payload field without one reads: its type's default (`entity`: unset).
-fn default_value(ty: Type) -> Value {
+pub(crate) fn default_value(ty: Type) -> Value {
     match ty {
         Type::Bool => Value::Bool(false),
         Type::Int => Value::Int(0),

@@ -30,6 +30,10 @@ pub struct SceneAssets {
     /// Retargeted clips already baked (see [`bake_retargeted`]); [`spawn`] bakes any it needs
     /// that are missing.
     pub retargeted: BTreeMap<RetargetKey, Arc<AnimSeq>>,
+    /// Custom event name (without `custom::`) → its payload fields in declaration order, as
+    /// the scene's graphs agree on them (`compile::payload::agreed`): what a `Send` action's
+    /// values are ordered by. Filled by the loader.
+    pub payloads: BTreeMap<String, Vec<(String, crate::types::Type)>>,
 }
 
 /// What one retargeted clip is baked from: one per (clip, source skeleton, target skeleton,

@@ -186,8 +186,17 @@ pub enum Action {
     /// `SetLayerWeight(layer, w)`, `Seek(time)`, `Pause`, `Resume`, `SetSpeed(s)`: the rows of
     /// `anim::command`'s table with a scene name).
     Anim(AnimCommand),
-    /// `Send(target entity, "custom::NAME")`, sent by the action's entity.
-    Send(usize, String),
+    /// `Send(target, "custom::NAME")` or `Send(target, "custom::NAME", {"field": Type(value),
+    /// …})`, sent by the action's entity. The fields are checked against the graphs' payload
+    /// declaration by the project loader; fields not given take their type's default.
+    Send {
+        /// Index of the receiving entity in [`SceneDef::entities`].
+        target: usize,
+        /// The event identity, `custom::NAME`.
+        event: String,
+        /// The payload values given, in the order written (`Entity` values resolved).
+        fields: Vec<VarSetting>,
+    },
     /// `Despawn`.
     Despawn,
 }
@@ -197,7 +206,7 @@ impl Action {
     pub fn name(&self) -> &'static str {
         match self {
             Action::Anim(c) => c.spec().scene.unwrap_or(c.spec().name),
-            Action::Send(..) => "Send",
+            Action::Send { .. } => "Send",
             Action::Despawn => "Despawn",
         }
     }

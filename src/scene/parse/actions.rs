@@ -7,7 +7,10 @@ use super::*;
 
 /// The scene actions that are not animation commands, as written.
 const OTHER_ACTIONS: &[(&str, &str)] = &[
-    ("Send", "Send(target, \"custom::NAME\")"),
+    (
+        "Send",
+        "Send(target, \"custom::NAME\"[, {\"field\": Type(value)}])",
+    ),
     ("Despawn", "Despawn"),
 ];
 
@@ -127,16 +130,18 @@ impl Cx<'_> {
             }
         };
         let args = var.args.unwrap_or(&[]);
-        if args.len() != arity || (arity == 0 && var.args.is_some()) {
+        // `Send` takes an optional third argument, its payload values.
+        let optional = usize::from(var.name == "Send");
+        if !(arity..=arity + optional).contains(&args.len()) || (arity == 0 && var.args.is_some()) {
+            let takes = if optional > 0 {
+                format!("{arity} or {} arguments", arity + optional)
+            } else {
+                format!("{arity} argument{}", if arity == 1 { "" } else { "s" })
+            };
             self.error(
                 E_SCENE_TYPE,
                 v.span,
-                format!(
-                    "action `{}` takes {arity} argument{}, found {}",
-                    var.name,
-                    if arity == 1 { "" } else { "s" },
-                    args.len()
-                ),
+                format!("action `{}` takes {takes}, found {}", var.name, args.len()),
             );
             return None;
         }
@@ -206,8 +211,40 @@ impl Cx<'_> {
                     );
                     return None;
                 }
-                Action::Send(target?, event)
+                let fields = match args.get(2) {
+                    Some(v) => self.payload_values(v, names)?,
+                    None => Vec::new(),
+                };
+                Action::Send {
+                    target: target?,
+                    event,
+                    fields,
+                }
             }
         })
+    }
+
+    /// A `Send`'s payload values: a `vars`-style map `{"field": Type(value), …}` (the same
+    /// value forms and limits as graph variables), with `Entity("name")` resolved at once
+    /// (actions are read after every entity is known).
+    fn payload_values(
+        &mut self,
+        v: &Value,
+        names: &BTreeMap<String, (usize, Span)>,
+    ) -> Option<Vec<VarSetting>> {
+        let mut fields = self.var_settings(v, "payload field")?;
+        let pending = std::mem::take(&mut self.1.0);
+        let mut ok = true;
+        for f in &mut fields {
+            if let VarValue::Entity(index) = &mut f.value
+                && let Some((name, span)) = pending.get(*index)
+            {
+                match self.entity_named(name, *span, names) {
+                    Some(e) => *index = e,
+                    None => ok = false,
+                }
+            }
+        }
+        ok.then_some(fields)
     }
 }

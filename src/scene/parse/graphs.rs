@@ -44,16 +44,17 @@ impl Cx<'_> {
                 continue;
             }
             seen_vars = true;
-            vars = self.var_settings(&f.value).unwrap_or_default();
+            vars = self.var_settings(&f.value, "variable").unwrap_or_default();
         }
         Some(GraphRef { path: path?, vars })
     }
 
-    /// A `vars` map: `{"name": Type(value), …}`, names unique, at most [`MAX_ITEMS`].
-    pub(super) fn var_settings(&mut self, v: &Value) -> Option<Vec<VarSetting>> {
+    /// A `vars` map: `{"name": Type(value), …}`, names unique, at most [`MAX_ITEMS`]; `what`
+    /// names an entry in messages (`variable`, `payload field`).
+    pub(super) fn var_settings(&mut self, v: &Value, what: &str) -> Option<Vec<VarSetting>> {
         let ValueKind::Map(entries) = &v.kind else {
             self.decode(DecodeError::mismatch(
-                "a map `{\"name\": Float(1.0)}` of variable values",
+                format!("a map `{{\"name\": Float(1.0)}}` of {what} values"),
                 v,
             ));
             return None;
@@ -62,10 +63,7 @@ impl Cx<'_> {
             self.error(
                 E_SCENE_BAD_VALUE,
                 v.span,
-                format!(
-                    "too many variables ({}; at most {MAX_ITEMS})",
-                    entries.len()
-                ),
+                format!("too many {what}s ({}; at most {MAX_ITEMS})", entries.len()),
             );
             return None;
         }
@@ -82,7 +80,7 @@ impl Cx<'_> {
                 self.error(
                     E_SCENE_DUPLICATE_FIELD,
                     k.span,
-                    format!("variable `{}` is set twice", short(&name)),
+                    format!("{what} `{}` is set twice", short(&name)),
                 );
                 continue;
             }

@@ -8,11 +8,13 @@ use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
 
+mod values;
+
 use super::animator::PoseRig;
 use super::animator::{AnimCommand, Animator, Clip};
 use super::hub::Value;
 use super::hub::{Dispatcher, EventHub, LastFlush};
-use super::instance::{Graphs, VmDispatch, attach_graphs};
+use super::instance::{VmDispatch, attach_graphs};
 use super::schedule::{
     AnimationSet, GameTime, SceneActions, SinewSet, TimeError, add_sinew_systems, init_world,
 };
@@ -20,8 +22,7 @@ use super::trace::{self, Trace};
 use crate::anim::state_machine as sm;
 use crate::anim::{BoneMask, BoundClip, RootClip, RootMotionMode, Skeleton, find_root_bone};
 use crate::scene::{
-    Action, AnimatorDef, EntityDef, LayerBlend, SceneAssets, SceneDef, SlotSequence, VarValue,
-    retarget_key,
+    Action, AnimatorDef, EntityDef, LayerBlend, SceneAssets, SceneDef, SlotSequence, retarget_key,
 };
 
 /// The sequence each clip slot of `a` plays, in slot order: the retargeted bake for slots
@@ -268,7 +269,7 @@ pub fn spawn_into(
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-        vars.push(scene_vars(def, &mods, entities)?);
+        vars.push(values::scene_vars(def, &mods, entities)?);
         modules.push(mods);
     }
     if scene.actions.iter().any(|a| a.entity >= entities.len()) {
@@ -293,7 +294,7 @@ pub fn spawn_into(
             attach_graphs(world, entity, &modules).map_err(|e| SpawnError(e.to_string()))?;
         }
         if !vars.is_empty() {
-            set_scene_vars(world, entity, vars);
+            values::set_scene_vars(world, entity, vars);
         }
     }
     let mut actions = world.remove_resource::<SceneActions>().unwrap_or_default();
@@ -302,13 +303,19 @@ pub fn spawn_into(
             return Err(SpawnError("action names an unknown entity".into()));
         };
         let target = match a.action {
-            Action::Send(t, _) => spawned.entities.get(t).map(|(_, e, _)| *e),
+            Action::Send { target, .. } => spawned.entities.get(target).map(|(_, e, _)| *e),
             _ => None,
+        };
+        let payload = match &a.action {
+            Action::Send { event, fields, .. } => {
+                values::send_values(event, fields, assets, entities)?
+            }
+            _ => Box::default(),
         };
         let action = a.action.clone();
         actions
             .schedule(a.at, move |world: &mut World| {
-                apply_action(world, &name, entity, target, action)
+                apply_action(world, &name, entity, target, action, payload)
             })
             .map_err(|e| SpawnError(e.to_string()))?;
     }
@@ -322,63 +329,6 @@ pub fn spawn_into(
     );
     world.insert_resource(names);
     Ok(spawned)
-}
-
-/// The values the scene gives `def`'s graph instances (`("b.bpg", vars: {…})`) as
-/// (instance, variable, value), checked against the modules before anything is inserted: the
-/// loader has checked every name and type, so a mismatch here (a hand-built scene) is a
-/// [`SpawnError`].
-fn scene_vars<'d>(
-    def: &'d EntityDef,
-    modules: &[Arc<crate::bytecode::VerifiedModule>],
-    entities: &[Entity],
-) -> Result<Vec<(usize, &'d str, Value)>, SpawnError> {
-    let mut out = Vec::new();
-    for (instance, (g, m)) in def.graphs.iter().zip(modules).enumerate() {
-        for v in &g.vars {
-            let value = match &v.value {
-                VarValue::Bool(b) => Value::Bool(*b),
-                VarValue::Int(i) => Value::Int(*i),
-                VarValue::Float(x) => Value::Float(*x),
-                VarValue::Str(s) => Value::Str(Arc::from(s.as_str())),
-                VarValue::Vec3(x) => Value::Vec3(*x),
-                VarValue::Entity(k) => {
-                    Value::Entity(Some(entities.get(*k).map(|e| e.to_bits()).ok_or_else(
-                        || SpawnError("a variable names an unknown entity".into()),
-                    )?))
-                }
-            };
-            let ty = value.ty();
-            if !m
-                .module()
-                .vars
-                .iter()
-                .any(|d| d.name == v.name && d.ty == ty)
-            {
-                return Err(SpawnError(format!(
-                    "graph `{}` declares no variable `{}` of type {}",
-                    g.path.path,
-                    v.name,
-                    ty.name()
-                )));
-            }
-            out.push((instance, v.name.as_str(), value));
-        }
-    }
-    Ok(out)
-}
-
-/// Sets the checked [`scene_vars`] on `entity`'s just-attached instances, before any handler
-/// runs (`begin_play` is delivered in tick 1's flush).
-fn set_scene_vars(world: &mut World, entity: Entity, vars: Vec<(usize, &str, Value)>) {
-    if let Some(mut graphs) = world.get_mut::<Graphs>(entity) {
-        let instances = graphs.instances_mut();
-        for (i, name, value) in vars {
-            if let Some(inst) = instances.get_mut(i) {
-                inst.set_var(name, value);
-            }
-        }
-    }
 }
 
 /// What animators of one scene share, prepared once: clips per path, and bound clips per
@@ -588,6 +538,7 @@ fn apply_action(
     entity: Entity,
     target: Option<Entity>,
     action: Action,
+    payload: Box<[Value]>,
 ) {
     if !world.entities().contains_spawned(entity) {
         trace::error(
@@ -607,15 +558,14 @@ fn apply_action(
             world.despawn(entity);
             return;
         }
-        Action::Send(_, event) => {
+        Action::Send { event, .. } => {
             let Some(target) = target else { return };
             let Some(mut hub) = world.get_resource_mut::<EventHub>() else {
                 return;
             };
-            let sent = hub.intern(&event).map(|id| {
-                hub.publisher()
-                    .send(id, target, Some(entity), Box::default())
-            });
+            let sent = hub
+                .intern(&event)
+                .map(|id| hub.publisher().send(id, target, Some(entity), payload));
             if !matches!(sent, Ok(true)) {
                 trace::error(
                     world,
