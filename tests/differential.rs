@@ -334,7 +334,8 @@ impl<'a> Harness<'a> {
                     .enumerate()
                     .map(|(i, t)| sample(t, self.fired + i))
                     .collect();
-                if id.starts_with("custom::") && p.len() == 1 {
+                // The sender (the first pin; payload fields follow it).
+                if id.starts_with("custom::") && !p.is_empty() {
                     p[0] = Value::Entity(Some(if self.fired.is_multiple_of(2) {
                         OWNER
                     } else {
@@ -999,6 +1000,8 @@ fn random_graphs_cover_the_node_library() {
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut kinds = BTreeSet::new();
     let (mut invocations, mut errors, mut yields, mut nodes) = (0, 0, 0, 0);
+    // Graphs declaring a payload for `custom::ping`, and links out of / into its fields.
+    let (mut declared, mut read, mut given) = (0, 0, 0);
     for _ in 0..300 {
         let choices: Vec<u16> = (0..400)
             .map(|_| {
@@ -1009,7 +1012,17 @@ fn random_graphs_cover_the_node_library() {
             })
             .collect();
         let text = support::graphgen::graph(&choices);
+        declared += usize::from(text.contains("event custom::ping {"));
         for line in text.lines() {
+            let field = |s: &str| {
+                ["f0", "f1", "f2"]
+                    .iter()
+                    .any(|f| s.ends_with(&format!(".{f}")))
+            };
+            if let Some((from, to)) = line.split_once(" -> ") {
+                read += usize::from(field(from));
+                given += usize::from(field(to));
+            }
             if let Some(rest) = line.strip_prefix("node ") {
                 nodes += 1;
                 if let Some(k) = rest.split(" = ").nth(1).and_then(|k| k.split(' ').next()) {
@@ -1054,10 +1067,14 @@ fn random_graphs_cover_the_node_library() {
     }
     assert!(nodes > 300 * 15, "{nodes} nodes");
     assert!(
+        declared > 100 && read > 10 && given > 30,
+        "payloads: {declared} declared, {read} field reads, {given} field links into sends"
+    );
+    assert!(
         invocations > 300 * 4 && errors > 10 && yields > 10,
         "{invocations} {errors} {yields}"
     );
     eprintln!(
-        "300 random graphs: {nodes} nodes, {invocations} invocations, {errors} aborted, {yields} yielded"
+        "300 random graphs: {nodes} nodes, {invocations} invocations, {errors} aborted, {yields} yielded; payloads: {declared} declared, {read} field reads, {given} field links into sends"
     );
 }

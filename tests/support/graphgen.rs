@@ -5,7 +5,8 @@
 //! Every graph has a `begin_play`, a `tick` and a `custom::ping` handler, variables of every
 //! type, exec chains of `var.set`, `debug.log`, `flow.branch`/`sequence`/`for` (ranges of at
 //! most four iterations)/`do_once`/`flip_flop`/`gate`/`delay`, `anim.*` commands (`anim.play` too) and
-//! `event.send custom::ping`, and pure nodes over int/float/bool/vec3/string/entity with
+//! `event.send custom::ping` (whose payload is declared with up to three typed fields, or not at
+//! all), and pure nodes over int/float/bool/vec3/string/entity with
 //! type-correct links. Exec links only go forward within a handler, or into a handler generated
 //! earlier, so there is never an exec cycle; pure inputs only come from nodes created earlier,
 //! so there is never a data cycle.
@@ -65,6 +66,8 @@ struct Gen<'a> {
     next: usize,
     /// How many `flow.for` bodies enclose the statement being generated.
     in_loop: u32,
+    /// The declared payload fields of `custom::ping` (none: no declaration).
+    ping: Vec<(&'static str, Ty)>,
     /// Whether a `flow.delay` may run inside a `flow.for` body (see `graph_with`).
     loop_delays: bool,
 }
@@ -563,8 +566,9 @@ impl Gen<'_> {
                 (format!("{n}.exec"), Some(format!("{n}.then")))
             }
             10 => {
-                let n =
-                    self.with_inputs("event.send custom::ping", &[("target", Ent)], d, Vec::new());
+                let mut pins = vec![("target", Ent)];
+                pins.extend(self.ping.iter().copied());
+                let n = self.with_inputs("event.send custom::ping", &pins, d, Vec::new());
                 (format!("{n}.exec"), Some(format!("{n}.then")))
             }
             11 if self.in_loop == 0 || self.loop_delays => {
@@ -633,6 +637,7 @@ pub fn graph_with(choices: &[u16], loop_delays: bool) -> String {
         next: 0,
         in_loop: 0,
         loop_delays,
+        ping: Vec::new(),
     };
     let mut out = String::from("graph random\n\n");
     for t in TYS {
@@ -644,10 +649,30 @@ pub fn graph_with(choices: &[u16], loop_delays: bool) -> String {
             g.vars.push((name, t));
         }
     }
+    // `custom::ping`'s payload: none (choice 0), or up to three typed fields the handler reads
+    // and every `event.send custom::ping` gives.
+    const FIELDS: [&str; 3] = ["f0", "f1", "f2"];
+    for f in FIELDS.iter().take(g.pick(4)) {
+        let t = TYS[g.pick(TYS.len())];
+        g.ping.push((f, t));
+    }
+    if !g.ping.is_empty() {
+        let fields: Vec<String> = g
+            .ping
+            .iter()
+            .map(|(f, t)| format!("{f}: {}", t.name()))
+            .collect();
+        out.push_str(&format!(
+            "\nevent custom::ping {{ {} }}\n",
+            fields.join(", ")
+        ));
+    }
+    let mut ping_outs = vec![("sender", Ty::Ent)];
+    ping_outs.extend(g.ping.iter().copied());
     for (ev, outs) in [
         ("begin_play", &[][..]),
         ("tick", &[("dt", Ty::Float)][..]),
-        ("custom::ping", &[("sender", Ty::Ent)][..]),
+        ("custom::ping", &ping_outs[..]),
     ] {
         let n = g.node(&format!("event {ev}"), &[]);
         for (pin, t) in outs {
