@@ -182,7 +182,7 @@ fn graph_versions_saves_and_conflicts() {
     let doc = s.get("/api/graph?path=demo/hero.bpg").json();
     let bytes = std::fs::read(hero_path(&s)).unwrap();
     let v0 = doc["version"].as_str().unwrap().to_string();
-    assert_eq!(v0, sinew::cli::live::version_of(&bytes));
+    assert_eq!(v0, sinew::workspace::version_of(&bytes));
     assert_eq!(v0.len(), 64);
     assert_eq!(doc["path"], HERO);
     assert_eq!(doc["source"].as_str().unwrap().as_bytes(), &bytes[..]);
@@ -204,7 +204,7 @@ fn graph_versions_saves_and_conflicts() {
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     let v1 = r.json()["version"].as_str().unwrap().to_string();
     let text = std::fs::read_to_string(hero_path(&s)).unwrap();
-    assert_eq!(v1, sinew::cli::live::version_of(text.as_bytes()));
+    assert_eq!(v1, sinew::workspace::version_of(text.as_bytes()));
     assert!(text.contains("node hi = debug.log { message = \"hero ready\" } at (40, -20)\n"));
     assert!(text.starts_with("// The hero counts its own footsteps"));
     let src = sinew::diag::SourceFile::new("h", text.clone());
@@ -500,7 +500,7 @@ fn events_follow_an_asset_rename_and_graph_edits_on_disk() {
     let f = ev.wait("file", |v| v["path"] == HERO);
     assert_eq!(
         f["version"],
-        json!(sinew::cli::live::version_of(edited.as_bytes()))
+        json!(sinew::workspace::version_of(edited.as_bytes()))
     );
     // renaming back clears the diagnostic
     std::fs::write(&seq, &text).unwrap();
@@ -630,5 +630,143 @@ fn runs_work_from_any_current_folder() {
             .iter()
             .any(|r| r["kind"] == "log" && r["graph"] == "hero"),
         "the hero graph ran: {d}"
+    );
+}
+
+/// `sinew check --format json ARGS` run in `dir`: exit status and the document.
+fn sinew_check(dir: &std::path::Path, args: &[&str]) -> (i32, Value) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(["check", "--format", "json"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let doc = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stderr));
+    });
+    (out.status.code().unwrap(), doc)
+}
+
+#[test]
+fn the_studio_and_check_agree_on_a_graph_over_the_limit() {
+    // Over the one graph limit (16 MiB) and under the studio's former own (64 MiB): the studio
+    // used to open it while `sinew check` refused it. Now both refuse it with one error.
+    let s = start_with(sinew::studio::http::Limits {
+        max_body: 24 << 20,
+        ..Default::default()
+    });
+    let ev = Events::open(&s);
+    std::thread::sleep(Duration::from_millis(300));
+    let limit = sinew::fsutil::InputKind::Graph.limit() as usize;
+    let mut big = String::from("graph big\n");
+    while big.len() <= limit + (4 << 20) {
+        big.push_str("// padding padding padding padding padding padding padding padding\n");
+    }
+    // Renamed in whole, so no refresh sees it half written.
+    let big_path = s.graphs().join("big.bpg");
+    let staged = s.dir.path().join("big.bpg.part");
+    std::fs::write(&staged, &big).unwrap();
+    std::fs::rename(&staged, &big_path).unwrap();
+
+    // `sinew check` of the project: E0001 on the file, exit 1.
+    let (code, doc) = sinew_check(s.dir.path(), &["--assets", "assets", "graphs"]);
+    assert_eq!(code, 1, "{doc}");
+    let checked: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"] == "graphs/big.bpg")
+        .collect();
+    assert_eq!(checked.len(), 1, "{doc}");
+    assert_eq!(checked[0]["code"], "E0001");
+    let message = checked[0]["message"].as_str().unwrap().to_string();
+    assert_eq!(
+        message,
+        format!(
+            "cannot read file: file is {} bytes; graph files are limited to 16 MiB",
+            big.len()
+        )
+    );
+
+    // The studio's live check of the file: the same diagnostic, named in the graphs folder;
+    // the file has no version (its bytes are not read).
+    let f = ev.wait("file", |v| v["path"] == "big.bpg");
+    assert_eq!(f["version"], Value::Null);
+    let c = ev.wait("check", |v| v["path"] == "big.bpg");
+    assert_eq!(c["diagnostics"].as_array().unwrap().len(), 1, "{c}");
+    let d = &c["diagnostics"][0];
+    assert_eq!(
+        (&d["code"], &d["message"]),
+        (&json!("E0001"), &json!(message))
+    );
+    assert_eq!(d["file"], "big.bpg");
+    let list = s.get("/api/graphs").json();
+    let entry = list["graphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["path"] == "big.bpg")
+        .cloned();
+    assert_eq!(
+        entry,
+        Some(json!({"path": "big.bpg", "graph": "", "errors": 1, "warnings": 0}))
+    );
+
+    // Opening, drawing or saving over it: refused with the same message, nothing written.
+    for target in ["/api/graph?path=big.bpg", "/api/graph.svg?path=big.bpg"] {
+        let r = s.get(target);
+        assert_eq!(r.status, 413, "{target}");
+        assert_eq!(r.json()["error"], json!(message), "{target}");
+    }
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=big.bpg",
+        &json!({"base": null, "source": "graph big\n"}),
+    );
+    assert_eq!((r.status, &r.json()["error"]), (413, &json!(message)));
+    assert_eq!(
+        std::fs::metadata(&big_path).unwrap().len(),
+        big.len() as u64
+    );
+
+    // And the studio never writes a graph `check` would refuse: a canonical text over the
+    // limit is 413 and writes nothing.
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=huge.bpg",
+        &json!({"base": null, "source": big}),
+    );
+    assert_eq!(r.status, 413, "{}", String::from_utf8_lossy(&r.body));
+    let e = r.json()["error"].as_str().unwrap().to_string();
+    assert!(e.contains("graph files are limited to 16 MiB"), "{e}");
+    assert!(!s.graphs().join("huge.bpg").exists());
+
+    // Within the limit again: both read it, and report the same.
+    let small =
+        "graph big\n\nnode go = event begin_play\nnode log = debug.log\n\ngo.then -> log.exec\n";
+    std::fs::write(&big_path, small).unwrap();
+    let f = ev.wait("file", |v| v["path"] == "big.bpg");
+    let c = ev.wait("check", |v| v["path"] == "big.bpg");
+    assert_eq!(
+        f["version"],
+        json!(sinew::workspace::version_of(small.as_bytes()))
+    );
+    assert_eq!(s.get("/api/graph?path=big.bpg").status, 200);
+    let (_, doc) = sinew_check(s.dir.path(), &["--assets", "assets", "graphs/big.bpg"]);
+    let codes = |v: &Value| -> Vec<(Value, Value)> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["code"].clone(), d["message"].clone()))
+            .collect()
+    };
+    assert_eq!(
+        codes(&c["diagnostics"]),
+        codes(&doc["diagnostics"]),
+        "{doc}"
+    );
+    assert!(
+        !codes(&doc["diagnostics"]).is_empty(),
+        "debug.log without a message warns"
     );
 }

@@ -11,7 +11,9 @@ use super::http::{Request, Response};
 use crate::compile;
 use crate::diag::render::JsonDiagnostic;
 use crate::diag::{self, Diagnostic, SourceFile};
+use crate::fsutil::{InputError, InputKind};
 use crate::graph::ast::{self, Item};
+use crate::workspace;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
@@ -65,35 +67,39 @@ pub fn handle(state: &Arc<State>, req: Request) -> Response {
 }
 
 fn palette(state: &State) -> Response {
-    let Ok(live) = state.live.read() else {
+    let Ok(ws) = state.workspace.read() else {
         return Response::error(500, "studio state is unavailable");
     };
-    let entries = crate::palette::build(live.catalog().catalog());
+    let entries = crate::palette::build(ws.catalog().catalog());
     Response::json(200, &crate::cli::assets::palette_document(&entries))
 }
 
 fn catalog(state: &State) -> Response {
-    let Ok(live) = state.live.read() else {
+    let Ok(ws) = state.workspace.read() else {
         return Response::error(500, "studio state is unavailable");
     };
     Response::json(
         200,
-        &crate::cli::assets::catalog_document(live.catalog().catalog()),
+        &crate::cli::assets::catalog_document(ws.catalog().catalog()),
     )
 }
 
+/// Every graph the workspace checked under the graphs folder, sorted by path (as text, so
+/// `a-b.bpg` comes before `a/b.bpg`), its diagnostics counted as `sinew check` reports them.
 fn graphs(state: &State) -> Response {
-    let Ok(live) = state.live.read() else {
+    let Ok(ws) = state.workspace.read() else {
         return Response::error(500, "studio state is unavailable");
     };
-    let list: Vec<Value> = live
+    let mut list: Vec<(&str, Value)> = ws
         .graphs()
-        .values()
         .map(|g| {
             let (errors, warnings) = diag::counts(&g.diagnostics);
-            json!({"path": g.name, "graph": g.graph, "errors": errors, "warnings": warnings})
+            let entry = json!({"path": g.name(), "graph": g.graph_name(), "errors": errors, "warnings": warnings});
+            (g.name(), entry)
         })
         .collect();
+    list.sort_by(|a, b| a.0.cmp(b.0));
+    let list: Vec<Value> = list.into_iter().map(|(_, v)| v).collect();
     Response::json(200, &json!({ "graphs": list }))
 }
 
@@ -269,14 +275,26 @@ impl Checked {
     }
 }
 
-/// Compiles `text` as graph `name` against the live catalog.
+/// Compiles `text` as graph `name` against the workspace's catalog.
 fn compile_text(state: &State, name: &str, text: String) -> Result<Checked, Response> {
-    let Ok(live) = state.live.read() else {
+    let Ok(ws) = state.workspace.read() else {
         return Err(Response::error(500, "studio state is unavailable"));
     };
-    let src = SourceFile::new(name, text.as_str());
-    let compiled = compile::compile(&src, live.catalog().catalog());
+    let compiled = ws.compile_text(name, &text);
     Ok(Checked { text, compiled })
+}
+
+/// The answer for a graph file the workspace's reader refuses, with the workspace's message
+/// (the `E0001` `sinew check` reports for it): 404 when it does not exist, 413 when it is over
+/// the graph limit, 422 when it is not a regular file, else 500.
+fn unreadable(rel: &str, e: &InputError) -> Response {
+    let status = match e {
+        e if e.is_not_found() => return Response::error(404, "no such graph"),
+        InputError::TooLarge { .. } => 413,
+        InputError::NotAFile(_) => 422,
+        InputError::Io(_) => 500,
+    };
+    Response::error(status, workspace::unreadable(rel, e).message)
 }
 
 fn get_graph(state: &State, req: &Request) -> Response {
@@ -284,19 +302,19 @@ fn get_graph(state: &State, req: &Request) -> Response {
         Ok(x) => x,
         Err(r) => return r,
     };
-    let bytes = match read_limited(&path) {
-        Ok(b) => b,
-        Err(r) => return r,
+    let Ok(ws) = state.workspace.read() else {
+        return Response::error(500, "studio state is unavailable");
     };
-    let version = crate::cli::live::version_of(&bytes);
-    let Ok(text) = String::from_utf8(bytes) else {
+    // Read and checked now, as the workspace checks it (so the answer is what is on disk).
+    let g = match ws.check_graph_at(&path) {
+        Ok(g) => g,
+        Err(e) => return unreadable(&rel, &e),
+    };
+    let (Some(compiled), Some(version)) = (&g.compiled, &g.version) else {
         return Response::error(422, format!("{rel} is not valid UTF-8"));
     };
-    let model = super::model::model_json(&rel, &text);
-    let c = match compile_text(state, &rel, text) {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
+    let text = g.source.text();
+    let model = super::model::model_json(&rel, text);
     #[derive(Serialize)]
     struct Answer<'a> {
         path: &'a str,
@@ -310,36 +328,13 @@ fn get_graph(state: &State, req: &Request) -> Response {
         200,
         &Answer {
             path: &rel,
-            version: &version,
-            source: &c.text,
+            version,
+            source: text,
             model,
-            diagnostics: c.diagnostics(),
-            pins: c.pins(),
+            diagnostics: annotate(Some(text), compiled.diagnostics()),
+            pins: Pins(&compiled.checked.graph),
         },
     )
-}
-
-fn read_limited(path: &std::path::Path) -> Result<Vec<u8>, Response> {
-    use std::io::Read;
-    let f = std::fs::File::open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Response::error(404, "no such graph")
-        } else {
-            Response::error(500, format!("cannot read the graph: {e}"))
-        }
-    })?;
-    let mut buf = Vec::new();
-    let limit = crate::cli::live::MAX_GRAPH_FILE;
-    f.take(limit + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| Response::error(500, format!("cannot read the graph: {e}")))?;
-    if buf.len() as u64 > limit {
-        return Err(Response::error(
-            413,
-            format!("the graph is larger than {limit} bytes"),
-        ));
-    }
-    Ok(buf)
 }
 
 fn some<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
@@ -451,13 +446,23 @@ fn put_graph(state: &State, req: &Request) -> Response {
         Ok(t) => t,
         Err(r) => return r,
     };
+    // Never write a graph that the workspace (and so `sinew check`) would refuse to read.
+    let limit = InputKind::Graph.limit();
+    if text.len() as u64 > limit {
+        let e = InputError::TooLarge {
+            size: text.len() as u64,
+            limit,
+            kind: InputKind::Graph,
+        };
+        return Response::error(413, format!("{rel} is not written: its {e}"));
+    }
     let Ok(_w) = state.writes.lock() else {
         return Response::error(500, "studio state is unavailable");
     };
-    let current = match std::fs::read(&path) {
-        Ok(b) => Some(crate::cli::live::version_of(&b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Response::error(500, format!("cannot read {rel}: {e}")),
+    let current = match workspace::read_graph(&path) {
+        Ok(b) => Some(workspace::version_of(&b)),
+        Err(e) if e.is_not_found() => None,
+        Err(e) => return unreadable(&rel, &e),
     };
     if current != base {
         let message = match (&current, &base) {
@@ -470,7 +475,7 @@ fn put_graph(state: &State, req: &Request) -> Response {
     if let Err(e) = crate::fsutil::write_atomic(&path, text.as_bytes()) {
         return Response::error(500, format!("cannot write {rel}: {e}"));
     }
-    let version = crate::cli::live::version_of(text.as_bytes());
+    let version = workspace::version_of(text.as_bytes());
     match compile_text(state, &rel, text) {
         Ok(c) => Response::serialized(
             200,
@@ -490,9 +495,9 @@ fn svg(state: &State, req: &Request) -> Response {
         Ok(x) => x,
         Err(r) => return r,
     };
-    let bytes = match read_limited(&path) {
+    let bytes = match workspace::read_graph(&path) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(e) => return unreadable(&rel, &e),
     };
     let Ok(text) = String::from_utf8(bytes) else {
         return Response::error(422, format!("{rel} is not valid UTF-8"));

@@ -1,8 +1,10 @@
 //! `sinew studio`: the local visual graph editor (contract: `studio.md`). A server bound to
 //! 127.0.0.1 serves the page embedded in the binary ([`page`]), the JSON API ([`api`]) and
-//! Server-Sent Events ([`sse`]) fed by the live project `sinew watch` uses
-//! ([`crate::cli::live`]). Requests are checked by [`security`]; connections are bounded by
-//! [`http`].
+//! Server-Sent Events ([`sse`]). Its project state is a [`Workspace`] — the checker behind
+//! `sinew check` and `sinew watch` — over the graphs folder and the assets folder, kept current
+//! by the watcher `sinew watch` uses ([`crate::cli::live::Watcher`]), so the studio and `check`
+//! read, limit and diagnose every file alike. Requests are checked by [`security`];
+//! connections are bounded by [`http`].
 //!
 //! Like `cli`, this is a front end that does I/O: it reads and writes graph files (atomically,
 //! through [`crate::fsutil::write_atomic`]) and never leaves the folders it was given.
@@ -17,7 +19,7 @@ pub mod security;
 pub mod sse;
 
 use crate::cli::Ctx;
-use crate::cli::live::Live;
+use crate::workspace::Workspace;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -90,7 +92,8 @@ pub struct State {
     pub project: PathBuf,
     /// Display context for the CLI-shaped documents (`/api/catalog`).
     pub ctx: Ctx,
-    pub live: RwLock<Live>,
+    /// The checked graphs (named relative to the graphs folder) and the assets' catalog.
+    pub workspace: RwLock<Workspace>,
     /// Serializes writes (read version, compare, write) so two saves never interleave.
     pub writes: Mutex<()>,
     pub events: sse::Events,
@@ -165,15 +168,11 @@ pub fn start(ctx: &Ctx, config: &Config) -> Result<Running, String> {
             ctx.display(&assets.root)
         )
     })?;
-    let namer = graphs.clone();
-    let live = Live::new(
-        ctx,
-        catalog,
-        std::slice::from_ref(&graphs.root),
-        Box::new(move |p: &Path| namer.name_of(p)),
-    )?;
-    let watcher =
-        crate::cli::live::Watcher::new(ctx, &assets.root, std::slice::from_ref(&graphs.root))?;
+    let cwd = ctx.cwd.as_deref();
+    let roots = std::slice::from_ref(&graphs.root);
+    let workspace = Workspace::with_names(cwd, roots, catalog, Some(&graphs.root));
+    let mut watcher = crate::cli::live::Watcher::new(ctx, &assets.root, roots)?;
+    watcher.follow(workspace.dependency_folders());
     let token = security::new_token();
     let stop = Arc::new(AtomicBool::new(false));
     let state = Arc::new(State {
@@ -189,7 +188,7 @@ pub fn start(ctx: &Ctx, config: &Config) -> Result<Running, String> {
             color: false,
             cwd: ctx.cwd.clone(),
         },
-        live: RwLock::new(live),
+        workspace: RwLock::new(workspace),
         writes: Mutex::new(()),
         events: sse::Events::default(),
         stop: stop.clone(),

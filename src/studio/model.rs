@@ -50,11 +50,11 @@ pub fn text_of_model(raw: &str) -> Result<String, Response> {
 /// `GET /api/graph.svg`: the picture `sinew graph --svg` draws, against the live catalog (a
 /// graph with compile errors still draws, its erroring nodes marked); 422 when it does not parse.
 pub fn svg(state: &State, name: &str, text: &str) -> Response {
-    let Ok(live) = state.live.read() else {
+    let Ok(ws) = state.workspace.read() else {
         return Response::error(500, "studio state is unavailable");
     };
     let src = SourceFile::new(name, text);
-    match crate::picture::graph_svg(&src, live.catalog().catalog()) {
+    match crate::picture::graph_svg(&src, ws.catalog().catalog()) {
         Ok(svg) => {
             let file: String = name
                 .rsplit('/')

@@ -1,11 +1,12 @@
 //! Server-Sent Events (`GET /api/events`): `palette`, `check` and `file` events, produced by
-//! the watcher thread from [`crate::cli::live::Live::refresh`] (the engine `sinew watch` uses)
-//! and broadcast to every open stream. Each stream has a bounded queue; a client that does not
+//! the watcher thread from [`Workspace::refresh`](crate::workspace::Workspace::refresh) (the
+//! engine `sinew watch` uses) and broadcast to every open stream. Each stream has a bounded queue; a client that does not
 //! keep up is dropped (it reconnects and re-reads), never buffered without bound.
 
 use super::State;
 use super::http::{Body, Response};
-use crate::cli::live::{Update, Watcher};
+use crate::cli::live::Watcher;
+use crate::workspace::Refresh;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::sync::atomic::Ordering;
@@ -95,7 +96,7 @@ pub fn stream(state: &Arc<State>) -> Response {
 }
 
 /// Publishes what one refresh changed.
-pub fn publish_update(state: &State, up: &Update, sources: &dyn Fn(&str) -> Option<String>) {
+pub fn publish_update(state: &State, up: &Refresh, sources: &dyn Fn(&str) -> Option<String>) {
     let pd = &up.palette;
     if !pd.is_empty() || up.catalog_diagnostics_changed {
         state.events.publish(
@@ -117,7 +118,7 @@ pub fn publish_update(state: &State, up: &Update, sources: &dyn Fn(&str) -> Opti
     }
 }
 
-/// The watcher thread: refreshes the live project after each debounced batch of changes and
+/// The watcher thread: refreshes the workspace after each debounced batch of changes and
 /// publishes the events, until the studio stops.
 pub fn watch_loop(state: &Arc<State>, mut watcher: Watcher) {
     while !state.stop.load(Ordering::SeqCst) {
@@ -126,19 +127,23 @@ pub fn watch_loop(state: &Arc<State>, mut watcher: Watcher) {
             Err(true) => return,
             Err(false) => continue,
         };
-        let up = match state.live.write() {
-            Ok(mut live) => live.refresh(&state.ctx, &changed),
+        let up = match state.workspace.write() {
+            Ok(mut ws) => {
+                let up = ws.refresh(&changed);
+                watcher.follow(ws.dependency_folders());
+                up
+            }
             Err(_) => return,
         };
         if up.is_empty() {
             continue;
         }
-        let live = match state.live.read() {
-            Ok(l) => l,
+        let ws = match state.workspace.read() {
+            Ok(ws) => ws,
             Err(_) => return,
         };
-        publish_update(state, &up, &|p| {
-            live.graphs().get(p).map(|g| g.source.to_string())
-        });
+        let by_name: std::collections::BTreeMap<&str, &str> =
+            ws.graphs().map(|g| (g.name(), g.source.text())).collect();
+        publish_update(state, &up, &|p| by_name.get(p).map(|t| t.to_string()));
     }
 }

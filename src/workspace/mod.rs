@@ -17,11 +17,12 @@
 //! Does file-system I/O (reads and folder walks); never writes.
 
 mod files;
+mod graph;
 
 pub use files::{FileKind, Found, MAX_WALK_ENTRIES, key, walk};
+pub use graph::{GraphState, read_graph, unreadable, version_of};
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -36,26 +37,13 @@ use crate::fsutil::{InputError, InputKind, read_input};
 use crate::palette::{self, PaletteDelta};
 use crate::project::{self, FsSource, LoadError};
 
-/// One checked graph.
-#[derive(Debug)]
-pub struct GraphState {
-    /// Where it was found and where its module goes.
-    pub file: Found,
-    /// Its text under its display name (empty when unreadable; lossy when not UTF-8).
-    pub source: SourceFile,
-    /// The compiler's result (`None` when the file cannot be read or is not UTF-8).
-    pub compiled: Option<Compiled>,
-    /// Read and UTF-8 failures, else the compiler's diagnostics.
-    pub diagnostics: Vec<Diagnostic>,
-    hash: Option<u64>,
-}
-
 /// One checked `.skel`, `.animsm` or scene.
 #[derive(Debug)]
 struct FileState {
     source: Option<SourceFile>,
     diagnostics: Vec<Diagnostic>,
-    hash: Option<u64>,
+    /// The [`version_of`] its bytes (skeletons and state machines; `None` when unreadable).
+    version: Option<String>,
     /// Scenes: the files the load read or tried to read, and the folders it listed ([`key`]s).
     reads: BTreeSet<PathBuf>,
     folders: BTreeSet<PathBuf>,
@@ -78,13 +66,42 @@ impl FileState {
 pub struct Refresh {
     /// The palette delta of the catalog refresh.
     pub palette: PaletteDelta,
+    /// Whether the catalog's own diagnostics changed (a quarantine came or went).
+    pub catalog_diagnostics_changed: bool,
     /// Graphs, skeletons, state machines and scenes checked again (display names, sorted).
     pub rechecked: Vec<String>,
+    /// Graphs whose bytes changed: `(name, version)`, sorted; `None` when the file is gone or
+    /// can no longer be read (there are no bytes to give a version of).
+    pub files: Vec<(String, Option<String>)>,
+    /// Graphs whose diagnostics changed: `(name, diagnostics)`, sorted; a graph that is gone
+    /// has none.
+    pub checks: Vec<(String, Vec<Diagnostic>)>,
+}
+
+impl Refresh {
+    /// Nothing changed that a front end reports (palette, catalog diagnostics, graph files or
+    /// graph checks).
+    pub fn is_empty(&self) -> bool {
+        self.palette.is_empty()
+            && !self.catalog_diagnostics_changed
+            && self.files.is_empty()
+            && self.checks.is_empty()
+    }
+}
+
+/// What one walk of the roots changed.
+#[derive(Default)]
+struct Changes {
+    rechecked: Vec<String>,
+    files: Vec<(String, Option<String>)>,
+    checks: Vec<(String, Vec<Diagnostic>)>,
 }
 
 /// The checked state of some paths and an assets folder (see the module docs).
 pub struct Workspace {
     cwd: Option<PathBuf>,
+    /// Files under this folder are named relative to it (see [`Workspace::with_names`]).
+    names: Option<PathBuf>,
     roots: Vec<PathBuf>,
     catalog: LiveCatalog,
     graphs: BTreeMap<PathBuf, GraphState>,
@@ -124,27 +141,32 @@ fn input_kind(k: FileKind) -> InputKind {
     }
 }
 
-fn hash(bytes: &[u8]) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    bytes.hash(&mut h);
-    h.finish()
-}
-
 impl Workspace {
     /// Checks everything under `roots` (folders or files) against the scanned assets folder
     /// `catalog`; `cwd` is the folder display names are relative to (and relative paths are
     /// resolved against). A root that cannot be read is reported (`E0001`, see
     /// [`Workspace::missing`]) and checked once it can be read again.
     pub fn new(cwd: Option<&Path>, roots: &[PathBuf], catalog: LiveCatalog) -> Workspace {
+        Workspace::with_names(cwd, roots, catalog, None)
+    }
+
+    /// As [`Workspace::new`], with the files under the folder `names` (resolved against `cwd`)
+    /// named relative to it rather than to `cwd`: the studio names graphs relative to its
+    /// graphs folder (`demo/hero.bpg`), in its answers and in their diagnostics.
+    pub fn with_names(
+        cwd: Option<&Path>,
+        roots: &[PathBuf],
+        catalog: LiveCatalog,
+        names: Option<&Path>,
+    ) -> Workspace {
+        let resolve = |r: &Path| match cwd {
+            Some(c) if r.is_relative() => c.join(r),
+            _ => r.to_path_buf(),
+        };
         let mut ws = Workspace {
             cwd: cwd.map(Path::to_path_buf),
-            roots: roots
-                .iter()
-                .map(|r| match cwd {
-                    Some(c) if r.is_relative() => c.join(r),
-                    _ => r.clone(),
-                })
-                .collect(),
+            names: names.map(resolve),
+            roots: roots.iter().map(|r| resolve(r)).collect(),
             catalog,
             graphs: BTreeMap::new(),
             files: BTreeMap::new(),
@@ -209,7 +231,10 @@ impl Workspace {
             }
             _ => p,
         };
-        display_path(p, self.cwd.as_deref())
+        match &self.names {
+            Some(n) if p.starts_with(n) => display_path(p, Some(n)),
+            _ => display_path(p, self.cwd.as_deref()),
+        }
     }
 
     /// The assets folder's catalog.
@@ -233,6 +258,31 @@ impl Workspace {
     /// Every graph found under the paths, in path order.
     pub fn graphs(&self) -> impl Iterator<Item = &GraphState> {
         self.graphs.values()
+    }
+
+    /// The graph found under the paths whose display name is `name`.
+    pub fn graph(&self, name: &str) -> Option<&GraphState> {
+        self.graphs.values().find(|g| g.name() == name)
+    }
+
+    /// Reads and checks the graph at `path` now, exactly as a refresh would (the one reader,
+    /// limit and diagnostics, against the current catalog), without keeping the result: what
+    /// the studio serves. Fails only when the file cannot be read ([`unreadable`] is its
+    /// diagnostic).
+    pub fn check_graph_at(&self, path: &Path) -> Result<GraphState, InputError> {
+        let bytes = read_graph(path)?;
+        let f = Found {
+            path: path.to_path_buf(),
+            out: PathBuf::from(path.file_stem().unwrap_or_default()).with_extension("sbc"),
+            kind: FileKind::Graph,
+        };
+        Ok(self.check_graph(&f, Ok(bytes)))
+    }
+
+    /// Compiles `text` as the graph named `name` against the current catalog (a graph that is
+    /// not on disk: the studio's unsaved edits).
+    pub fn compile_text(&self, name: &str, text: &str) -> Compiled {
+        compile::compile(&SourceFile::new(name, text), self.catalog.catalog())
     }
 
     /// How many graphs were found under the paths.
@@ -311,12 +361,13 @@ impl Workspace {
         } else {
             self.catalog.refresh(changed)
         };
-        let catalog_changed = !delta.is_empty() || before != self.catalog.catalog().diagnostics();
+        let catalog_diagnostics_changed = before != self.catalog.catalog().diagnostics();
+        let catalog_changed = !delta.is_empty() || catalog_diagnostics_changed;
         let keys: BTreeSet<PathBuf> = changed
             .iter()
             .map(|p| key(self.cwd.as_deref(), p))
             .collect();
-        let rechecked = self.update(catalog_changed, &keys);
+        let changes = self.update(catalog_changed, &keys);
         if catalog_changed
             || keys
                 .iter()
@@ -326,12 +377,15 @@ impl Workspace {
         }
         Refresh {
             palette: palette::delta(&delta),
-            rechecked,
+            catalog_diagnostics_changed,
+            rechecked: changes.rechecked,
+            files: changes.files,
+            checks: changes.checks,
         }
     }
 
     /// Walks the roots and (re-)checks what `everything` or the changed `keys` call for.
-    fn update(&mut self, everything: bool, keys: &BTreeSet<PathBuf>) -> Vec<String> {
+    fn update(&mut self, everything: bool, keys: &BTreeSet<PathBuf>) -> Changes {
         let root = self.assets();
         self.missing.clear();
         let mut found: BTreeSet<Found> = BTreeSet::new();
@@ -354,16 +408,17 @@ impl Workspace {
         // folder, through a symbolic link).
         let mut real = BTreeSet::new();
         found.retain(|f| real.insert(key(None, &f.path)));
-        let mut rechecked = Vec::new();
+        let mut ch = Changes::default();
         // Graphs: compiled in parallel, when new, changed or the catalog changed.
         let graphs: Vec<&Found> = found.iter().filter(|f| f.kind == FileKind::Graph).collect();
         let todo: Vec<(&Found, Result<Vec<u8>, InputError>)> = graphs
             .iter()
             .filter_map(|f| {
-                let bytes = read_input(&f.path, InputKind::Graph);
+                let bytes = read_graph(&f.path);
                 let old = self.graphs.get(&f.path);
-                let same = old
-                    .is_some_and(|o| o.hash.is_some() && o.hash == bytes.as_deref().ok().map(hash));
+                let same = old.is_some_and(|o| {
+                    o.version.is_some() && o.version == bytes.as_deref().ok().map(version_of)
+                });
                 (everything || !same).then_some((*f, bytes))
             })
             .collect();
@@ -372,11 +427,24 @@ impl Workspace {
             .map(|(f, bytes)| self.check_graph(f, bytes))
             .collect();
         for g in done {
-            rechecked.push(g.source.name().to_string());
+            let name = g.name().to_string();
+            let old = self.graphs.get(&g.file.path);
+            if old.is_none_or(|o| o.version != g.version) {
+                ch.files.push((name.clone(), g.version.clone()));
+            }
+            if old.is_none_or(|o| o.diagnostics != g.diagnostics) {
+                ch.checks.push((name.clone(), g.diagnostics.clone()));
+            }
+            ch.rechecked.push(name);
             self.graphs.insert(g.file.path.clone(), g);
         }
         let keep: BTreeSet<&PathBuf> = graphs.iter().map(|f| &f.path).collect();
-        self.graphs.retain(|p, _| keep.contains(p));
+        for (_, gone) in self.graphs.extract_if(.., |p, _| !keep.contains(p)) {
+            ch.files.push((gone.name().to_string(), None));
+            if !gone.diagnostics.is_empty() {
+                ch.checks.push((gone.name().to_string(), Vec::new()));
+            }
+        }
         // Skeletons, state machines and scenes.
         let others: Vec<&Found> = found.iter().filter(|f| f.kind != FileKind::Graph).collect();
         for f in &others {
@@ -386,7 +454,10 @@ impl Workspace {
                 (FileKind::Scene, Some(s)) => everything || keys.iter().any(|k| s.depends_on(k)),
                 (kind, Some(s)) => {
                     everything
-                        || read_input(&f.path, input_kind(kind)).ok().map(|b| hash(&b)) != s.hash
+                        || read_input(&f.path, input_kind(kind))
+                            .ok()
+                            .map(|b| version_of(&b))
+                            != s.version
                 }
             };
             if !stale {
@@ -396,56 +467,19 @@ impl Workspace {
                 FileKind::Scene => self.check_scene(f),
                 _ => self.check_animation_file(f),
             };
-            rechecked.push(self.display(&f.path));
+            ch.rechecked.push(self.display(&f.path));
             self.files.insert(f.path.clone(), ((*f).clone(), st));
         }
         let keep: BTreeSet<&PathBuf> = others.iter().map(|f| &f.path).collect();
         self.files.retain(|p, _| keep.contains(p));
-        rechecked.sort();
-        rechecked
+        ch.rechecked.sort();
+        ch.files.sort();
+        ch.checks.sort_by(|a, b| a.0.cmp(&b.0));
+        ch
     }
 
     fn check_graph(&self, f: &Found, bytes: Result<Vec<u8>, InputError>) -> GraphState {
-        let name = self.display(&f.path);
-        let unreadable = |msg: String, name: &str| GraphState {
-            file: f.clone(),
-            source: SourceFile::new(name, ""),
-            compiled: None,
-            diagnostics: vec![Diagnostic::error(E_UNREADABLE, msg).in_file(name)],
-            hash: None,
-        };
-        let bytes = match bytes {
-            Ok(b) => b,
-            Err(e) => return unreadable(format!("cannot read file: {e}"), &name),
-        };
-        let h = Some(hash(&bytes));
-        match String::from_utf8(bytes) {
-            Err(e) => {
-                let src = SourceFile::new(name, String::from_utf8_lossy(e.as_bytes()).into_owned());
-                let at = e.utf8_error().valid_up_to();
-                GraphState {
-                    file: f.clone(),
-                    diagnostics: vec![
-                        Diagnostic::error(diag::E_NOT_UTF8, "file is not valid UTF-8")
-                            .at(&src, diag::Span::new(at, at + 1)),
-                    ],
-                    source: src,
-                    compiled: None,
-                    hash: h,
-                }
-            }
-            Ok(text) => {
-                let src = SourceFile::new(name, text);
-                let compiled = compile::compile(&src, self.catalog.catalog());
-                GraphState {
-                    file: f.clone(),
-                    diagnostics: compiled.diagnostics().to_vec(),
-                    source: src,
-                    compiled: Some(compiled),
-                    hash: h,
-                }
-            }
-        }
+        GraphState::check(f, self.display(&f.path), bytes, self.catalog.catalog())
     }
 
     fn check_animation_file(&self, f: &Found) -> FileState {
@@ -454,21 +488,18 @@ impl Workspace {
         let mut st = FileState {
             source: None,
             diagnostics: Vec::new(),
-            hash: None,
+            version: None,
             reads: BTreeSet::new(),
             folders: BTreeSet::new(),
         };
         let bytes = match read_input(&f.path, kind) {
             Ok(b) => b,
             Err(e) => {
-                st.diagnostics.push(
-                    Diagnostic::error(E_UNREADABLE, format!("cannot read file: {e}"))
-                        .in_file(&name),
-                );
+                st.diagnostics.push(unreadable(&name, &e));
                 return st;
             }
         };
-        st.hash = Some(hash(&bytes));
+        st.version = Some(version_of(&bytes));
         let src = SourceFile::new(name.clone(), String::from_utf8_lossy(&bytes).into_owned());
         if kind == InputKind::Skeleton {
             st.diagnostics = load_skeleton_bytes(&name, &bytes).diagnostics;
@@ -491,7 +522,7 @@ impl Workspace {
         let mut st = FileState {
             source: None,
             diagnostics: Vec::new(),
-            hash: None,
+            version: None,
             reads: BTreeSet::from([key(cwd, &f.path)]),
             folders: BTreeSet::new(),
         };
@@ -619,6 +650,48 @@ mod tests {
         assert_eq!(r.palette.added, ["event animseq::steps.a2"]);
         let codes: Vec<&str> = ws.diagnostics().iter().map(|d| d.code).collect();
         assert_eq!(codes, ["E0312", "E0562"]);
+    }
+
+    #[test]
+    fn a_refresh_lists_the_graph_files_and_checks_that_changed() {
+        let (dir, _) = project();
+        let root = dir.path();
+        let live = LiveCatalog::scan(&root.join("assets"), Some(root), None).unwrap();
+        let graphs = PathBuf::from("graphs");
+        let mut ws = Workspace::with_names(
+            Some(root),
+            std::slice::from_ref(&graphs),
+            live,
+            Some(&graphs),
+        );
+        let names: Vec<&str> = ws.graphs().map(GraphState::name).collect();
+        assert_eq!(
+            names,
+            ["other.bpg", "steps.bpg"],
+            "named in the graphs folder"
+        );
+
+        // Bytes changed, diagnostics did not: a file change only.
+        let o = root.join("graphs/other.bpg");
+        let text = OTHER.replace("\"x\"", "\"y\"");
+        std::fs::write(&o, &text).unwrap();
+        let r = ws.refresh(std::slice::from_ref(&o));
+        let v = version_of(text.as_bytes());
+        assert_eq!(r.files, [("other.bpg".to_string(), Some(v.clone()))]);
+        assert_eq!(r.checks, []);
+        assert_eq!(ws.graph("other.bpg").unwrap().version, Some(v));
+
+        // Broken: both; gone: the file and the check cleared.
+        std::fs::write(&o, "graph other\nnode a = int.ad\n").unwrap();
+        let r = ws.refresh(std::slice::from_ref(&o));
+        assert_eq!(r.checks.len(), 1);
+        assert_eq!(r.checks[0].1[0].file, "other.bpg");
+        std::fs::remove_file(&o).unwrap();
+        let r = ws.refresh(std::slice::from_ref(&o));
+        assert_eq!(r.files, [("other.bpg".to_string(), None)]);
+        assert_eq!(r.checks, [("other.bpg".to_string(), Vec::new())]);
+        assert!(!r.is_empty());
+        assert!(ws.refresh(std::slice::from_ref(&o)).is_empty());
     }
 
     #[test]
