@@ -94,7 +94,9 @@ fn graphs(state: &State) -> Response {
         .graphs()
         .map(|g| {
             let (errors, warnings) = diag::counts(&g.diagnostics);
-            let entry = json!({"path": g.name(), "graph": g.graph_name(), "errors": errors, "warnings": warnings});
+            let (path, graph) = (g.name(), g.graph_name());
+            let entry =
+                json!({"path": path, "graph": graph, "errors": errors, "warnings": warnings});
             (g.name(), entry)
         })
         .collect();

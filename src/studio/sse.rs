@@ -1,7 +1,8 @@
 //! Server-Sent Events (`GET /api/events`): `palette`, `check` and `file` events, produced by
 //! the watcher thread from [`Workspace::refresh`](crate::workspace::Workspace::refresh) (the
-//! engine `sinew watch` uses) and broadcast to every open stream. Each stream has a bounded queue; a client that does not
-//! keep up is dropped (it reconnects and re-reads), never buffered without bound.
+//! engine `sinew watch` uses) and broadcast to every open stream. Each stream has a bounded
+//! queue; a client that does not keep up is dropped (it reconnects and re-reads), never
+//! buffered without bound.
 
 use super::State;
 use super::http::{Body, Response};

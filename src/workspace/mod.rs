@@ -3,8 +3,9 @@
 //! scene loaded through the project loader — kept as state that [`Workspace::refresh`] brings
 //! up to date from the paths a file-system watcher reports. `sinew check` and `build` report a
 //! fresh [`Workspace`]; `sinew watch` and `sinew studio` (its graph list, its `file` and
-//! `check` events: [`Refresh::files`], [`Refresh::checks`]) drive one. One pipeline: the loader (`crate::project`), the compiler
-//! (`crate::compile`) and the catalog (`crate::catalog::scan`) do the work.
+//! `check` events: [`Refresh::files`], [`Refresh::checks`]) drive one. One pipeline: the
+//! loader (`crate::project`), the compiler (`crate::compile`) and the catalog
+//! (`crate::catalog::scan`) do the work.
 //!
 //! A refresh re-checks only what may have changed: the catalog incrementally from the changed
 //! asset paths; a graph when its bytes changed or the catalog's events or diagnostics did (it
