@@ -15,6 +15,8 @@
 //! 3. Every open window whose instance is gone (state left, crossfade done, layer stopped or
 //!    replaced, clip replaced) or whose effective weight is 0 or below the threshold ends now,
 //!    with `completed: false`, the clip time and weight at the cut and its occurrence's cycle.
+//!    After an update every open window passes that test, so an update whose live instances
+//!    and weights are bit for bit the last update's skips it without looking at the windows.
 //!
 //! Removing the animator (or despawning its entity) ends every open window
 //! ([`Animator::cut_all`]).
@@ -23,7 +25,7 @@ use bevy_ecs::prelude::*;
 
 use super::Animator;
 use super::clip::{Clip, draw};
-use super::playback::{Fire, Motion, instance_key};
+use super::playback::{Base, Fire, Layer, Motion, instance_key};
 use super::system::{AnimatorRecord, Fired};
 use crate::crossing::{Crossing, DEFAULT_LIMIT, Edge, PlaybackInterval};
 
@@ -74,6 +76,49 @@ fn bounds(i: &PlaybackInterval) -> Option<(f64, f64, bool)> {
     }
 }
 
+/// Whether two live lists are equal bit for bit (an equal list gives every use the same
+/// weights, `-0.0` and NaN included).
+#[inline]
+fn same_live(a: &[(u64, f64)], b: &[(u64, f64)]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.0 == y.0 && x.1.to_bits() == y.1.to_bits())
+}
+
+/// Every clip instance alive after the update, with its effective weight (crossfade ×
+/// blend-tree × layer weight, as the pose uses them), in order, to `put`.
+#[inline(always)]
+fn each_live(base: &Option<Base>, layers: &[Layer], mut put: impl FnMut(u64, f64)) {
+    let mut motion = |m: &Motion, side: f64| {
+        for lf in &m.leaves {
+            put(instance_key(m.id, lf.clip), side * f64::from(lf.weight));
+        }
+    };
+    if let Some(b) = base {
+        let incoming = b.fade.as_ref().map_or(1.0, |f| f.weight_in(f.elapsed()));
+        motion(&b.current, incoming);
+        if let Some(f) = &b.fade {
+            motion(&f.from, 1.0 - incoming);
+        }
+    }
+    for l in layers {
+        let fade_in = match &l.fade {
+            Some(f) if f.duration > 0.0 => f.weight_in(f.elapsed()),
+            _ => 1.0,
+        };
+        if let Some(p) = &l.clip {
+            put(instance_key(p.id, p.slot), l.weight * fade_in);
+        }
+        if let Some(f) = &l.fade {
+            put(
+                instance_key(f.from.id, f.from.slot),
+                l.weight * (1.0 - fade_in),
+            );
+        }
+    }
+}
+
 impl Animator {
     /// Gives the chance draws their key: the scene's `seed` and the entity's scene name (an
     /// embedding game passes any stable name per animator). Without a key, the key is that of
@@ -84,38 +129,31 @@ impl Animator {
         self.chance_key = super::clip::stable_hash(&bytes);
     }
 
-    /// Every clip instance alive after the update, with its effective weight (crossfade ×
-    /// blend-tree × layer weight, as the pose uses them), into `self.live`.
+    /// The clip instances alive after the update, with their effective weights, into
+    /// `self.live` ([`each_live`]).
+    #[inline]
     fn collect_live(&mut self) {
         let live = &mut self.live;
         live.clear();
-        let mut motion = |m: &Motion, side: f64| {
-            for lf in &m.leaves {
-                live.push((instance_key(m.id, lf.clip), side * f64::from(lf.weight)));
-            }
-        };
-        if let Some(b) = &self.base {
-            let incoming = b.fade.as_ref().map_or(1.0, |f| f.weight_in(f.elapsed()));
-            motion(&b.current, incoming);
-            if let Some(f) = &b.fade {
-                motion(&f.from, 1.0 - incoming);
-            }
-        }
-        for l in &self.layers {
-            let fade_in = match &l.fade {
-                Some(f) if f.duration > 0.0 => f.weight_in(f.elapsed()),
-                _ => 1.0,
-            };
-            if let Some(p) = &l.clip {
-                live.push((instance_key(p.id, p.slot), l.weight * fade_in));
-            }
-            if let Some(f) = &l.fade {
-                live.push((
-                    instance_key(f.from.id, f.from.slot),
-                    l.weight * (1.0 - fade_in),
-                ));
+        each_live(&self.base, &self.layers, |i, w| live.push((i, w)));
+    }
+
+    /// With windows open: whether a cut pass must run before this update's intervals (an open
+    /// window's instance gone and not in `fires`) and after them (gone, or its weight 0 or
+    /// below the window's threshold).
+    #[inline(never)]
+    fn cut_passes(&self, fires: &[Fire]) -> (bool, bool) {
+        let (mut before, mut after) = (false, false);
+        for o in &self.open {
+            match self.live_weight(o.instance) {
+                Some(w) => after |= !(w > 0.0 && w >= o.threshold),
+                None => {
+                    after = true;
+                    before |= !fires.iter().any(|f| f.instance == o.instance);
+                }
             }
         }
+        (before, after)
     }
 
     #[inline]
@@ -147,24 +185,29 @@ impl Animator {
         fired: &mut Vec<AnimatorRecord>,
         errors: &mut Vec<AnimatorRecord>,
     ) {
+        // With windows open, the last update's live list is kept to compare.
+        let open = !self.open.is_empty();
+        if open {
+            std::mem::swap(&mut self.live, &mut self.live_before);
+        }
         self.collect_live();
         let fires = std::mem::take(&mut self.fires);
         // Instances gone before this update moved them (a state left at once, a layer stopped
         // or replaced) end first, so a clip started in their place begins after they end.
-        // The common update ends nothing: one pass in place decides whether either cut pass
-        // (out of line) runs. The weights are this update's already, and a window opened by
-        // this update's begins has a weight > 0 at or above its threshold, so only the windows
-        // open now can need the second pass.
-        let (mut before, mut after) = (false, false);
-        for o in &self.open {
-            match self.live_weight(o.instance) {
-                Some(w) => after |= !(w > 0.0 && w >= o.threshold),
-                None => {
-                    after = true;
-                    before |= !fires.iter().any(|f| f.instance == o.instance);
-                }
-            }
-        }
+        // The common update ends nothing: `cut_passes` decides whether either cut pass (both
+        // out of line) runs. The weights are this update's already, and a window
+        // opened by this update's begins has a weight > 0 at or above its threshold, so only
+        // the windows open now can need the second pass. After every update each open window's
+        // instance is alive at a weight > 0 and at or above the window's threshold (what fails
+        // is cut), so while the live list is the last update's, neither pass runs and the open
+        // windows are not looked at.
+        let (before, after) = if open && !same_live(&self.live, &self.live_before) {
+            self.cut_passes(&fires)
+        } else {
+            // The invariant the skip rests on.
+            debug_assert!(!open || self.cut_passes(&fires) == (false, false));
+            (false, false)
+        };
         if before {
             self.cut_dead(owner, fired, Some(&fires));
         }
