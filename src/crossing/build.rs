@@ -26,7 +26,6 @@ impl Layout {
         let mut times = Vec::new();
         let mut group_start = Vec::new();
         let mut fwd = Vec::with_capacity(entries.len());
-        let mut rev = Vec::with_capacity(entries.len());
         let mut prev: Option<(f64, bool)> = None;
         for (pos, e) in entries.iter().enumerate() {
             if prev != Some((e.time, e.loop_end)) {
@@ -37,16 +36,32 @@ impl Layout {
             fwd.push(e.marker);
         }
         group_start.push(entries.len() as u32);
-        for w in group_start.windows(2) {
-            let mut group: Vec<&Entry> = entries[w[0] as usize..w[1] as usize].iter().collect();
+        let slot = |g: usize, marker: u32, reverse: bool| Slot {
+            time: times[g],
+            notify: marker & INDEX_MASK,
+            edge: EDGES[usize::from(reverse)][(marker >> TAG_SHIFT) as usize],
+        };
+        let fwd_slots = (0..times.len())
+            .flat_map(|g| {
+                let markers = &fwd[group_start[g] as usize..group_start[g + 1] as usize];
+                markers.iter().map(move |&m| slot(g, m, false))
+            })
+            .collect();
+        let mut rev_slots = Vec::with_capacity(entries.len());
+        for g in (0..times.len()).rev() {
+            let mut group: Vec<&Entry> = entries
+                [group_start[g] as usize..group_start[g + 1] as usize]
+                .iter()
+                .collect();
             group.sort_by(|a, b| a.rev_rank.cmp(&b.rev_rank).then(index(a).cmp(&index(b))));
-            rev.extend(group.iter().map(|e| e.marker));
+            rev_slots.extend(group.iter().map(|e| slot(g, e.marker, true)));
         }
         Layout {
             times,
             group_start,
             fwd,
-            rev,
+            fwd_slots,
+            rev_slots,
         }
     }
 }

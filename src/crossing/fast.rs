@@ -132,7 +132,6 @@ impl NotifyIndex {
             }
         }
         let to = plan.arr;
-        let mut room = limit;
         // B is resolved lazily: its head is at least `bb + u[0]`, so while that is not below
         // A's head, A fires first (equal times: the lower cycle first) without searching B —
         // except B's group of window ends at the loop point, which fires before A's end group
@@ -142,18 +141,9 @@ impl NotifyIndex {
         if bb + u[0] > to {
             // Nothing of cycle k + 1 (nor later) fires: the common short update is one walk
             // through cycle k.
-            while ga < ng {
-                let ta = ba + u[ga];
-                if ta > to {
-                    return Some(false);
-                }
-                if !self.emit::<false, M>(&self.lay, out, &mut room, ga, k, ta) {
-                    return Some(true);
-                }
-                ga += 1;
-            }
-            return Some(false);
+            return Some(self.walk_fwd::<M>(out, limit, ga, k, ba, to));
         }
+        let mut room = limit;
         let mut gb = UNRESOLVED;
         loop {
             if ga == ng {
@@ -248,7 +238,6 @@ impl NotifyIndex {
             }
         }
         let to = plan.arr;
-        let mut room = limit;
         // B is resolved lazily: its head is at most `bb + u[last]`. On equal times A (the higher
         // cycle) fires first, except A's group of window ends at the loop point (begins when
         // crossed in reverse), which fires after B's end group.
@@ -257,18 +246,9 @@ impl NotifyIndex {
         let mut bb = cycle_base(d, k - 1);
         if bb + u[last] < to {
             // Nothing of cycle k - 1 (nor earlier) fires: one walk back through cycle k.
-            while na > 0 {
-                let ta = ba + u[na - 1];
-                if ta < to {
-                    return Some(false);
-                }
-                if !self.emit::<true, M>(&self.lay, out, &mut room, na - 1, k, ta) {
-                    return Some(true);
-                }
-                na -= 1;
-            }
-            return Some(false);
+            return Some(self.walk_rev::<M>(out, limit, na, k, ba, to));
         }
+        let mut room = limit;
         let mut nb = UNRESOLVED;
         loop {
             if na == 0 {

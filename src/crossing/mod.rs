@@ -276,12 +276,29 @@ pub struct NotifyIndex {
 struct Layout {
     /// Group clip times, ascending (the loop-point end group repeats time 0).
     times: Vec<f64>,
-    /// Group `g` holds `fwd[group_start[g]..group_start[g + 1]]` (likewise `rev`).
+    /// Group `g` holds `fwd[group_start[g]..group_start[g + 1]]` (likewise `fwd_slots`; in
+    /// `rev_slots` it is `rev_slots[n - group_start[g + 1]..n - group_start[g]]`).
     group_start: Vec<u32>,
     /// Markers in forward firing order within each group.
     fwd: Vec<u32>,
-    /// Markers in reverse firing order within each group.
-    rev: Vec<u32>,
+    /// The markers decoded for forward emission, in the order of `fwd`: one walk over them
+    /// emits a cycle's crossings in forward firing order.
+    fwd_slots: Vec<Slot>,
+    /// The markers decoded for reverse emission (edges as crossed in reverse), groups in
+    /// descending time, each in reverse firing order: one walk emits a cycle backwards.
+    rev_slots: Vec<Slot>,
+}
+
+/// One marker as emission needs it: its group's clip time and what its crossing reports, so
+/// that emitting a window edge costs what emitting a point notify costs.
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    /// The group's clip time (0 for a loop-point window end).
+    time: f64,
+    /// Authored index.
+    notify: u32,
+    /// The reported edge in this slot's direction.
+    edge: Option<Edge>,
 }
 
 /// Lower (forward) or upper (reverse) departure bound of a query.
@@ -467,7 +484,7 @@ impl NotifyIndex {
 
     /// Appends group `g` of `lay` in cycle `k` (canonical time `t`), at most `*room` crossings,
     /// in forward (`REV == false`) or reverse firing order, for an index of mode `M`
-    /// ([`POINTS`]: nothing to decode; [`LOOP_ENDS`]: group 0 holds the loop-point ends).
+    /// ([`LOOP_ENDS`]: group 0 holds the loop-point ends).
     /// Returns false when the group did not fit entirely (the query is then truncated).
     #[inline(always)]
     fn emit<const REV: bool, const M: u8>(
@@ -481,11 +498,11 @@ impl NotifyIndex {
     ) -> bool {
         let s = lay.group_start[g] as usize;
         let e = lay.group_start[g + 1] as usize;
-        // Without windows both orders are the authored order: one array serves both.
-        let markers = if REV && M != POINTS {
-            &lay.rev[s..e]
+        let slots = if REV {
+            let n = lay.rev_slots.len();
+            &lay.rev_slots[n - e..n - s]
         } else {
-            &lay.fwd[s..e]
+            &lay.fwd_slots[s..e]
         };
         // The loop-point ends report their occurrence: the cycle before, at clip time D.
         let (clip_time, cycle) = if M == LOOP_ENDS && g == 0 {
@@ -493,26 +510,111 @@ impl NotifyIndex {
         } else {
             (lay.times[g], k)
         };
-        let edges = &EDGES[usize::from(REV)];
-        for &m in markers {
+        for slot in slots {
             if *room == 0 {
                 return false;
             }
             *room -= 1;
-            let (notify, edge) = if M == POINTS {
-                (m, None)
-            } else {
-                (m & INDEX_MASK, edges[(m >> TAG_SHIFT) as usize])
-            };
             out.push(Crossing {
-                notify,
-                edge,
+                notify: slot.notify,
+                edge: slot.edge,
                 time: t,
                 clip_time,
                 cycle,
             });
         }
         true
+    }
+
+    /// Appends the crossings of cycle `k` (base `b`) forward from group `g` up to `to`
+    /// (included), at most `limit` of them; returns `truncated`. One walk over the decoded
+    /// markers: per crossing one time test and one push.
+    #[inline(always)]
+    fn walk_fwd<const M: u8>(
+        &self,
+        out: &mut Vec<Crossing>,
+        limit: usize,
+        mut g: usize,
+        k: i64,
+        b: f64,
+        to: f64,
+    ) -> bool {
+        let lay = &self.lay;
+        let mut room = limit;
+        if M == LOOP_ENDS && g == 0 {
+            let t = b + lay.times[0];
+            if t > to {
+                return false;
+            }
+            if !self.emit::<false, M>(lay, out, &mut room, 0, k, t) {
+                return true;
+            }
+            g = 1;
+        }
+        let slots = &lay.fwd_slots[lay.group_start[g] as usize..];
+        let fit = slots.len().min(room);
+        for s in &slots[..fit] {
+            let t = b + s.time;
+            if t > to {
+                return false;
+            }
+            out.push(Crossing {
+                notify: s.notify,
+                edge: s.edge,
+                time: t,
+                clip_time: s.time,
+                cycle: k,
+            });
+        }
+        // Stopped by the limit: truncated when the next marker fires too.
+        slots.get(fit).is_some_and(|s| b + s.time <= to)
+    }
+
+    /// Appends the crossings of cycle `k` (base `b`) backwards from group `na - 1` down to `to`
+    /// (included), at most `limit` of them; returns `truncated`.
+    #[inline(always)]
+    fn walk_rev<const M: u8>(
+        &self,
+        out: &mut Vec<Crossing>,
+        limit: usize,
+        na: usize,
+        k: i64,
+        b: f64,
+        to: f64,
+    ) -> bool {
+        let lay = &self.lay;
+        let n = lay.rev_slots.len();
+        // Under LOOP_ENDS group 0 (the loop-point ends, reported in the cycle before) is
+        // emitted on its own after the walk.
+        let low = if M == LOOP_ENDS { na.min(1) } else { 0 };
+        let slots =
+            &lay.rev_slots[n - lay.group_start[na] as usize..n - lay.group_start[low] as usize];
+        let fit = slots.len().min(limit);
+        for s in &slots[..fit] {
+            let t = b + s.time;
+            if t < to {
+                return false;
+            }
+            out.push(Crossing {
+                notify: s.notify,
+                edge: s.edge,
+                time: t,
+                clip_time: s.time,
+                cycle: k,
+            });
+        }
+        if let Some(s) = slots.get(fit) {
+            return b + s.time >= to;
+        }
+        if low == 1 {
+            let t = b + lay.times[0];
+            if t < to {
+                return false;
+            }
+            let mut room = limit - fit;
+            return !self.emit::<true, M>(lay, out, &mut room, 0, k, t);
+        }
+        false
     }
 
     /// Non-looping: only cycle 0, where `T == t` exactly.
