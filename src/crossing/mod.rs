@@ -427,7 +427,7 @@ impl NotifyIndex {
         if !plan.looping {
             return self.single_cycle(plan, out, limit);
         }
-        if plan.dep.x.abs().max(plan.arr.abs()) <= self.fast_limit {
+        if plan.dep.x.abs() <= self.fast_limit && plan.arr.abs() <= self.fast_limit {
             // Monomorphized on the markers' mode (points only: the merge and the emission are
             // exactly the notify-only ones) and on the strictness of the departure comparison.
             let fast = match self.mode {
