@@ -167,9 +167,13 @@ impl NotifyIndex {
                 .min(min_gap * 562_949_953_421_312.0 - 8.0 * duration) // min_gap * 2^49
                 .min(f64::MAX / 4.0)
         };
-        // About four buckets per group: most buckets hold no group or one, so the search
-        // rarely bisects.
-        let nb = (4 * uniq.len()).next_power_of_two().min(1 << 16);
+        // About four buckets per group, so most hold no group or one and the search rarely
+        // bisects; above 1024 groups one per group (the table stays small beside `times`).
+        let nb = (4 * uniq.len())
+            .next_power_of_two()
+            .min(1 << 12)
+            .max(uniq.len().next_power_of_two())
+            .min(1 << 16);
         let width = duration / nb as f64;
         let buckets = (0..=nb)
             .map(|j| {

@@ -517,7 +517,7 @@ impl NotifyIndex {
             *room -= 1;
             out.push(Crossing {
                 notify: slot.notify,
-                edge: slot.edge,
+                edge: if M == POINTS { None } else { slot.edge },
                 time: t,
                 clip_time,
                 cycle,
@@ -560,7 +560,7 @@ impl NotifyIndex {
             }
             out.push(Crossing {
                 notify: s.notify,
-                edge: s.edge,
+                edge: if M == POINTS { None } else { s.edge },
                 time: t,
                 clip_time: s.time,
                 cycle: k,
@@ -597,7 +597,7 @@ impl NotifyIndex {
             }
             out.push(Crossing {
                 notify: s.notify,
-                edge: s.edge,
+                edge: if M == POINTS { None } else { s.edge },
                 time: t,
                 clip_time: s.time,
                 cycle: k,
