@@ -11,8 +11,8 @@ mod write;
 
 pub use load::{Loaded, MAX_WINDOWS, SeqSpans, check_root_motion_bone, load, load_bytes};
 pub use migrate::{MigrateError, Migration, migrate};
-pub(crate) use write::quote;
 pub use write::{min_format, to_ron};
+pub(crate) use write::{push_f32, quote};
 
 /// The newest format version this reader knows.
 pub const CURRENT_FORMAT: u32 = 4;

@@ -440,13 +440,9 @@ fn import_one(
 ) -> Result<(AnimManifest, String, Vec<Diagnostic>), String> {
     let prepared = import::prepare(display, bytes);
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut externals = BTreeMap::new();
-    for uri in prepared.external_uris() {
-        // A missing file is the importer's diagnostic (it names the buffer).
-        if let Ok(b) = read_input(&dir.join(&uri), InputKind::Model) {
-            externals.insert(uri, b);
-        }
-    }
+    // External buffers are read once the importer has parsed the model and names them (a
+    // missing file is the importer's diagnostic: it names the buffer).
+    let mut read = |uri: &str| read_input(&dir.join(uri), InputKind::Model).ok();
     let out_dir = generated.join(uuid.hyphenated().to_string());
     std::fs::create_dir_all(&out_dir)
         .map_err(|e| format!("cannot create {}: {e}", ctx.display(&out_dir)))?;
@@ -455,7 +451,7 @@ fn import_one(
         source: source_hint(assets, path),
     };
     let mut write_err = None;
-    let outcome = prepared.import(&id, &externals, &mut |a| {
+    let outcome = prepared.import_reading(&id, &mut read, &mut |a| {
         if write_err.is_none()
             && let Err(e) = write_if_changed(&out_dir.join(&a.file), a.text().as_bytes())
         {

@@ -11,7 +11,6 @@ use super::diagnostics::{
 use super::nodes::Forest;
 use super::notifies;
 use super::skeleton::SkelOut;
-use crate::anim::normalize_bone_name;
 use crate::animseq::{AnimSeq, Curve, CurveValue, Interpolation, Track};
 use gltf::json::accessor::Type;
 use gltf::json::animation::{Interpolation as GInterp, Property};
@@ -77,11 +76,10 @@ struct Times {
 }
 
 /// `f32` key time as the `f64` with the same shortest decimal (`0.041666668`, not
-/// `0.0416666679084301`).
-fn time_f64(x: f32) -> f64 {
-    let mut buf = String::with_capacity(16);
-    use std::fmt::Write as _;
-    let _ = write!(buf, "{x}");
+/// `0.0416666679084301`); `buf` is scratch space.
+fn time_f64(x: f32, buf: &mut String) -> f64 {
+    buf.clear();
+    crate::animseq::push_f32(buf, x);
     buf.parse().unwrap_or(f64::from(x))
 }
 
@@ -266,7 +264,11 @@ pub fn build(
                 ),
             );
         }
-        let t = src.iter().map(|&k| time_f64(d.values[k])).collect();
+        let mut buf = String::with_capacity(32);
+        let t = src
+            .iter()
+            .map(|&k| time_f64(d.values[k], &mut buf))
+            .collect();
         times.insert(p.input, Times { src, t });
     }
     let first = times
@@ -325,9 +327,8 @@ pub fn build(
     let skel = skeleton.and_then(|s| sc.skels.get(s));
 
     // Bone names: the skeleton's; nodes outside it keep their own (unique against it).
-    let mut taken: BTreeSet<String> = skel
-        .map(|s| s.bone.values().map(|n| normalize_bone_name(n)).collect())
-        .unwrap_or_default();
+    // The skeleton's names as Sinew matches them, made only when a node outside it is driven.
+    let mut taken: Option<BTreeSet<String>> = None;
     let mut names: BTreeMap<usize, String> = BTreeMap::new();
     let mut outside = Vec::new();
     for p in plans.iter().filter(|p| !matches!(p.what, What::W(_))) {
@@ -342,7 +343,16 @@ pub fn build(
         if n.trim().is_empty() {
             n = format!("GltfNode{}", p.node);
         }
-        while !taken.insert(normalize_bone_name(&n)) {
+        let taken = taken.get_or_insert_with(|| {
+            skel.map(|s| {
+                s.bone
+                    .values()
+                    .map(|n| super::nodes::normalized(n))
+                    .collect()
+            })
+            .unwrap_or_default()
+        });
+        while !taken.insert(super::nodes::normalized(&n)) {
             n.push_str(&format!("~{}", p.node));
         }
         outside.push(quoted(&n));
@@ -360,10 +370,10 @@ pub fn build(
     }
 
     // Track order: the skeleton's bone order, then other nodes by index.
-    let order: BTreeMap<usize, usize> = skel
-        .map(|s| s.nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect())
-        .unwrap_or_default();
-    let rank = |n: usize| order.get(&n).map_or((1, n), |&i| (0, i));
+    let rank = |n: usize| {
+        skel.and_then(|s| s.position.get(&n))
+            .map_or((1, n), |&i| (0, i))
+    };
     let mut tracks: BTreeMap<(usize, usize), Track> = BTreeMap::new();
     let mut curves: Vec<(usize, usize, Curve)> = Vec::new();
     let mut outputs: BTreeMap<(usize, bool), Rc<accessor::Decoded>> = BTreeMap::new();
@@ -457,7 +467,7 @@ pub fn build(
                 k0
             }
         };
-        let name = names.get(&p.node).cloned().unwrap_or_default();
+        let name = names.get(&p.node).map_or("", String::as_str);
         let channel_desc = || {
             format!(
                 "animation {lbl}, {} of node {} ({})",
@@ -469,7 +479,7 @@ pub fn build(
         let res = match p.what {
             What::T | What::S | What::R => {
                 let track = tracks.entry(rank(p.node)).or_insert_with(|| Track {
-                    bone: name.clone(),
+                    bone: name.to_string(),
                     translation: Vec::new(),
                     rotation: Vec::new(),
                     scale: Vec::new(),
@@ -679,4 +689,40 @@ fn accessor_count(root: &gltf::json::Root, i: usize) -> Option<usize> {
     root.accessors
         .get(i)
         .and_then(|a| usize::try_from(a.count.0).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_times_keep_the_f32_shortest_decimal() {
+        let mut buf = String::new();
+        let mut x = 0x9E37_79B9u32;
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0,
+            0.5,
+            1.0 / 24.0,
+            1e-5,
+            3.4e38,
+            54_595.06,
+            1e-40,
+        ];
+        let randoms = (0..200_000).map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            f32::from_bits(x)
+        });
+        for t in specials
+            .into_iter()
+            .chain(randoms)
+            .filter(|t| t.is_finite())
+        {
+            let want: f64 = format!("{t}").parse().expect("parses");
+            assert_eq!(time_f64(t, &mut buf).to_bits(), want.to_bits(), "{t:e}");
+        }
+    }
 }

@@ -110,31 +110,61 @@ enum State<'a> {
     Failed,
 }
 
-/// A parsed model, ready to import once its external buffers are supplied.
-pub struct Prepared<'a> {
-    stem: String,
-    bytes: &'a [u8],
-    /// Computed on demand ([`Prepared::fingerprint`]) or, during [`Prepared::import`], on a
-    /// second thread while the clips are converted.
-    fingerprint: std::cell::OnceCell<String>,
+/// A model's parse: what it is and the diagnostics parsing it gave.
+struct Parsed<'a> {
     state: State<'a>,
     report: Report,
 }
 
-/// Models at least this large are hashed on a second thread while their clips convert, and
-/// their clips are converted in parallel batches. Smaller ones take well under a millisecond,
-/// about what handing work to other threads costs on a busy machine.
+/// A model, ready to import once its external buffers are supplied.
+///
+/// Parsing is deferred to the first call that needs the document ([`Prepared::external_uris`]
+/// or an import), so that an import can hash the file on a second core while it parses and
+/// converts ([`Prepared::import_reading`] never parses outside that overlap).
+pub struct Prepared<'a> {
+    name: String,
+    stem: String,
+    bytes: &'a [u8],
+    /// Computed on demand ([`Prepared::fingerprint`]) or, during an import, beside the parse
+    /// and the conversion.
+    fingerprint: std::cell::OnceCell<String>,
+    parsed: std::cell::OnceCell<Parsed<'a>>,
+}
+
+/// Models at least this large have their clips converted in parallel batches of at most four
+/// clips (memory holds one batch at a time); smaller ones from [`PARALLEL_CLIPS_BYTES`] build
+/// all their clips in one parallel batch (their clips are small).
 const PARALLEL_BYTES: usize = 1 << 20;
 
-/// Parses a model. `name` is its display path (diagnostics name it); its file stem names
-/// skeletons of unnamed skins. `.fbx` (by name or content) is inspected as FBX.
+/// Models at least this large convert their clips in parallel. Below it a whole import takes
+/// a few tens of microseconds, about what handing work to another thread costs.
+const PARALLEL_CLIPS_BYTES: usize = 64 << 10;
+
+/// Models at least this large are hashed on a second core (a thread of the rayon pool) while
+/// they are parsed and converted; below it the hash takes about as long as waking a thread.
+const HASH_BESIDE_BYTES: usize = 16 << 10;
+
+/// Prepares a model for import. `name` is its display path (diagnostics name it); its file
+/// stem names skeletons of unnamed skins. `.fbx` (by name or content) is inspected as FBX.
 pub fn prepare<'a>(name: &str, bytes: &'a [u8]) -> Prepared<'a> {
-    let mut report = Report::new(name);
     let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let stem = match file_name.rsplit_once('.') {
         Some((s, _)) if !s.is_empty() => s.to_string(),
         _ => file_name.to_string(),
     };
+    Prepared {
+        name: name.to_string(),
+        stem,
+        bytes,
+        fingerprint: std::cell::OnceCell::new(),
+        parsed: std::cell::OnceCell::new(),
+    }
+}
+
+/// Parses a model: GLB by magic, FBX by content or name, else glTF JSON.
+fn parse<'a>(name: &str, bytes: &'a [u8]) -> Parsed<'a> {
+    let mut report = Report::new(name);
+    let file_name = name.rsplit(['/', '\\']).next().unwrap_or(name);
     let is_fbx_name = file_name.to_ascii_lowercase().ends_with(".fbx");
     let state = if bytes.starts_with(container::GLB_MAGIC) {
         container::parse(bytes, &mut report).map_or(State::Failed, |d| State::Gltf(Box::new(d)))
@@ -143,13 +173,41 @@ pub fn prepare<'a>(name: &str, bytes: &'a [u8]) -> Prepared<'a> {
     } else {
         container::parse(bytes, &mut report).map_or(State::Failed, |d| State::Gltf(Box::new(d)))
     };
-    Prepared {
-        stem,
-        bytes,
-        fingerprint: std::cell::OnceCell::new(),
-        state,
-        report,
-    }
+    Parsed { state, report }
+}
+
+/// Where an import finds the external files a model's buffers name.
+enum Externals<'e> {
+    /// Read already, by URI.
+    Given(&'e BTreeMap<String, Vec<u8>>),
+    /// Read on demand, once the model is parsed (`None`: missing).
+    Read(&'e mut dyn FnMut(&str) -> Option<Vec<u8>>),
+}
+
+/// Runs `work` while `bytes` are hashed on a thread of the rayon pool; whichever comes first
+/// (that thread, or this one once `work` is done) hashes, so a busy pool never delays the
+/// import by more than the hash itself.
+fn hashed_beside<R>(bytes: &[u8], work: impl FnOnce() -> R) -> (String, R) {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let claimed = AtomicBool::new(false);
+    let hash: OnceLock<String> = OnceLock::new();
+    let out = rayon::in_place_scope(|s| {
+        s.spawn(|_| {
+            if !claimed.swap(true, Ordering::AcqRel) {
+                let _ = hash.set(identity::fingerprint(bytes));
+            }
+        });
+        let out = work();
+        if !claimed.swap(true, Ordering::AcqRel) {
+            let _ = hash.set(identity::fingerprint(bytes));
+        }
+        out
+    });
+    let fp = hash
+        .into_inner()
+        .unwrap_or_else(|| identity::fingerprint(bytes));
+    (fp, out)
 }
 
 impl<'a> Prepared<'a> {
@@ -159,17 +217,18 @@ impl<'a> Prepared<'a> {
             .get_or_init(|| identity::fingerprint(self.bytes))
     }
 
+    fn parsed(&self) -> &Parsed<'a> {
+        self.parsed.get_or_init(|| parse(&self.name, self.bytes))
+    }
+
     /// The external files the model's buffers name (relative to the model, percent-decoded),
-    /// sorted and distinct. The caller reads them and passes them to [`Prepared::import`].
+    /// sorted and distinct. The caller reads them and passes them to [`Prepared::import`]
+    /// (or lets [`Prepared::import_reading`] ask for them).
     pub fn external_uris(&self) -> Vec<String> {
-        let State::Gltf(doc) = &self.state else {
+        let State::Gltf(doc) = &self.parsed().state else {
             return Vec::new();
         };
-        let set: BTreeSet<String> = buffers::external_uris(&doc.root)
-            .into_iter()
-            .map(|(_, p)| p)
-            .collect();
-        set.into_iter().collect()
+        uris(doc)
     }
 
     /// Imports the model, handing each generated file to `sink` as it is made (so memory
@@ -182,12 +241,28 @@ impl<'a> Prepared<'a> {
         externals: &BTreeMap<String, Vec<u8>>,
         sink: &mut dyn FnMut(Asset),
     ) -> Outcome {
+        self.run(id, Externals::Given(externals), sink)
+    }
+
+    /// [`Prepared::import`], asking `read` for each external file the model names (by
+    /// [`Prepared::external_uris`] path; `None` when it cannot be read) once the model is
+    /// parsed: parsing then overlaps the hash too. `read` is called on this thread.
+    pub fn import_reading(
+        self,
+        id: &Identity,
+        read: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+        sink: &mut dyn FnMut(Asset),
+    ) -> Outcome {
+        self.run(id, Externals::Read(read), sink)
+    }
+
+    fn run(self, id: &Identity, externals: Externals<'_>, sink: &mut dyn FnMut(Asset)) -> Outcome {
         let Prepared {
+            name,
             stem,
             bytes,
             fingerprint,
-            state,
-            mut report,
+            parsed,
         } = self;
         let mut manifest = AnimManifest {
             format: manifest::FORMAT,
@@ -199,54 +274,54 @@ impl<'a> Prepared<'a> {
             clips: Vec::new(),
             diagnostics: Vec::new(),
         };
-        // The fingerprint hashes every byte of the model (as long as parsing it): on a second
-        // core it overlaps the conversion. The sink is only ever called on this thread.
-        manifest.fingerprint = match fingerprint.into_inner() {
-            Some(f) => {
-                convert(
-                    &stem,
-                    bytes.len(),
-                    state,
-                    id,
-                    externals,
-                    &mut manifest,
-                    &mut report,
-                    sink,
-                );
-                f
-            }
-            None if bytes.len() >= PARALLEL_BYTES => std::thread::scope(|s| {
-                let hash = std::thread::Builder::new()
-                    .name("sinew-fingerprint".to_string())
-                    .spawn_scoped(s, || identity::fingerprint(bytes));
-                convert(
-                    &stem,
-                    bytes.len(),
-                    state,
-                    id,
-                    externals,
-                    &mut manifest,
-                    &mut report,
-                    sink,
-                );
-                match hash {
-                    Ok(h) => h.join().unwrap_or_else(|_| identity::fingerprint(bytes)),
-                    // No thread to be had: hash here.
-                    Err(_) => identity::fingerprint(bytes),
+        let work = |manifest: &mut AnimManifest| {
+            let Parsed { state, mut report } =
+                parsed.into_inner().unwrap_or_else(|| parse(&name, bytes));
+            let read_now;
+            let externals = match externals {
+                Externals::Given(m) => m,
+                Externals::Read(read) => {
+                    let mut m = BTreeMap::new();
+                    if let State::Gltf(doc) = &state {
+                        for uri in uris(doc) {
+                            if let Some(b) = read(&uri) {
+                                m.insert(uri, b);
+                            }
+                        }
+                    }
+                    read_now = m;
+                    &read_now
                 }
-            }),
+            };
+            convert(
+                &stem,
+                bytes.len(),
+                state,
+                id,
+                externals,
+                manifest,
+                &mut report,
+                sink,
+            );
+            report
+        };
+        // The fingerprint hashes every byte of the model (about twice as long as parsing it):
+        // on a second core it overlaps the parse and the conversion. The sink and `read` are
+        // only ever called on this thread.
+        let report = match fingerprint.into_inner() {
+            Some(f) => {
+                manifest.fingerprint = f;
+                work(&mut manifest)
+            }
+            None if bytes.len() >= HASH_BESIDE_BYTES => {
+                let (f, r) = hashed_beside(bytes, || work(&mut manifest));
+                manifest.fingerprint = f;
+                r
+            }
             None => {
-                convert(
-                    &stem,
-                    bytes.len(),
-                    state,
-                    id,
-                    externals,
-                    &mut manifest,
-                    &mut report,
-                    sink,
-                );
-                identity::fingerprint(bytes)
+                let r = work(&mut manifest);
+                manifest.fingerprint = identity::fingerprint(bytes);
+                r
             }
         };
         if report.has_errors() {
@@ -262,11 +337,20 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// How one glTF import runs: the keys it may still write, and whether clips convert in
-/// parallel batches.
+/// The distinct external file paths a document's buffers name, sorted.
+fn uris(doc: &container::Document<'_>) -> Vec<String> {
+    let set: BTreeSet<String> = buffers::external_uris(&doc.root)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    set.into_iter().collect()
+}
+
+/// How one glTF import runs: the keys it may still write, and how many clips convert at once
+/// (in parallel when more than one).
 struct Run {
     budget: usize,
-    parallel: bool,
+    width: usize,
 }
 
 /// What [`Prepared::import`] does besides the fingerprint.
@@ -300,8 +384,15 @@ fn convert(
         State::Gltf(doc) => {
             let external: usize = externals.values().map(Vec::len).sum();
             let budget = 4 * (bytes_len + external) + 100_000;
-            let parallel = bytes_len + external >= PARALLEL_BYTES;
-            let run = Run { budget, parallel };
+            let size = bytes_len + external;
+            let width = if size >= PARALLEL_BYTES {
+                rayon::current_num_threads().clamp(1, 4)
+            } else if size >= PARALLEL_CLIPS_BYTES && rayon::current_num_threads() > 1 {
+                usize::MAX
+            } else {
+                1
+            };
+            let run = Run { budget, width };
             gltf_import(&doc, externals, stem, id, run, manifest, report, sink);
         }
     }
@@ -375,10 +466,7 @@ fn gltf_import(
     report: &mut Report,
     sink: &mut dyn FnMut(Asset),
 ) {
-    let Run {
-        mut budget,
-        parallel,
-    } = run;
+    let Run { mut budget, width } = run;
     let root = &doc.root;
     let Some(buffers) = buffers::resolve(root, doc.bin, externals, report) else {
         return;
@@ -507,11 +595,6 @@ fn gltf_import(
     // import takes them. The first clip of a batch saw that budget; a later one is kept when
     // its `need` fits the budget the clips before it left (it would have come out the same),
     // else it is built again with that budget. Memory holds one batch of clips at a time.
-    let width = if parallel {
-        rayon::current_num_threads().clamp(1, 4)
-    } else {
-        1
-    };
     let shown = report.file().to_string();
     let build = |a: usize, budget: usize| {
         let mut r = Report::new(&shown);
@@ -530,7 +613,7 @@ fn gltf_import(
     };
     let mut start = 0;
     while start < labels.len() {
-        let batch: Vec<usize> = (start..labels.len().min(start + width)).collect();
+        let batch: Vec<usize> = (start..labels.len().min(start.saturating_add(width))).collect();
         start += batch.len();
         let mut results: Vec<_> = {
             use rayon::prelude::*;

@@ -3,7 +3,6 @@
 //! Sinew bone names (unique across `:`/`_`/case within one set of nodes) for `.skel` files.
 
 use super::diagnostics::{E_HIERARCHY, Report, W_RENAMED, quoted};
-use crate::anim::normalize_bone_name;
 use std::collections::BTreeMap;
 
 /// The validated node hierarchy.
@@ -166,7 +165,7 @@ pub fn bone_names(
     for _ in 0..=nodes.len() {
         let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (&i, name) in &names {
-            groups.entry(normalize_bone_name(name)).or_default().push(i);
+            groups.entry(normalized(name)).or_default().push(i);
         }
         let dups: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
         if dups.is_empty() {
@@ -195,4 +194,42 @@ pub fn bone_names(
         }
     }
     names
+}
+
+/// [`crate::anim::normalize_bone_name`] (how Sinew matches bone names: `:` as `_`, any case),
+/// without decoding characters for ASCII names.
+pub fn normalized(name: &str) -> String {
+    if !name.is_ascii() {
+        return crate::anim::normalize_bone_name(name);
+    }
+    name.bytes()
+        .map(|b| {
+            char::from(if b == b':' {
+                b'_'
+            } else {
+                b.to_ascii_lowercase()
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn normalized_is_normalize_bone_name() {
+        for n in [
+            "Hips",
+            "mixamorig:LeftArm",
+            "b_Spine01_02",
+            "ÉPAULE:Gauche",
+            "a:B:c",
+            "",
+        ] {
+            assert_eq!(
+                super::normalized(n),
+                crate::anim::normalize_bone_name(n),
+                "{n}"
+            );
+        }
+    }
 }

@@ -10,7 +10,6 @@ use crate::anim::skeleton::MAX_BONES;
 use crate::animseq::quote;
 use glam::{Mat4, Quat, Vec3};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
 
 /// The most path segments (over all joints of one skin: joints × depth) a skeleton may have.
 pub const MAX_PATH_SEGMENTS: usize = 1 << 18;
@@ -24,6 +23,8 @@ pub struct SkelOut {
     pub file: String,
     /// Nodes in `.skel` order (parents first: depth-first from the root, file order).
     pub nodes: Vec<usize>,
+    /// Index in `nodes` of each node.
+    pub position: BTreeMap<usize, usize>,
     /// Sinew bone name of each node.
     pub bone: BTreeMap<usize, String>,
     /// The signature (lowercase hex).
@@ -187,28 +188,36 @@ pub fn build(
         display.push(shown.join("/"));
     }
     let signature = signature(&sig);
-    let mut text = String::from("Skeleton(\n    bones: [\n");
+    let mut text = String::with_capacity(64 + 160 * nodes.len());
+    text.push_str("Skeleton(\n    bones: [\n");
     for &n in &nodes {
         let node = root.nodes.get(n)?;
         let rest = rest_of(node, n, report)?;
-        let parent = match forest.parent[n] {
-            Some(p) if set.contains(&p) => format!("Some({})", quote(&bone[&p])),
-            _ => "None".to_string(),
-        };
-        let _ = writeln!(
-            text,
-            "        (name: {}, parent: {parent}, translation: {}, rotation: {}, scale: {}),",
-            quote(&bone[&n]),
-            f32s(&rest.translation.to_array()),
-            f32s(&rest.rotation.to_array()),
-            f32s(&rest.scale.to_array()),
-        );
+        text.push_str("        (name: ");
+        text.push_str(&quote(&bone[&n]));
+        text.push_str(", parent: ");
+        match forest.parent[n] {
+            Some(p) if set.contains(&p) => {
+                text.push_str("Some(");
+                text.push_str(&quote(&bone[&p]));
+                text.push(')');
+            }
+            _ => text.push_str("None"),
+        }
+        text.push_str(", translation: ");
+        push_f32s(&mut text, &rest.translation.to_array());
+        text.push_str(", rotation: ");
+        push_f32s(&mut text, &rest.rotation.to_array());
+        text.push_str(", scale: ");
+        push_f32s(&mut text, &rest.scale.to_array());
+        text.push_str("),\n");
     }
     text.push_str("    ],\n)\n");
     Some((
         SkelOut {
             name,
             file,
+            position: nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect(),
             nodes,
             bone,
             signature,
@@ -218,11 +227,18 @@ pub fn build(
     ))
 }
 
-/// `(a, b, c)` with shortest round-trip `f32`s (`-0.0` written as `0.0`).
-pub fn f32s(v: &[f32]) -> String {
-    let parts: Vec<String> = v
-        .iter()
-        .map(|&x| format!("{:?}", if x == 0.0 { 0.0 } else { x }))
-        .collect();
-    format!("({})", parts.join(", "))
+/// `(a, b, c)` with shortest round-trip `f32`s (`-0.0` written as `0.0`), appended to `o`.
+fn push_f32s(o: &mut String, v: &[f32]) {
+    o.push('(');
+    for (i, &x) in v.iter().enumerate() {
+        if i > 0 {
+            o.push_str(", ");
+        }
+        if x == 0.0 {
+            o.push_str("0.0");
+        } else {
+            crate::animseq::push_f32(o, x);
+        }
+    }
+    o.push(')');
 }
