@@ -67,8 +67,9 @@ pub fn to_ron(seq: &AnimSeq) -> String {
                 .map(|ts| {
                     let n: usize = ts.iter().map(track_keys).sum();
                     let mut s = String::with_capacity(128 * ts.len() + 96 * n);
+                    let mut times = TimeText::new(n);
                     for t in ts {
-                        track(&mut s, t);
+                        track(&mut s, t, &mut times);
                     }
                     s
                 })
@@ -77,8 +78,9 @@ pub fn to_ron(seq: &AnimSeq) -> String {
                 o.push_str(p);
             }
         } else {
+            let mut times = TimeText::new(n_keys);
             for t in &seq.tracks {
-                track(&mut o, t);
+                track(&mut o, t, &mut times);
             }
         }
         o.push_str("    ],\n");
@@ -171,15 +173,15 @@ fn track_keys(t: &Track) -> usize {
 }
 
 /// One bone track: `(bone: ..., translation: [...], rotation: [...], scale: [...]),`.
-fn track(o: &mut String, t: &Track) {
+fn track(o: &mut String, t: &Track, times: &mut TimeText) {
     o.push_str("        (\n            bone: ");
     o.push_str(&quote(&t.bone));
     o.push_str(",\n            translation: ");
-    keys(o, &t.translation, 12);
+    keys(o, &t.translation, 12, times);
     o.push_str(",\n            rotation: ");
-    keys(o, &t.rotation, 12);
+    keys(o, &t.rotation, 12, times);
     o.push_str(",\n            scale: ");
-    keys(o, &t.scale, 12);
+    keys(o, &t.scale, 12, times);
     o.push_str(",\n        ),\n");
 }
 
@@ -204,14 +206,63 @@ fn payload(o: &mut String, target: &Target, fields: &[(String, FieldValue)], gat
 }
 
 /// A key list: `[(t, (x, y, z)), ...]`.
-fn keys<const N: usize>(o: &mut String, keys: &[(f64, [f32; N])], indent: usize) {
+fn keys<const N: usize>(
+    o: &mut String,
+    keys: &[(f64, [f32; N])],
+    indent: usize,
+    times: &mut TimeText,
+) {
     list_with(o, keys, indent, |o, (t, v)| {
         o.push('(');
-        push_f64(o, *t);
+        times.push(o, *t);
         o.push_str(", ");
         push_f32s(o, v);
         o.push(')');
     });
+}
+
+/// The key times of one clip as text, each formatted once: the tracks of a clip baked at one
+/// rate share their key times, so a time is mostly copied from here rather than formatted
+/// again. A direct-mapped cache of [`push_f64`]'s output (what it writes is unchanged).
+struct TimeText {
+    /// `(bits, length, bytes)`; length 0 is an empty slot.
+    slots: Vec<(u64, u8, [u8; 23])>,
+    shift: u32,
+}
+
+impl TimeText {
+    /// A cache sized for a clip of `keys` keys (256 to 4096 slots).
+    fn new(keys: usize) -> TimeText {
+        let n = keys.clamp(256, 4096).next_power_of_two();
+        TimeText {
+            slots: vec![(0, 0, [0; 23]); n],
+            shift: 64 - n.trailing_zeros(),
+        }
+    }
+
+    /// Writes `t` as [`push_f64`] does.
+    fn push(&mut self, o: &mut String, t: f64) {
+        let bits = t.to_bits();
+        let i = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        let Some(slot) = self.slots.get_mut(i) else {
+            return push_f64(o, t);
+        };
+        if slot.1 > 0
+            && slot.0 == bits
+            && let Ok(text) = std::str::from_utf8(&slot.2[..usize::from(slot.1)])
+        {
+            o.push_str(text);
+            return;
+        }
+        let at = o.len();
+        push_f64(o, t);
+        let text = &o.as_bytes()[at..];
+        if text.len() <= slot.2.len() {
+            slot.0 = bits;
+            slot.1 = text.len() as u8;
+            slot.2[..text.len()].copy_from_slice(text);
+        }
+    }
 }
 
 /// `[a, b]` inline for short lists, else one item per line indented past `indent`.
@@ -312,6 +363,25 @@ pub(crate) fn push_f32(o: &mut String, x: f32) {
         // have long exact expansions (no ties).
         let mut b = zmij::Buffer::new();
         let s = b.format_finite(x);
+        if let Some(plain) = s.strip_prefix('-').unwrap_or(s).strip_prefix("0.") {
+            // zmij writes plain decimals down to 1e-6 (`0.0000557`): the same digits in
+            // `{:?}`'s exponent form (`5.57e-5`, `3e-6`).
+            let zeros = plain.bytes().take_while(|&d| d == b'0').count();
+            let digits = &plain[zeros..];
+            if !digits.is_empty() && digits.bytes().all(|d| d.is_ascii_digit()) {
+                if x < 0.0 {
+                    o.push('-');
+                }
+                o.push_str(&digits[..1]);
+                if digits.len() > 1 {
+                    o.push('.');
+                    o.push_str(&digits[1..]);
+                }
+                o.push_str("e-");
+                push_small(o, zeros + 1);
+                return;
+            }
+        }
         if let Some((m, e)) = s.split_once('e') {
             o.push_str(m);
             o.push('e');
@@ -344,6 +414,14 @@ pub(crate) fn push_f32(o: &mut String, x: f32) {
         }
     }
     let _ = write!(o, "{x:?}");
+}
+
+/// A small non-negative integer in decimal.
+fn push_small(o: &mut String, n: usize) {
+    if n >= 10 {
+        push_small(o, n / 10);
+    }
+    o.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Significant digits of a plain decimal (`-0.00125` has 3).
@@ -405,6 +483,26 @@ mod tests {
             x ^= x << 17;
             x
         })
+    }
+
+    #[test]
+    fn cached_times_write_what_push_f64_writes() {
+        let mut cache = TimeText::new(0);
+        // Repeats (shared key times), collisions in the small cache, and long texts.
+        let times: Vec<f64> = bits(20_000)
+            .map(|b| match b % 3 {
+                0 => (b % 300) as f64 / 60.0,
+                1 => f64::from_bits(b) * 0.0,
+                _ => f64::from_bits(b >> 2),
+            })
+            .filter(|t| t.is_finite())
+            .collect();
+        for &t in times.iter().chain(&times) {
+            let (mut a, mut b) = (String::from("x"), String::from("x"));
+            cache.push(&mut a, t);
+            push_f64(&mut b, t);
+            assert_eq!(a, b, "{t:e}");
+        }
     }
 
     #[test]
