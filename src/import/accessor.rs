@@ -24,14 +24,64 @@ pub const TIMES: Want = Want {
 
 /// Decoded accessor: `count × components` values, element by element.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Decoded {
+pub struct Decoded<'b> {
     /// Components per element.
     pub components: usize,
     /// The values.
-    pub values: Vec<f32>,
+    pub values: Values<'b>,
 }
 
-impl Decoded {
+/// An accessor's values: tightly packed `FLOAT`s (what exporters write) are read in place from
+/// the buffer, others decoded.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Values<'b> {
+    /// Decoded (strided, normalized integers, sparse, no buffer view).
+    Owned(Vec<f32>),
+    /// Little-endian `f32`s, 4 bytes each.
+    Packed(&'b [u8]),
+}
+
+#[allow(clippy::len_without_is_empty)]
+impl Values<'_> {
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Owned(v) => v.len(),
+            Values::Packed(b) => b.len() / 4,
+        }
+    }
+
+    /// Values `i .. i + N` (panics past [`Values::len`], as indexing does).
+    #[inline]
+    pub fn array<const N: usize>(&self, i: usize) -> [f32; N] {
+        match self {
+            Values::Owned(v) => {
+                let v = &v[i..i + N];
+                std::array::from_fn(|c| v[c])
+            }
+            Values::Packed(b) => {
+                let b = &b[4 * i..4 * (i + N)];
+                std::array::from_fn(|c| {
+                    f32::from_le_bytes([b[4 * c], b[4 * c + 1], b[4 * c + 2], b[4 * c + 3]])
+                })
+            }
+        }
+    }
+
+    /// Value `i` (panics past [`Values::len`], as indexing does).
+    #[inline]
+    pub fn get(&self, i: usize) -> f32 {
+        match self {
+            Values::Owned(v) => v[i],
+            Values::Packed(b) => {
+                let c = &b[4 * i..4 * i + 4];
+                f32::from_le_bytes([c[0], c[1], c[2], c[3]])
+            }
+        }
+    }
+}
+
+impl Decoded<'_> {
     /// Number of elements.
     pub fn count(&self) -> usize {
         self.values.len().checked_div(self.components).unwrap_or(0)
@@ -62,12 +112,12 @@ fn component_name(c: ComponentType) -> &'static str {
 }
 
 /// Decodes accessor `index` as `want`. Errors name the accessor, its view and the byte range.
-pub fn decode(
+pub fn decode<'b>(
     root: &gltf::json::Root,
-    buffers: &Buffers<'_>,
+    buffers: &'b Buffers<'_>,
     index: usize,
     want: Want,
-) -> Result<Decoded, String> {
+) -> Result<Decoded<'b>, String> {
     let Some(acc) = root.accessors.get(index) else {
         return Err(format!(
             "accessor {index} does not exist ({} accessors)",
@@ -145,9 +195,16 @@ pub fn decode(
             let off = off as usize;
             let normalized = acc.normalized;
             if ct == ComponentType::F32 && stride == elem {
-                // Tightly packed floats, what exporters write: one pass over the bytes.
+                // Tightly packed floats, what exporters write: read in place.
+                let packed = &bytes[off..off + count * elem];
+                if acc.sparse.is_none() {
+                    return Ok(Decoded {
+                        components: comps,
+                        values: Values::Packed(packed),
+                    });
+                }
                 values.extend(
-                    bytes[off..off + count * elem]
+                    packed
                         .chunks_exact(4)
                         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
                 );
@@ -177,7 +234,7 @@ pub fn decode(
     }
     Ok(Decoded {
         components: comps,
-        values,
+        values: Values::Owned(values),
     })
 }
 

@@ -221,7 +221,8 @@ pub fn build(
         };
         let mut src = Vec::with_capacity(d.values.len());
         let mut repeated = 0usize;
-        for (k, &x) in d.values.iter().enumerate() {
+        for k in 0..d.values.len() {
+            let x = d.values.get(k);
             if !x.is_finite() {
                 report.error(
                     E_KEY_TIMES,
@@ -233,7 +234,7 @@ pub fn build(
                 return None;
             }
             if k > 0 {
-                let prev = d.values[k - 1];
+                let prev = d.values.get(k - 1);
                 if x < prev {
                     report.error(
                         E_KEY_TIMES,
@@ -267,7 +268,7 @@ pub fn build(
         let mut buf = String::with_capacity(32);
         let t = src
             .iter()
-            .map(|&k| time_f64(d.values[k], &mut buf))
+            .map(|&k| time_f64(d.values.get(k), &mut buf))
             .collect();
         times.insert(p.input, Times { src, t });
     }
@@ -376,7 +377,7 @@ pub fn build(
     };
     let mut tracks: BTreeMap<(usize, usize), Track> = BTreeMap::new();
     let mut curves: Vec<(usize, usize, Curve)> = Vec::new();
-    let mut outputs: BTreeMap<(usize, bool), Rc<accessor::Decoded>> = BTreeMap::new();
+    let mut outputs: BTreeMap<(usize, bool), Rc<accessor::Decoded<'_>>> = BTreeMap::new();
     let mut inexact = Vec::new();
     // A budget this clip comes out the same with from there on (see `Built::need`).
     let start = *budget;
@@ -490,7 +491,12 @@ pub fn build(
                         p.interp,
                         |key, part| {
                             let i = idx(key, part) * 4;
-                            [vals[i], vals[i + 1], vals[i + 2], vals[i + 3]]
+                            [
+                                vals.get(i),
+                                vals.get(i + 1),
+                                vals.get(i + 2),
+                                vals.get(i + 3),
+                            ]
                         },
                         &mut track.rotation,
                         *budget,
@@ -506,7 +512,7 @@ pub fn build(
                             p.interp,
                             |key, part| {
                                 let i = idx(key, part) * 3;
-                                [vals[i], vals[i + 1], vals[i + 2]]
+                                vals.array::<3>(i)
                             },
                             dst,
                             *budget,
@@ -552,7 +558,7 @@ pub fn build(
                             } else {
                                 base * kt + j
                             };
-                            [vals[i]]
+                            [vals.get(i)]
                         },
                         &mut keys,
                         budget.saturating_sub(total),
