@@ -166,7 +166,7 @@ pub fn to_ron(seq: &AnimSeq) -> String {
 
 /// Clips with at least this many keys have their tracks written on several threads (the
 /// text is the same: parts are joined in track order).
-const PARALLEL_KEYS: usize = 2_048;
+const PARALLEL_KEYS: usize = 16_384;
 
 fn track_keys(t: &Track) -> usize {
     t.translation.len() + t.rotation.len() + t.scale.len()

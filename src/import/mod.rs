@@ -131,14 +131,12 @@ pub struct Prepared<'a> {
     parsed: std::cell::OnceCell<Parsed<'a>>,
 }
 
-/// Models at least this large have their clips converted in parallel batches of at most four
-/// clips (memory holds one batch at a time); smaller ones from [`PARALLEL_CLIPS_BYTES`] build
-/// all their clips in one parallel batch (their clips are small).
+/// Models at least this large have their clips converted in parallel batches (one clip per
+/// core, at most four; memory holds one batch at a time). Smaller ones convert one clip after
+/// the other: handing clips of a sub-megabyte model to other threads made Fox.glb's import
+/// slower (267 µs against 197 µs, criterion at load 2.5), the threads' wake-ups costing more
+/// than the clips.
 const PARALLEL_BYTES: usize = 1 << 20;
-
-/// Models at least this large convert their clips in parallel. Below it a whole import takes
-/// a few tens of microseconds, about what handing work to another thread costs.
-const PARALLEL_CLIPS_BYTES: usize = 64 << 10;
 
 /// Models at least this large are hashed on a second core (a thread of the rayon pool) while
 /// they are parsed and converted; below it the hash takes about as long as waking a thread.
@@ -387,8 +385,6 @@ fn convert(
             let size = bytes_len + external;
             let width = if size >= PARALLEL_BYTES {
                 rayon::current_num_threads().clamp(1, 4)
-            } else if size >= PARALLEL_CLIPS_BYTES && rayon::current_num_threads() > 1 {
-                usize::MAX
             } else {
                 1
             };
