@@ -242,12 +242,7 @@ fn scene_vars_written_wrong_are_errors_at_their_tokens() {
 fn scene_vars_the_graph_lacks_or_mistypes_are_errors() {
     let v = check("vars_names", &["scenes/vars_names.scene.ron"], 1);
     assert_eq!(codes(&v), ["E0569", "E0570", "E0570", "E0569"]);
-    let notes: Vec<&str> = v["diagnostics"]
-        .as_array()
-        .expect("diagnostics")
-        .iter()
-        .map(|d| d["notes"][0].as_str().unwrap_or_default())
-        .collect();
+    let notes = first_notes(&v);
     assert_eq!(notes[0], "did you mean `threshold`?");
     assert_eq!(notes[1], "write `Float(…)`");
     assert!(
@@ -323,12 +318,7 @@ fn send_payload_values_the_event_lacks_or_mistypes_are_errors() {
         1,
     );
     assert_eq!(codes(&v), ["E0571", "E0572", "E0571"]);
-    let notes: Vec<&str> = v["diagnostics"]
-        .as_array()
-        .expect("diagnostics")
-        .iter()
-        .map(|d| d["notes"][0].as_str().unwrap_or_default())
-        .collect();
+    let notes = first_notes(&v);
     assert_eq!(
         notes,
         [
@@ -337,4 +327,14 @@ fn send_payload_values_the_event_lacks_or_mistypes_are_errors() {
             "no graph of this scene sends or handles `custom::nothing`"
         ]
     );
+}
+
+/// Each diagnostic's first note ("" when it has none), in report order.
+fn first_notes(v: &Value) -> Vec<&str> {
+    v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["notes"][0].as_str().unwrap_or_default())
+        .collect()
 }
