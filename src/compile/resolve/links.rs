@@ -54,47 +54,29 @@ impl Resolver<'_> {
                 continue;
             }
             let Some(fp) = fnode.output(&l.from_pin.name) else {
-                let msg = if fnode.input(&l.from_pin.name).is_some() {
-                    (
-                        E_LINK_DIRECTION,
-                        format!(
-                            "`{}.{}` is an input pin; a link starts at an output",
-                            l.from_node.name, l.from_pin.name
-                        ),
-                    )
-                } else {
-                    (
-                        E_UNKNOWN_PIN,
-                        format!(
-                            "`{}` ({}) has no output pin `{}`",
-                            l.from_node.name, fnode.kind, l.from_pin.name
-                        ),
-                    )
-                };
+                let reversed = fnode.input(&l.from_pin.name).is_some();
+                let (code, msg) = end_error(
+                    &l.from_node.name,
+                    &l.from_pin.name,
+                    &fnode.kind,
+                    reversed,
+                    true,
+                );
                 let notes = pin_notes(&l.from_pin.name, &fnode.outputs, "outputs");
-                self.err(msg.0, l.span, msg.1).notes.extend(notes);
+                self.err(code, l.span, msg).notes.extend(notes);
                 continue;
             };
             let Some(tp) = tnode.input(&l.to_pin.name) else {
-                let msg = if tnode.output(&l.to_pin.name).is_some() {
-                    (
-                        E_LINK_DIRECTION,
-                        format!(
-                            "`{}.{}` is an output pin; a link ends at an input",
-                            l.to_node.name, l.to_pin.name
-                        ),
-                    )
-                } else {
-                    (
-                        E_UNKNOWN_PIN,
-                        format!(
-                            "`{}` ({}) has no input pin `{}`",
-                            l.to_node.name, tnode.kind, l.to_pin.name
-                        ),
-                    )
-                };
+                let reversed = tnode.output(&l.to_pin.name).is_some();
+                let (code, msg) = end_error(
+                    &l.to_node.name,
+                    &l.to_pin.name,
+                    &tnode.kind,
+                    reversed,
+                    false,
+                );
                 let notes = pin_notes(&l.to_pin.name, &tnode.inputs, "inputs");
-                self.err(msg.0, l.span, msg.1).notes.extend(notes);
+                self.err(code, l.span, msg).notes.extend(notes);
                 continue;
             };
             let (ft, tt) = (fnode.outputs[fp].ty, tnode.inputs[tp].ty);
@@ -173,6 +155,33 @@ impl Resolver<'_> {
             });
             self.spans.links.push(l.span);
         }
+    }
+}
+
+/// The error of a link end naming no pin of its direction (`start`: the link's first end):
+/// the pin exists the other way round (`reversed`, a direction error), or not at all.
+fn end_error(
+    node: &str,
+    pin: &str,
+    kind: &str,
+    reversed: bool,
+    start: bool,
+) -> (&'static str, String) {
+    let (is, rule, side) = if start {
+        ("an input", "starts at an output", "output")
+    } else {
+        ("an output", "ends at an input", "input")
+    };
+    if reversed {
+        (
+            E_LINK_DIRECTION,
+            format!("`{node}.{pin}` is {is} pin; a link {rule}"),
+        )
+    } else {
+        (
+            E_UNKNOWN_PIN,
+            format!("`{node}` ({kind}) has no {side} pin `{pin}`"),
+        )
     }
 }
 
