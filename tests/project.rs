@@ -409,3 +409,54 @@ proptest! {
         }
     }
 }
+
+/// A hand-built scene (not through the loader's checks) whose `Send` payload does not match the
+/// graphs' declaration is refused at spawn with a [`sinew::runtime::scene::SpawnError`], and
+/// nothing of the scene is left in the world.
+#[test]
+fn a_hand_built_send_payload_that_does_not_match_is_a_spawn_error() {
+    use sinew::scene::{Action, VarValue};
+    const HIT: &str = "graph hit\n\nevent custom::hit { amount: float }\n\nvar total: float = 0.0\n\n\
+        node on = event custom::hit\nnode set = var.set total\n\non.then -> set.exec\n\
+        on.amount -> set.value\n";
+    let scene = r#"Scene(entities: [(name: "hero", graphs: ["../graphs/hit.bpg"])],
+        actions: [(at: 0.0, entity: "hero", action: Send("hero", "custom::hit", {"amount": Float(2.0)}))])"#;
+    let loaded = load(&project(scene, &[("graphs/hit.bpg", HIT)]));
+    assert!(loaded.is_ok(), "{:?}", loaded.diagnostics);
+    let (def, assets) = loaded.ready().expect("ready");
+    let with_value = |value: VarValue, name: &str| {
+        let mut d = def.clone();
+        let Action::Send { fields, .. } = &mut d.actions[0].action else {
+            panic!("the scene's action is a Send");
+        };
+        fields[0].value = value;
+        fields[0].name = name.to_string();
+        d
+    };
+    let cases = [
+        (
+            with_value(VarValue::Float(2.0), "amuont"),
+            "custom event `custom::hit` declares no payload field `amuont` of type float",
+        ),
+        (
+            with_value(VarValue::Int(2), "amount"),
+            "custom event `custom::hit` declares no payload field `amount` of type int",
+        ),
+    ];
+    for (bad, message) in cases {
+        let (mut world, _) = headless(0.1).expect("dt");
+        let before = world.entities().len();
+        let err = spawn(&mut world, &bad, assets).expect_err("mismatch refused");
+        assert_eq!(err.to_string(), message);
+        assert_eq!(world.entities().len(), before, "nothing half-spawned");
+    }
+    // The loader's scene itself spawns, and delivers the value.
+    let (mut world, mut schedule) = headless(0.1).expect("dt");
+    let spawned = spawn(&mut world, def, assets).expect("spawn");
+    let trace = TraceWriter::new(&spawned, &loaded.event_names, TraceFormat::Json);
+    schedule.run(&mut world);
+    let mut out = Vec::new();
+    trace.write_end(&world, &mut out).expect("write");
+    let text = String::from_utf8(out).expect("UTF-8");
+    assert!(text.contains("\"total\":2.0"), "{text}");
+}

@@ -319,6 +319,23 @@ fn custom_events() {
 }
 
 #[test]
+fn entity_payload_values_reach_the_handler() {
+    let lines = check(
+        "payload_entity.scene.ron",
+        &["--dt", "0.01", "--ticks", "3"],
+    );
+    // The relay sends `custom::relayed` to the payload's entity: the bell, then the gong.
+    let logs: Vec<String> = kinds(&lines, "log")
+        .into_iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["entity"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(logs, ["bell", "gong"], "{lines:#?}");
+}
+
+#[test]
 fn scene_vars_and_typed_payloads() {
     let lines = check("wiring.scene.ron", &["--dt", "0.01", "--ticks", "2"]);
     // The guard's graph starts with the scene's values and sends them twice; the scene's first
