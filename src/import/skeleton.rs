@@ -23,10 +23,10 @@ pub struct SkelOut {
     pub file: String,
     /// Nodes in `.skel` order (parents first: depth-first from the root, file order).
     pub nodes: Vec<usize>,
-    /// Index in `nodes` of each node.
-    pub position: BTreeMap<usize, usize>,
-    /// Sinew bone name of each node.
-    pub bone: BTreeMap<usize, String>,
+    /// Index in `nodes` of each node of the file (`None`: not in this skeleton).
+    pub position: Vec<Option<usize>>,
+    /// Sinew bone name of each node of the file (`None`: not in this skeleton).
+    pub bone: Vec<Option<String>>,
     /// The signature (lowercase hex).
     pub signature: String,
     /// The joints' display paths (bone names from the root, `/`-joined), in `joints` order.
@@ -213,13 +213,21 @@ pub fn build(
         text.push_str("),\n");
     }
     text.push_str("    ],\n)\n");
+    let mut position = vec![None; forest.names.len()];
+    for (i, &n) in nodes.iter().enumerate() {
+        position[n] = Some(i);
+    }
+    let mut by_node = vec![None; forest.names.len()];
+    for (n, b) in bone {
+        by_node[n] = Some(b);
+    }
     Some((
         SkelOut {
             name,
             file,
-            position: nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect(),
+            position,
             nodes,
-            bone,
+            bone: by_node,
             signature,
             joints: display,
         },
