@@ -22,7 +22,11 @@ pub struct SignatureJoint<'a> {
 
 /// The bytes the signature hashes.
 pub fn signature_bytes(joints: &[SignatureJoint<'_>]) -> Vec<u8> {
-    let mut b = Vec::new();
+    let size: usize = joints
+        .iter()
+        .map(|j| 8 + j.path.iter().map(|s| 4 + s.len()).sum::<usize>())
+        .sum();
+    let mut b = Vec::with_capacity(4 + size);
     push_u32(&mut b, joints.len());
     for j in joints {
         push_u32(&mut b, j.path.len());
@@ -47,11 +51,12 @@ pub fn signature(joints: &[SignatureJoint<'_>]) -> String {
 
 /// Lowercase hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let digest = Sha256::digest(bytes);
     let mut s = String::with_capacity(64);
-    for byte in digest.iter() {
-        use std::fmt::Write as _;
-        let _ = write!(s, "{byte:02x}");
+    for &byte in digest.iter() {
+        s.push(char::from(HEX[usize::from(byte >> 4)]));
+        s.push(char::from(HEX[usize::from(byte & 15)]));
     }
     s
 }

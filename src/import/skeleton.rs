@@ -244,6 +244,9 @@ fn push_f32s(o: &mut String, v: &[f32]) {
         }
         if x == 0.0 {
             o.push_str("0.0");
+        } else if x == 1.0 {
+            // Scales and identity rotations, mostly.
+            o.push_str("1.0");
         } else {
             crate::animseq::push_f32(o, x);
         }
