@@ -109,7 +109,38 @@ fn packed<const N: usize>(b: &[u8], k: usize) -> [f32; N] {
 fn time_f64(x: f32, buf: &mut String) -> f64 {
     buf.clear();
     crate::animseq::push_f32(buf, x);
-    buf.parse().unwrap_or(f64::from(x))
+    exact_decimal(buf).unwrap_or_else(|| buf.parse().unwrap_or(f64::from(x)))
+}
+
+/// A plain decimal (`-12.0625`, at most 15 significant digits and 22 fractional ones) as the
+/// nearest `f64`, or `None` for anything else. Digits and power of ten are both exact `f64`s,
+/// so one IEEE division rounds correctly: what `str::parse` gives (Clinger's fast path).
+fn exact_decimal(s: &str) -> Option<f64> {
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s),
+    };
+    let (mut m, mut sig, mut frac, mut point) = (0u64, 0usize, 0usize, false);
+    for b in digits.bytes() {
+        match b {
+            b'.' if !point => point = true,
+            b'0'..=b'9' => {
+                m = m * 10 + u64::from(b - b'0');
+                sig += usize::from(m != 0);
+                frac += usize::from(point);
+            }
+            _ => return None,
+        }
+        if sig > 15 || frac > 22 {
+            return None;
+        }
+    }
+    let v = m as f64 / POW10[frac];
+    Some(if neg { -v } else { v })
 }
 
 fn path_name(w: What) -> &'static str {

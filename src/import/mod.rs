@@ -476,7 +476,7 @@ fn gltf_import(
 
     // Channel targets: every node index checked; top-level roots the animations reach.
     let mut roots: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-    let mut trs_nodes: BTreeSet<usize> = BTreeSet::new();
+    let mut trs_nodes = vec![false; forest.names.len()];
     let mut bad = false;
     for (a, anim) in root.animations.iter().enumerate() {
         for (c, ch) in anim.channels.iter().enumerate() {
@@ -502,7 +502,7 @@ fn gltf_import(
                     )
                 )
             {
-                trs_nodes.insert(n);
+                trs_nodes[n] = true;
             }
         }
     }
@@ -544,7 +544,7 @@ fn gltf_import(
         }
     }
     let animated: Vec<usize> = (0..sets.len())
-        .filter(|&s| sets[s].iter().any(|n| trs_nodes.contains(n)))
+        .filter(|&s| sets[s].iter().any(|&n| trs_nodes[n]))
         .collect();
     let mut files: BTreeSet<String> = BTreeSet::new();
     files.insert("manifest.ron".to_string());
