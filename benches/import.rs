@@ -1,7 +1,8 @@
 //! Model import against its parse floor, side by side in one run: `gltf::Gltf::from_slice`
 //! alone (JSON parse, validation, BIN chunk); the SHA-256 fingerprint alone; Sinew's whole
 //! import (parse, fingerprint, buffers, skeletons, every clip converted and written as text,
-//! manifest); the same import handing out clips as values (no text); and the float text
+//! manifest); the same import handing out clips as values (no text), also with the fingerprint
+//! known beforehand (the import's own thread alone); and the float text
 //! floor (only the numbers the `.animseq` texts hold, formatted with `zmij` on one thread).
 //! Throughput is the model file's bytes. See `docs/benchmarks.md` ("Import").
 
@@ -83,6 +84,32 @@ fn bench(c: &mut Criterion) {
                     assert!(out.manifest.runtime_supported);
                     clips
                 })
+            },
+        );
+        // The same with the fingerprint computed beforehand (outside the measurement): the
+        // import's own thread alone, which shows what the hash beside it adds.
+        g.bench_with_input(
+            BenchmarkId::new("sinew import, values, fingerprint known", name),
+            bytes,
+            |b, bytes| {
+                b.iter_batched(
+                    || {
+                        let p = prepare("m.glb", bytes);
+                        let _ = p.fingerprint();
+                        p
+                    },
+                    |p| {
+                        let mut clips = 0usize;
+                        let out = p.import(&id, &ext, &mut |a| {
+                            clips +=
+                                usize::from(matches!(a.content, sinew::import::Content::Clip(_)));
+                            drop(black_box(a));
+                        });
+                        assert!(out.manifest.runtime_supported);
+                        clips
+                    },
+                    criterion::BatchSize::SmallInput,
+                )
             },
         );
     }
