@@ -1,7 +1,8 @@
 //! Model import against its parse floor, side by side in one run: `gltf::Gltf::from_slice`
 //! alone (JSON parse, validation, BIN chunk); the SHA-256 fingerprint alone; Sinew's whole
 //! import (parse, fingerprint, buffers, skeletons, every clip converted and written as text,
-//! manifest); the same import handing out clips as values (no text); and the float text
+//! manifest); the same import handing out clips as values (no text), also with the fingerprint
+//! known beforehand (the import's own thread alone); and the float text
 //! floor (only the numbers the `.animseq` texts hold, formatted with `zmij` on one thread).
 //! Throughput is the model file's bytes. See `docs/benchmarks.md` ("Import").
 
@@ -49,19 +50,21 @@ fn bench(c: &mut Criterion) {
         // The numbers the `.animseq` texts hold (key times as `f64`, values as `f32`), each
         // written as its shortest round-trip digits with `zmij` and nothing else: what any
         // writer of this text must at least do.
-        let (times, values) = numbers(bytes, &id, &ext);
+        // Collected only when this benchmark runs (a filter that skips it imports nothing
+        // outside the measured routines, so profiles of the others see only them).
         g.bench_with_input(
             BenchmarkId::new("float text floor", name),
-            &(times, values),
-            |b, (times, values)| {
+            bytes,
+            |b, bytes| {
+                let (times, values) = numbers(bytes, &id, &ext);
                 let mut out = String::with_capacity(16 * (times.len() + values.len()));
                 b.iter(|| {
                     out.clear();
                     let mut buf = zmij::Buffer::new();
-                    for &t in times {
+                    for &t in &times {
                         out.push_str(buf.format_finite(t));
                     }
-                    for &v in values {
+                    for &v in &values {
                         out.push_str(buf.format_finite(v));
                     }
                     out.len()
@@ -81,6 +84,32 @@ fn bench(c: &mut Criterion) {
                     assert!(out.manifest.runtime_supported);
                     clips
                 })
+            },
+        );
+        // The same with the fingerprint computed beforehand (outside the measurement): the
+        // import's own thread alone, which shows what the hash beside it adds.
+        g.bench_with_input(
+            BenchmarkId::new("sinew import, values, fingerprint known", name),
+            bytes,
+            |b, bytes| {
+                b.iter_batched(
+                    || {
+                        let p = prepare("m.glb", bytes);
+                        let _ = p.fingerprint();
+                        p
+                    },
+                    |p| {
+                        let mut clips = 0usize;
+                        let out = p.import(&id, &ext, &mut |a| {
+                            clips +=
+                                usize::from(matches!(a.content, sinew::import::Content::Clip(_)));
+                            drop(black_box(a));
+                        });
+                        assert!(out.manifest.runtime_supported);
+                        clips
+                    },
+                    criterion::BatchSize::SmallInput,
+                )
             },
         );
     }

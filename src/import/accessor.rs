@@ -165,7 +165,7 @@ pub fn decode<'b>(
                 buffers.total
             )
         })?;
-    let mut values = Vec::with_capacity(n_values);
+    let mut values = Vec::new();
     match acc.buffer_view {
         None => values.resize(n_values, 0.0),
         Some(v) => {
@@ -203,12 +203,14 @@ pub fn decode<'b>(
                         values: Values::Packed(packed),
                     });
                 }
+                values.reserve_exact(n_values);
                 values.extend(
                     packed
                         .chunks_exact(4)
                         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
                 );
             } else {
+                values.reserve_exact(n_values);
                 for e in 0..count {
                     let at = off + e * stride;
                     let el = &bytes[at..at + elem];

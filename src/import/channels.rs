@@ -94,17 +94,12 @@ pub fn convert<const N: usize, K: Kind<N>>(
     let mut res = Converted::default();
     let start = out.len();
     let n = times.len();
+    // The value as Sinew keeps it (finite; rotations normalized), the error built out of line.
     let check = |k: usize, v: [f32; N]| -> Result<[f32; N], Fail> {
-        if v.iter().any(|x| !x.is_finite()) {
-            return Err(Fail::Invalid(format!(
-                "key {k} has a value that is not finite"
-            )));
+        match checked::<N, K>(v) {
+            Some(v) => Ok(v),
+            None => Err(invalid::<N>(k, v)),
         }
-        if K::QUAT {
-            return normalize(v)
-                .ok_or_else(|| Fail::Invalid(format!("key {k} is a zero rotation")));
-        }
-        Ok(v)
     };
     let full = |out: &Vec<(f64, [f32; N])>| out.len() - start > max_keys;
     // A constant LINEAR or STEP channel (baked scale, mostly) becomes its first key: what the
@@ -134,7 +129,7 @@ pub fn convert<const N: usize, K: Kind<N>>(
                         if p != v && hold > t0 {
                             out.push((hold, p));
                         }
-                    } else if K::QUAT {
+                    } else if K::QUAT && !nlerp_is_close(p, v) {
                         slerp_fill(t0, t1, p, v, out);
                     }
                 }
@@ -205,6 +200,27 @@ fn drop_repeats<const N: usize>(out: &mut Vec<(f64, [f32; N])>, start: usize) {
     }
 }
 
+/// `v` finite (and for rotations normalized), or `None`.
+#[inline(always)]
+fn checked<const N: usize, K: Kind<N>>(v: [f32; N]) -> Option<[f32; N]> {
+    if v.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    if K::QUAT { normalize(v) } else { Some(v) }
+}
+
+/// Why [`checked`] refused key `k`'s value `v`.
+#[cold]
+#[inline(never)]
+fn invalid<const N: usize>(k: usize, v: [f32; N]) -> Fail {
+    Fail::Invalid(if v.iter().any(|x| !x.is_finite()) {
+        format!("key {k} has a value that is not finite")
+    } else {
+        format!("key {k} is a zero rotation")
+    })
+}
+
+#[inline(always)]
 fn normalize<const N: usize>(v: [f32; N]) -> Option<[f32; N]> {
     let l = v
         .iter()
@@ -218,7 +234,24 @@ fn as_quat<const N: usize>(v: [f32; N]) -> Quat {
     Quat::from_xyzw(v[0], v[1], v[2], v[N - 1])
 }
 
+/// The 4-D dot product of two rotation keys, in `f64`.
+#[inline(always)]
+fn dot64<const N: usize>(a: [f32; N], b: [f32; N]) -> f64 {
+    (0..N).map(|i| f64::from(a[i]) * f64::from(b[i])).sum()
+}
+
+/// cos(NLERP_MAX_ANGLE).
+const COS_MAX: f64 = 0.990_215_996_212_637_1;
+
+/// Whether rotation keys `a` and `b` are close enough for nlerp (most segments are, and need
+/// no [`slerp_fill`]): computed in the conversion loop, on values still in registers.
+#[inline(always)]
+fn nlerp_is_close<const N: usize>(a: [f32; N], b: [f32; N]) -> bool {
+    dot64(a, b).abs() >= COS_MAX
+}
+
 /// Inserts slerp keys strictly between `(t0, a)` and `(t1, b)` when they are far apart.
+#[inline(never)]
 fn slerp_fill<const N: usize>(
     t0: f64,
     t1: f64,
@@ -226,17 +259,16 @@ fn slerp_fill<const N: usize>(
     b: [f32; N],
     out: &mut Vec<(f64, [f32; N])>,
 ) {
-    let dot: f64 = (0..N).map(|i| f64::from(a[i]) * f64::from(b[i])).sum();
-    // cos(NLERP_MAX_ANGLE): most segments are closer, and need no `acos`.
-    const COS_MAX: f64 = 0.990_215_996_212_637_1;
+    let dot = dot64(a, b);
     if dot.abs() >= COS_MAX {
         return;
     }
     let phi = dot.abs().min(1.0).acos();
     let n = ((phi / NLERP_MAX_ANGLE).ceil() as usize).clamp(2, MAX_SUBDIVISIONS);
+    let arc = Slerp::new(a.map(f64::from), b.map(f64::from));
     for i in 1..n {
         let s = i as f64 / n as f64;
-        let q = slerp64(a.map(f64::from), b.map(f64::from), s);
+        let q = arc.at(s);
         let mut v = [0f32; N];
         for c in 0..N {
             v[c] = q[c] as f32;
@@ -254,25 +286,43 @@ fn push_between<const N: usize>(out: &mut Vec<(f64, [f32; N])>, t: f64, next: f6
 }
 
 /// Shortest-path slerp in `f64` (the glTF reference), normalized.
-pub fn slerp64<const N: usize>(a: [f64; N], mut b: [f64; N], s: f64) -> [f64; N] {
-    let mut dot: f64 = (0..N).map(|i| a[i] * b[i]).sum();
-    if dot < 0.0 {
-        b = b.map(|x| -x);
-        dot = -dot;
+pub fn slerp64<const N: usize>(a: [f64; N], b: [f64; N], s: f64) -> [f64; N] {
+    Slerp::new(a, b).at(s)
+}
+
+/// The arc [`slerp64`] follows from `a` to `b`, set up once for many points on it.
+struct Slerp<const N: usize> {
+    a: [f64; N],
+    /// `b`, negated when that is the shorter way.
+    b: [f64; N],
+    /// The angle and its sine; `None` when the keys are so close that lerp is used.
+    arc: Option<(f64, f64)>,
+}
+
+impl<const N: usize> Slerp<N> {
+    fn new(a: [f64; N], mut b: [f64; N]) -> Self {
+        let mut dot: f64 = (0..N).map(|i| a[i] * b[i]).sum();
+        if dot < 0.0 {
+            b = b.map(|x| -x);
+            dot = -dot;
+        }
+        #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN takes the arc, as it always did
+        let arc = (!(dot > 0.999_999)).then(|| {
+            let th = dot.min(1.0).acos();
+            (th, th.sin())
+        });
+        Slerp { a, b, arc }
     }
-    let (wa, wb) = if dot > 0.999_999 {
-        (1.0 - s, s)
-    } else {
-        let th = dot.min(1.0).acos();
-        let sin = th.sin();
-        (((1.0 - s) * th).sin() / sin, (s * th).sin() / sin)
-    };
-    let mut r = [0.0; N];
-    for i in 0..N {
-        r[i] = wa * a[i] + wb * b[i];
+
+    fn at(&self, s: f64) -> [f64; N] {
+        let (wa, wb) = match self.arc {
+            None => (1.0 - s, s),
+            Some((th, sin)) => (((1.0 - s) * th).sin() / sin, (s * th).sin() / sin),
+        };
+        let r: [f64; N] = std::array::from_fn(|i| wa * self.a[i] + wb * self.b[i]);
+        let l = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if l > 0.0 { r.map(|x| x / l) } else { self.a }
     }
-    let l = r.iter().map(|x| x * x).sum::<f64>().sqrt();
-    if l > 0.0 { r.map(|x| x / l) } else { a }
 }
 
 /// One cubic Hermite segment in `f64`, parameter `s ∈ [0, 1]`.

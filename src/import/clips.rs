@@ -16,7 +16,6 @@ use gltf::json::accessor::Type;
 use gltf::json::animation::{Interpolation as GInterp, Property};
 use gltf::json::validation::Checked;
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
 
 /// Duration of a clip whose keys all sit at one time (a single pose).
 pub const POSE_DURATION: f64 = 1.0 / 30.0;
@@ -33,6 +32,8 @@ pub struct Scene<'a, 'b> {
     pub skels: &'a [SkelOut],
     /// Channels whose target path this crate does not know: `(animation, channel)`.
     pub unknown_paths: &'a [(usize, usize)],
+    /// For each node of the file, the skeletons (indices into `skels`) holding it.
+    pub in_skeleton: &'a [Vec<usize>],
 }
 
 /// A built clip: the sequence and the skeleton (index into `skels`) its tracks are keyed on.
@@ -69,10 +70,38 @@ struct Plan {
 
 /// Decoded, checked key times of one input accessor.
 struct Times {
+    /// The input accessor.
+    input: usize,
     /// Kept key indices (a run of equal times keeps its last key).
     src: Vec<usize>,
     /// Their times (shifted once the clip's offset is known).
     t: Vec<f64>,
+}
+
+impl Times {
+    /// Every key is kept (no repeated times): key `k` is element `k`.
+    fn every_key(&self) -> bool {
+        self.src.last().is_none_or(|&l| l + 1 == self.src.len())
+    }
+}
+
+/// The bit of `seen` (per node) for a target path: one channel per node and path.
+fn path_bit(w: What) -> u8 {
+    match w {
+        What::T => 1,
+        What::R => 2,
+        What::S => 4,
+        What::W(_) => 8,
+    }
+}
+
+/// `N` little-endian `f32`s of element `k` of tightly packed floats.
+#[inline]
+fn packed<const N: usize>(b: &[u8], k: usize) -> [f32; N] {
+    let e = &b[4 * N * k..4 * N * (k + 1)];
+    std::array::from_fn(|c| {
+        f32::from_le_bytes([e[4 * c], e[4 * c + 1], e[4 * c + 2], e[4 * c + 3]])
+    })
 }
 
 /// `f32` key time as the `f64` with the same shortest decimal (`0.041666668`, not
@@ -80,7 +109,38 @@ struct Times {
 fn time_f64(x: f32, buf: &mut String) -> f64 {
     buf.clear();
     crate::animseq::push_f32(buf, x);
-    buf.parse().unwrap_or(f64::from(x))
+    exact_decimal(buf).unwrap_or_else(|| buf.parse().unwrap_or(f64::from(x)))
+}
+
+/// A plain decimal (`-12.0625`, at most 15 significant digits and 22 fractional ones) as the
+/// nearest `f64`, or `None` for anything else. Digits and power of ten are both exact `f64`s,
+/// so one IEEE division rounds correctly: what `str::parse` gives (Clinger's fast path).
+fn exact_decimal(s: &str) -> Option<f64> {
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s),
+    };
+    let (mut m, mut sig, mut frac, mut point) = (0u64, 0usize, 0usize, false);
+    for b in digits.bytes() {
+        match b {
+            b'.' if !point => point = true,
+            b'0'..=b'9' => {
+                m = m * 10 + u64::from(b - b'0');
+                sig += usize::from(m != 0);
+                frac += usize::from(point);
+            }
+            _ => return None,
+        }
+        if sig > 15 || frac > 22 {
+            return None;
+        }
+    }
+    let v = m as f64 / POW10[frac];
+    Some(if neg { -v } else { v })
 }
 
 fn path_name(w: What) -> &'static str {
@@ -100,14 +160,14 @@ pub fn build(
     a: usize,
     id: &str,
     label: &str,
-    in_skeleton: &BTreeMap<usize, Vec<usize>>,
     budget: &mut usize,
     report: &mut Report,
 ) -> Option<Built> {
     let anim = sc.root.animations.get(a)?;
     let lbl = quoted(label);
-    let mut plans: Vec<Plan> = Vec::new();
-    let mut seen: BTreeSet<(usize, What)> = BTreeSet::new();
+    let mut plans: Vec<Plan> = Vec::with_capacity(anim.channels.len());
+    // Per node, the paths (`path_bit`) an earlier channel animates.
+    let mut seen = vec![0u8; sc.root.nodes.len()];
     for (c, ch) in anim.channels.iter().enumerate() {
         let node = ch.target.node.value();
         let Some(n) = sc.root.nodes.get(node) else {
@@ -159,22 +219,15 @@ pub fn build(
                 continue;
             }
         };
-        if !matches!(what, What::W(_)) && !in_skeleton.contains_key(&node) {
+        if !matches!(what, What::W(_)) && sc.in_skeleton[node].is_empty() {
             skip(
                 report,
                 "the node is neither a joint of a skin nor an ancestor of one",
             );
             continue;
         }
-        let key = (
-            node,
-            if let What::W(_) = what {
-                What::W(0)
-            } else {
-                what
-            },
-        );
-        if !seen.insert(key) {
+        let bit = path_bit(what);
+        if seen[node] & bit != 0 {
             skip(
                 report,
                 &format!(
@@ -184,6 +237,7 @@ pub fn build(
             );
             continue;
         }
+        seen[node] |= bit;
         let s = ch.sampler.value();
         let Some(sampler) = anim.samplers.get(s) else {
             continue;
@@ -203,10 +257,20 @@ pub fn build(
         });
     }
 
-    // Key times, decoded once per input accessor.
-    let mut times: BTreeMap<usize, Times> = BTreeMap::new();
+    // Key times, decoded once per input accessor (`time_of[i]`: plan `i`'s, in `times`).
+    let mut times: Vec<Times> = Vec::new();
+    let mut time_index: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut time_of = Vec::with_capacity(plans.len());
     for p in &plans {
-        if times.contains_key(&p.input) {
+        // Channels baked together share one input: the last one is checked first.
+        if let Some(&i) = time_of.last()
+            && times.get(i).is_some_and(|t: &Times| t.input == p.input)
+        {
+            time_of.push(i);
+            continue;
+        }
+        if let Some(&i) = time_index.get(&p.input) {
+            time_of.push(i);
             continue;
         }
         let d = match accessor::decode(sc.root, sc.buffers, p.input, TIMES) {
@@ -270,15 +334,21 @@ pub fn build(
             .iter()
             .map(|&k| time_f64(d.values.get(k), &mut buf))
             .collect();
-        times.insert(p.input, Times { src, t });
+        time_index.insert(p.input, times.len());
+        time_of.push(times.len());
+        times.push(Times {
+            input: p.input,
+            src,
+            t,
+        });
     }
     let first = times
-        .values()
+        .iter()
         .filter_map(|t| t.t.first())
         .copied()
         .reduce(f64::min);
     let last = times
-        .values()
+        .iter()
         .filter_map(|t| t.t.last())
         .copied()
         .reduce(f64::max);
@@ -296,7 +366,7 @@ pub fn build(
         _ => 0.0,
     };
     if offset > 0.0 {
-        for t in times.values_mut() {
+        for t in &mut times {
             for x in &mut t.t {
                 *x -= offset;
             }
@@ -315,29 +385,31 @@ pub fn build(
     }
 
     // The skeleton the clip drives: the one holding most of its animated nodes.
-    let mut votes: BTreeMap<usize, usize> = BTreeMap::new();
+    // Ties: the earlier skeleton.
+    let mut votes = vec![0usize; sc.skels.len()];
     for p in plans.iter().filter(|p| !matches!(p.what, What::W(_))) {
-        for &s in in_skeleton.get(&p.node).into_iter().flatten() {
-            *votes.entry(s).or_default() += 1;
+        for &s in &sc.in_skeleton[p.node] {
+            votes[s] += 1;
         }
     }
-    let skeleton = votes
-        .iter()
-        .max_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(x.0)))
-        .map(|(&s, _)| s);
+    let mut skeleton = None;
+    let mut most = 0;
+    for (s, &v) in votes.iter().enumerate() {
+        if v > most {
+            (skeleton, most) = (Some(s), v);
+        }
+    }
     let skel = skeleton.and_then(|s| sc.skels.get(s));
 
     // Bone names: the skeleton's; nodes outside it keep their own (unique against it).
     // The skeleton's names as Sinew matches them, made only when a node outside it is driven.
     let mut taken: Option<BTreeSet<String>> = None;
+    let skel_bone = |n: usize| skel.and_then(|s| s.bone[n].as_deref());
+    // Names of the driven nodes outside the skeleton.
     let mut names: BTreeMap<usize, String> = BTreeMap::new();
     let mut outside = Vec::new();
     for p in plans.iter().filter(|p| !matches!(p.what, What::W(_))) {
-        if names.contains_key(&p.node) {
-            continue;
-        }
-        if let Some(n) = skel.and_then(|s| s.bone.get(&p.node)) {
-            names.insert(p.node, n.clone());
+        if skel_bone(p.node).is_some() || names.contains_key(&p.node) {
             continue;
         }
         let mut n = sc.forest.names[p.node].clone();
@@ -347,7 +419,8 @@ pub fn build(
         let taken = taken.get_or_insert_with(|| {
             skel.map(|s| {
                 s.bone
-                    .values()
+                    .iter()
+                    .flatten()
                     .map(|n| super::nodes::normalized(n))
                     .collect()
             })
@@ -371,21 +444,20 @@ pub fn build(
     }
 
     // Track order: the skeleton's bone order, then other nodes by index.
-    let rank = |n: usize| {
-        skel.and_then(|s| s.position.get(&n))
-            .map_or((1, n), |&i| (0, i))
-    };
-    let mut tracks: BTreeMap<(usize, usize), Track> = BTreeMap::new();
+    let rank = |n: usize| skel.and_then(|s| s.position[n]).map_or((1, n), |i| (0, i));
+    // Tracks with their rank, and each node's track (`usize::MAX`: none yet).
+    let mut tracks: Vec<((usize, usize), Track)> = Vec::new();
+    let mut track_of = vec![usize::MAX; sc.root.nodes.len()];
     let mut curves: Vec<(usize, usize, Curve)> = Vec::new();
-    let mut outputs: BTreeMap<(usize, bool), Rc<accessor::Decoded<'_>>> = BTreeMap::new();
+    // Decoded copies (strided, quantized, sparse) of outputs, by accessor and scalar-ness;
+    // tightly packed floats are read in place and need no copy.
+    let mut copies: BTreeMap<(usize, bool), accessor::Decoded<'_>> = BTreeMap::new();
     let mut inexact = Vec::new();
     // A budget this clip comes out the same with from there on (see `Built::need`).
     let start = *budget;
     let mut need = 0usize;
-    for p in &plans {
-        let Some(tm) = times.get(&p.input) else {
-            continue;
-        };
+    for (p, &ti) in plans.iter().zip(&time_of) {
+        let tm = &times[ti];
         let (want, k) = match p.what {
             What::T | What::S => (
                 Want {
@@ -409,14 +481,14 @@ pub fn build(
                 k,
             ),
         };
-        let out = match outputs.get(&(p.output, want.ty == Type::Scalar)) {
-            Some(o) => o.clone(),
-            None => match accessor::decode(sc.root, sc.buffers, p.output, want) {
-                Ok(d) => {
-                    let d = Rc::new(d);
-                    outputs.insert((p.output, want.ty == Type::Scalar), d.clone());
-                    d
+        let key = (p.output, want.ty == Type::Scalar);
+        let mut fresh = None;
+        if let std::collections::btree_map::Entry::Vacant(slot) = copies.entry(key) {
+            match accessor::decode(sc.root, sc.buffers, p.output, want) {
+                Ok(d) if matches!(d.values, accessor::Values::Owned(_)) => {
+                    slot.insert(d);
                 }
+                Ok(d) => fresh = Some(d),
                 Err(m) => {
                     report.error(
                         E_ACCESSOR,
@@ -424,7 +496,10 @@ pub fn build(
                     );
                     return None;
                 }
-            },
+            }
+        }
+        let Some(out) = fresh.as_ref().or_else(|| copies.get(&key)) else {
+            continue;
         };
         let n_in = accessor_count(sc.root, p.input).unwrap_or(0);
         let per = if p.interp == Interp::Cubic { 3 } else { 1 };
@@ -468,7 +543,15 @@ pub fn build(
                 k0
             }
         };
-        let name = names.get(&p.node).map_or("", String::as_str);
+        let name = skel_bone(p.node)
+            .or_else(|| names.get(&p.node).map(String::as_str))
+            .unwrap_or("");
+        // The common layout (tightly packed floats, one value per key, every key kept) is
+        // read directly; anything else through `idx`.
+        let direct = match &out.values {
+            accessor::Values::Packed(b) if per == 1 && tm.every_key() => Some(*b),
+            _ => None,
+        };
         let channel_desc = || {
             format!(
                 "animation {lbl}, {} of node {} ({})",
@@ -479,25 +562,31 @@ pub fn build(
         };
         let res = match p.what {
             What::T | What::S | What::R => {
-                let track = tracks.entry(rank(p.node)).or_insert_with(|| Track {
-                    bone: name.to_string(),
-                    translation: Vec::new(),
-                    rotation: Vec::new(),
-                    scale: Vec::new(),
-                });
-                let r = match p.what {
-                    What::R => convert::<4, Rotation>(
+                if track_of[p.node] == usize::MAX {
+                    track_of[p.node] = tracks.len();
+                    tracks.push((
+                        rank(p.node),
+                        Track {
+                            bone: name.to_string(),
+                            translation: Vec::new(),
+                            rotation: Vec::new(),
+                            scale: Vec::new(),
+                        },
+                    ));
+                }
+                let track = &mut tracks[track_of[p.node]].1;
+                let r = match (p.what, direct) {
+                    (What::R, Some(b)) => convert::<4, Rotation>(
                         &tm.t,
                         p.interp,
-                        |key, part| {
-                            let i = idx(key, part) * 4;
-                            [
-                                vals.get(i),
-                                vals.get(i + 1),
-                                vals.get(i + 2),
-                                vals.get(i + 3),
-                            ]
-                        },
+                        |key, _| packed::<4>(b, key),
+                        &mut track.rotation,
+                        *budget,
+                    ),
+                    (What::R, None) => convert::<4, Rotation>(
+                        &tm.t,
+                        p.interp,
+                        |key, part| vals.array::<4>(idx(key, part) * 4),
                         &mut track.rotation,
                         *budget,
                     ),
@@ -507,16 +596,22 @@ pub fn build(
                         } else {
                             &mut track.scale
                         };
-                        convert::<3, Linear>(
-                            &tm.t,
-                            p.interp,
-                            |key, part| {
-                                let i = idx(key, part) * 3;
-                                vals.array::<3>(i)
-                            },
-                            dst,
-                            *budget,
-                        )
+                        match direct {
+                            Some(b) => convert::<3, Linear>(
+                                &tm.t,
+                                p.interp,
+                                |key, _| packed::<3>(b, key),
+                                dst,
+                                *budget,
+                            ),
+                            None => convert::<3, Linear>(
+                                &tm.t,
+                                p.interp,
+                                |key, part| vals.array::<3>(idx(key, part) * 3),
+                                dst,
+                                *budget,
+                            ),
+                        }
                     }
                 };
                 r.map(|c| {
@@ -672,7 +767,10 @@ pub fn build(
             name: label.to_string(),
             duration,
             skeleton: skel.map(|s| s.file.clone()),
-            tracks: tracks.into_values().collect(),
+            tracks: {
+                tracks.sort_unstable_by_key(|t| t.0);
+                tracks.into_iter().map(|t| t.1).collect()
+            },
             notifies,
             windows: Vec::new(),
             curves,

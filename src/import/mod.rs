@@ -476,7 +476,7 @@ fn gltf_import(
 
     // Channel targets: every node index checked; top-level roots the animations reach.
     let mut roots: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-    let mut trs_nodes: BTreeSet<usize> = BTreeSet::new();
+    let mut trs_nodes = vec![false; forest.names.len()];
     let mut bad = false;
     for (a, anim) in root.animations.iter().enumerate() {
         for (c, ch) in anim.channels.iter().enumerate() {
@@ -502,7 +502,7 @@ fn gltf_import(
                     )
                 )
             {
-                trs_nodes.insert(n);
+                trs_nodes[n] = true;
             }
         }
     }
@@ -544,7 +544,7 @@ fn gltf_import(
         }
     }
     let animated: Vec<usize> = (0..sets.len())
-        .filter(|&s| sets[s].iter().any(|n| trs_nodes.contains(n)))
+        .filter(|&s| sets[s].iter().any(|&n| trs_nodes[n]))
         .collect();
     let mut files: BTreeSet<String> = BTreeSet::new();
     files.insert("manifest.ron".to_string());
@@ -573,10 +573,10 @@ fn gltf_import(
         });
         skels.push(out);
     }
-    let mut in_skeleton: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut in_skeleton: Vec<Vec<usize>> = vec![Vec::new(); forest.names.len()];
     for (k, s) in skels.iter().enumerate() {
         for &n in &s.nodes {
-            in_skeleton.entry(n).or_default().push(k);
+            in_skeleton[n].push(k);
         }
     }
     let scene = clips::Scene {
@@ -585,6 +585,7 @@ fn gltf_import(
         forest: &forest,
         skels: &skels,
         unknown_paths: &doc.unknown_paths,
+        in_skeleton: &in_skeleton,
     };
     // Clips are independent: a batch of them is built in parallel, each from the budget left
     // before the batch and with its own report, then taken in order exactly as a one-by-one
@@ -596,15 +597,7 @@ fn gltf_import(
         let mut r = Report::new(&shown);
         let mut b = budget;
         let clip_id = identity::clip_id(&id.model, &labels[a]);
-        let built = clips::build(
-            &scene,
-            a,
-            &clip_id,
-            &labels[a],
-            &in_skeleton,
-            &mut b,
-            &mut r,
-        );
+        let built = clips::build(&scene, a, &clip_id, &labels[a], &mut b, &mut r);
         (clip_id, built, r)
     };
     let mut start = 0;

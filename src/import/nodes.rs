@@ -120,16 +120,16 @@ impl Forest {
         self.depths.get(node).copied().unwrap_or(0)
     }
 
-    /// The node's path of file names from its top-level root down to itself.
-    pub fn path(&self, node: usize) -> Vec<usize> {
-        let mut p = vec![node];
+    /// The node's path (node indices) from its top-level root down to itself, into `p`.
+    pub fn path_into(&self, node: usize, p: &mut Vec<usize>) {
+        p.clear();
+        p.push(node);
         let mut cur = node;
         while let Some(q) = self.parent[cur] {
             p.push(q);
             cur = q;
         }
         p.reverse();
-        p
     }
 }
 
@@ -141,7 +141,7 @@ pub fn bone_names(
     nodes: &[usize],
     what: &str,
     report: &mut Report,
-) -> BTreeMap<usize, String> {
+) -> Vec<Option<String>> {
     let mut names: BTreeMap<usize, String> = BTreeMap::new();
     for &i in nodes {
         let raw = &forest.names[i];
@@ -159,6 +159,16 @@ pub fn bone_names(
             raw.clone()
         };
         names.insert(i, name);
+    }
+    let mut by_node = vec![None; forest.names.len()];
+    // Names already distinct as Sinew matches them (the usual case): nothing to rename.
+    let mut keys: Vec<String> = names.values().map(|n| normalized(n)).collect();
+    keys.sort_unstable();
+    if keys.windows(2).all(|w| w[0] != w[1]) {
+        for (i, n) in names {
+            by_node[i] = Some(n);
+        }
+        return by_node;
     }
     // Each pass appends a distinct index, so a collision needs a longer literal name in the
     // file; the number of passes is bounded by the names' length (and by the node count).
@@ -193,7 +203,10 @@ pub fn bone_names(
             );
         }
     }
-    names
+    for (i, n) in names {
+        by_node[i] = Some(n);
+    }
+    by_node
 }
 
 /// [`crate::anim::normalize_bone_name`] (how Sinew matches bone names: `:` as `_`, any case),

@@ -22,18 +22,40 @@ pub struct SignatureJoint<'a> {
 
 /// The bytes the signature hashes.
 pub fn signature_bytes(joints: &[SignatureJoint<'_>]) -> Vec<u8> {
-    let mut b = Vec::new();
-    push_u32(&mut b, joints.len());
+    let mut b = SignatureBytes::new(joints.len());
     for j in joints {
-        push_u32(&mut b, j.path.len());
-        for seg in &j.path {
-            push_u32(&mut b, seg.len());
+        b.joint(&j.path, j.parent);
+    }
+    b.0
+}
+
+/// [`signature_bytes`] written joint by joint (the importer streams its joints' paths).
+pub struct SignatureBytes(Vec<u8>);
+
+impl SignatureBytes {
+    /// The bytes of `count` joints, the joints to follow.
+    pub fn new(count: usize) -> Self {
+        let mut b = Vec::with_capacity(4 + 64 * count);
+        push_u32(&mut b, count);
+        SignatureBytes(b)
+    }
+
+    /// The next joint: its path's names from the top-level root down, and its parent joint.
+    pub fn joint(&mut self, path: &[&str], parent: Option<usize>) {
+        let b = &mut self.0;
+        push_u32(b, path.len());
+        for seg in path {
+            push_u32(b, seg.len());
             b.extend_from_slice(seg.as_bytes());
         }
-        let p = j.parent.and_then(|p| i32::try_from(p).ok()).unwrap_or(-1);
+        let p = parent.and_then(|p| i32::try_from(p).ok()).unwrap_or(-1);
         b.extend_from_slice(&p.to_le_bytes());
     }
-    b
+
+    /// The signature of the joints written.
+    pub fn signature(&self) -> String {
+        sha256_hex(&self.0)
+    }
 }
 
 fn push_u32(b: &mut Vec<u8>, n: usize) {
@@ -47,11 +69,12 @@ pub fn signature(joints: &[SignatureJoint<'_>]) -> String {
 
 /// Lowercase hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let digest = Sha256::digest(bytes);
     let mut s = String::with_capacity(64);
-    for byte in digest.iter() {
-        use std::fmt::Write as _;
-        let _ = write!(s, "{byte:02x}");
+    for &byte in digest.iter() {
+        s.push(char::from(HEX[usize::from(byte >> 4)]));
+        s.push(char::from(HEX[usize::from(byte & 15)]));
     }
     s
 }

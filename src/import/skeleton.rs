@@ -4,12 +4,12 @@
 
 use super::diagnostics::{E_HIERARCHY, E_INVALID, E_LIMIT, Report};
 use super::nodes::{Forest, bone_names};
-use super::signature::{SignatureJoint, signature};
+use super::signature::SignatureBytes;
 use crate::anim::Transform;
 use crate::anim::skeleton::MAX_BONES;
 use crate::animseq::quote;
 use glam::{Mat4, Quat, Vec3};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// The most path segments (over all joints of one skin: joints × depth) a skeleton may have.
 pub const MAX_PATH_SEGMENTS: usize = 1 << 18;
@@ -23,10 +23,10 @@ pub struct SkelOut {
     pub file: String,
     /// Nodes in `.skel` order (parents first: depth-first from the root, file order).
     pub nodes: Vec<usize>,
-    /// Index in `nodes` of each node.
-    pub position: BTreeMap<usize, usize>,
-    /// Sinew bone name of each node.
-    pub bone: BTreeMap<usize, String>,
+    /// Index in `nodes` of each node of the file (`None`: not in this skeleton).
+    pub position: Vec<Option<usize>>,
+    /// Sinew bone name of each node of the file (`None`: not in this skeleton).
+    pub bone: Vec<Option<String>>,
     /// The signature (lowercase hex).
     pub signature: String,
     /// The joints' display paths (bone names from the root, `/`-joined), in `joints` order.
@@ -161,48 +161,50 @@ pub fn build(
     }
     let bone = bone_names(forest, &nodes, &format!("skeleton `{name}`"), report);
     let skin = root.skins.get(s)?;
-    let joints: Vec<usize> = skin.joints.iter().map(|j| j.value()).collect();
-    let index_of: BTreeMap<usize, usize> =
-        joints.iter().enumerate().map(|(k, &j)| (j, k)).collect();
-    let mut sig = Vec::with_capacity(joints.len());
-    let mut display = Vec::with_capacity(joints.len());
-    for &j in &joints {
-        let path = forest.path(j);
-        let mut parent = None;
-        let mut cur = forest.parent[j];
-        while let Some(p) = cur {
-            if let Some(&k) = index_of.get(&p) {
-                parent = Some(k);
-                break;
-            }
-            cur = forest.parent[p];
-        }
-        sig.push(SignatureJoint {
-            path: path.iter().map(|&n| forest.names[n].as_str()).collect(),
-            parent,
-        });
-        let shown: Vec<&str> = path
-            .iter()
-            .map(|n| bone.get(n).map_or("", String::as_str))
-            .collect();
-        display.push(shown.join("/"));
+    // Each node's index in `joints` (joints are distinct: `skin_nodes` checked).
+    let mut index_of = vec![usize::MAX; forest.names.len()];
+    for (k, j) in skin.joints.iter().enumerate() {
+        index_of[j.value()] = k;
     }
-    let signature = signature(&sig);
+    let mut sig = SignatureBytes::new(skin.joints.len());
+    let mut display = Vec::with_capacity(skin.joints.len());
+    let (mut path, mut names) = (Vec::new(), Vec::new());
+    for j in &skin.joints {
+        let j = j.value();
+        forest.path_into(j, &mut path);
+        let parent = path[..path.len() - 1]
+            .iter()
+            .rev()
+            .map(|&p| index_of[p])
+            .find(|&k| k != usize::MAX);
+        names.clear();
+        names.extend(path.iter().map(|&n| forest.names[n].as_str()));
+        sig.joint(&names, parent);
+        let mut shown = String::with_capacity(names.iter().map(|n| n.len() + 1).sum());
+        for (i, &n) in path.iter().enumerate() {
+            if i > 0 {
+                shown.push('/');
+            }
+            shown.push_str(bone[n].as_deref().unwrap_or(""));
+        }
+        display.push(shown);
+    }
+    let signature = sig.signature();
     let mut text = String::with_capacity(64 + 160 * nodes.len());
     text.push_str("Skeleton(\n    bones: [\n");
     for &n in &nodes {
         let node = root.nodes.get(n)?;
         let rest = rest_of(node, n, report)?;
         text.push_str("        (name: ");
-        text.push_str(&quote(&bone[&n]));
+        text.push_str(&quote(bone[n].as_deref().unwrap_or("")));
         text.push_str(", parent: ");
-        match forest.parent[n] {
-            Some(p) if set.contains(&p) => {
+        match forest.parent[n].and_then(|p| bone[p].as_deref()) {
+            Some(p) => {
                 text.push_str("Some(");
-                text.push_str(&quote(&bone[&p]));
+                text.push_str(&quote(p));
                 text.push(')');
             }
-            _ => text.push_str("None"),
+            None => text.push_str("None"),
         }
         text.push_str(", translation: ");
         push_f32s(&mut text, &rest.translation.to_array());
@@ -213,11 +215,15 @@ pub fn build(
         text.push_str("),\n");
     }
     text.push_str("    ],\n)\n");
+    let mut position = vec![None; forest.names.len()];
+    for (i, &n) in nodes.iter().enumerate() {
+        position[n] = Some(i);
+    }
     Some((
         SkelOut {
             name,
             file,
-            position: nodes.iter().enumerate().map(|(i, &n)| (n, i)).collect(),
+            position,
             nodes,
             bone,
             signature,
@@ -236,6 +242,9 @@ fn push_f32s(o: &mut String, v: &[f32]) {
         }
         if x == 0.0 {
             o.push_str("0.0");
+        } else if x == 1.0 {
+            // Scales and identity rotations, mostly.
+            o.push_str("1.0");
         } else {
             crate::animseq::push_f32(o, x);
         }
