@@ -9,6 +9,10 @@ use std::hint::black_box;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use sinew::crossing::{Crossing, DEFAULT_LIMIT, NotifyIndex, PlaybackInterval};
 
+/// The notify-only index as it was when issue 14 was filed (the cost its target names).
+#[path = "peers/crossing_before_windows.rs"]
+mod before_windows;
+
 /// Deterministic xorshift so every run benches the same inputs.
 struct Rng(u64);
 impl Rng {
@@ -223,6 +227,60 @@ fn windows(c: &mut Criterion) {
                 })
             });
         }
+        // The peer the issue's target names: the notify-only index of the day the issue was
+        // filed, on the same 64 notifies and the same queries.
+        let before = before_windows::NotifyIndex::new(D, &times).unwrap();
+        // Same answers as today's notify-only index on every query, or the comparison is void.
+        for &(from, to) in &queries {
+            let now = indexes[0]
+                .1
+                .query(
+                    &PlaybackInterval::Advance {
+                        from,
+                        to,
+                        looping: true,
+                    },
+                    DEFAULT_LIMIT,
+                )
+                .unwrap();
+            let then = before
+                .query(
+                    &before_windows::PlaybackInterval::Advance {
+                        from,
+                        to,
+                        looping: true,
+                    },
+                    DEFAULT_LIMIT,
+                )
+                .unwrap();
+            let key = |t: f64, c: i64, n: u32| (t.to_bits(), c, n);
+            assert!(
+                now.list
+                    .iter()
+                    .map(|c| key(c.time, c.cycle, c.notify))
+                    .eq(then.list.iter().map(|c| key(c.time, c.cycle, c.notify))),
+                "the filed-day index disagrees with today's on {from}..{to}"
+            );
+        }
+        let mut out = Vec::with_capacity(DEFAULT_LIMIT);
+        group.bench_function("notifies_64_when_filed", |b| {
+            let mut i = 0;
+            b.iter(|| {
+                let (from, to) = queries[i & 1023];
+                i += 1;
+                let iv = before_windows::PlaybackInterval::Advance {
+                    from,
+                    to,
+                    looping: true,
+                };
+                black_box(
+                    before
+                        .query_into(&mut out, black_box(&iv), DEFAULT_LIMIT)
+                        .unwrap(),
+                );
+                black_box(out.len())
+            })
+        });
         group.finish();
     }
 }
