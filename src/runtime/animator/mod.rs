@@ -82,8 +82,9 @@ pub struct Animator {
     open: Vec<windows::OpenWindow>,
     /// The clip instances alive after the last update, with effective weights (reused).
     live: Vec<(u64, f64)>,
-    /// The update before's live list, kept while windows are open (reused).
-    live_before: Vec<(u64, f64)>,
+    /// With windows open: the intervals of the last update before this one that moved
+    /// (reused; `fires` and this buffer are swapped).
+    fires_before: Vec<Fire>,
     /// The chance draws' key (scene seed and entity name).
     chance_key: u64,
 }
@@ -125,7 +126,7 @@ impl Animator {
             rig: None,
             open: Vec::new(),
             live: Vec::new(),
-            live_before: Vec::new(),
+            fires_before: Vec::new(),
             chance_key: clip::stable_hash(&0u64.to_le_bytes()),
         }
     }

@@ -29,6 +29,8 @@ pub(super) struct Fire {
     pub(super) begins: bool,
     /// A seek moved this instance since its last update (its open windows are checked).
     pub(super) seeked: bool,
+    /// The instance's effective weight in this update (set when its crossings are judged).
+    pub(super) weight: f64,
 }
 
 /// A fresh clip-instance number (motions and layer playheads; only compared for equality).
@@ -458,6 +460,7 @@ pub(super) fn step_motion(
                 instance: instance_key(motion.id, clip),
                 begins: fires,
                 seeked: motion.seeked,
+                weight: 0.0,
             });
         }
         motion.seeked = false;
@@ -523,6 +526,7 @@ pub(super) fn step_motion(
                 instance: instance_key(motion.id, lf.clip),
                 begins,
                 seeked: motion.seeked,
+                weight: 0.0,
             });
         }
     }
@@ -540,6 +544,11 @@ impl Animator {
     /// to evaluate land in `self.fires`, state changes in `self.changes`, rejected requests and
     /// playback errors in `self.rejected`.
     pub(super) fn advance(&mut self, rate: f64) {
+        // With windows open, the last update that moved keeps its intervals: a window cut
+        // later reports where its instance stood then (`windows.rs`).
+        if !self.open.is_empty() && !self.fires.is_empty() {
+            std::mem::swap(&mut self.fires, &mut self.fires_before);
+        }
         self.fires.clear();
         self.changes.clear();
         self.rejected.clear();
@@ -634,6 +643,7 @@ impl Animator {
                         instance: instance_key(p.id, p.slot),
                         begins: fires,
                         seeked: false,
+                        weight: 0.0,
                     }),
                     Ok(_) => {}
                     Err(e) => {
@@ -653,6 +663,7 @@ impl Animator {
                         instance: instance_key(f.from.id, f.from.slot),
                         begins,
                         seeked: false,
+                        weight: 0.0,
                     });
                 }
                 if f.step(rate) {
