@@ -545,9 +545,19 @@ impl Animator {
     /// playback errors in `self.rejected`.
     pub(super) fn advance(&mut self, rate: f64) {
         // With windows open, the last update that moved keeps its intervals: a window cut
-        // later reports where its instance stood then (`windows.rs`).
-        if !self.open.is_empty() && !self.fires.is_empty() {
-            std::mem::swap(&mut self.fires, &mut self.fires_before);
+        // later reports where its instance stood then (`windows.rs`). And whether this update
+        // is settled: only a command, a crossfade or layer fade running, a transition, a
+        // stopped layer clip or a change from outside (`touched`) changes the live clip
+        // instances or their weights (a blend tree's weights follow its parameters, which only
+        // commands set).
+        if !self.open.is_empty() {
+            if !self.fires.is_empty() {
+                std::mem::swap(&mut self.fires, &mut self.fires_before);
+            }
+            self.settled = !std::mem::take(&mut self.touched)
+                && self.commands.is_empty()
+                && self.base.as_ref().is_none_or(|b| b.fade.is_none())
+                && self.layers.iter().all(|l| l.fade.is_none());
         }
         self.fires.clear();
         self.changes.clear();
@@ -580,6 +590,7 @@ impl Animator {
                 .map(|t| (t.to, t.blend));
             if let Some((to, blend)) = next {
                 base.enter(to, blend, &mut self.changes);
+                self.settled = false;
             }
         }
         let fade_w = base
@@ -649,6 +660,7 @@ impl Animator {
                     Err(e) => {
                         self.rejected.push(e);
                         l.clip = None;
+                        self.settled = false;
                     }
                 }
             }

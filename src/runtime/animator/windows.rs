@@ -16,7 +16,9 @@
 //!    replaced, clip replaced) or whose effective weight is 0 or below the threshold ends now,
 //!    with `completed: false`, the clip time and weight at the cut and its occurrence's cycle.
 //!    After an update every open window passes that test, so an update whose live instances
-//!    and weights are bit for bit the last update's skips it without looking at the windows.
+//!    and weights are bit for bit the last update's skips it without looking at the windows:
+//!    a settled update (no command, crossfade, layer fade, transition, stopped clip or change
+//!    from outside: `advance` knows) without comparing, any other after comparing the list.
 //!
 //! An open window is not touched by the updates that move its instance: a cut reports where
 //! the instance stood after the last update that moved it, read from that update's intervals
@@ -66,7 +68,10 @@ struct Stood {
 /// `fires` (this update's intervals), else in `before` (the last moving update's), else where
 /// the window opened.
 fn stood(o: &OpenWindow, fires: &[Fire], before: &[Fire]) -> Stood {
-    let moved = fires.iter().chain(before).find(|f| f.instance == o.instance);
+    let moved = fires
+        .iter()
+        .chain(before)
+        .find(|f| f.instance == o.instance);
     match moved.and_then(|f| bounds(&f.interval).map(|(_, to, looping)| (to, looping, f))) {
         Some((time, looping, f)) => Stood {
             time,
@@ -219,9 +224,16 @@ impl Animator {
         fired: &mut Vec<AnimatorRecord>,
         errors: &mut Vec<AnimatorRecord>,
     ) {
-        // With windows open, the live list is compared with the last update's as it is made.
+        // With windows open, an update that is not settled (`advance`) compares the live list
+        // with the last update's as it is made; a settled one has the last update's list.
+        // Debug builds compare on every update and check that a settled one changed nothing.
         let open = !self.open.is_empty();
-        let changed = self.collect_live(open);
+        let settled = open && self.settled;
+        let changed = self.collect_live(open && (cfg!(debug_assertions) || !settled));
+        debug_assert!(
+            !(settled && changed),
+            "a settled update changed the live clip instances or their weights"
+        );
         let mut fires = std::mem::take(&mut self.fires);
         // Instances gone before this update moved them (a state left at once, a layer stopped
         // or replaced) end first, so a clip started in their place begins after they end.
@@ -232,7 +244,7 @@ impl Animator {
         // instance is alive at a weight > 0 and at or above the window's threshold (what fails
         // is cut), so while the live list is the last update's, neither pass runs and the open
         // windows are not looked at.
-        let (before, after) = if open && changed {
+        let (before, after) = if open && !settled && changed {
             self.cut_passes(&fires)
         } else {
             // The invariant the skip rests on.
@@ -480,4 +492,126 @@ fn cut(
         completed: false,
         instance: o.instance,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::anim::state_machine::{Condition, Machine, State, Transition};
+    use crate::anim::{AnimCommand, BlendTree};
+    use crate::runtime::hub::EventHub;
+
+    /// A looping clip of 1 s with windows `spans`.
+    fn clip(id: &str, spans: &[(f64, f64)]) -> Arc<Clip> {
+        let windows: Vec<String> = spans
+            .iter()
+            .enumerate()
+            .map(|(i, (b, e))| format!("(id: \"w{i}\", name: \"W{i}\", begin: {b:?}, end: {e:?})"))
+            .collect();
+        let text = format!(
+            "AnimSeq(format: 4, id: \"{id}\", name: \"{id}\", duration: 1.0, tracks: [], \
+             notifies: [], windows: [{}])",
+            windows.join(",")
+        );
+        let loaded = crate::animseq::load(&crate::diag::SourceFile::new("c.animseq", text));
+        let seq = loaded
+            .seq
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
+        Arc::new(Clip::new(Arc::new(seq), &mut EventHub::new()).expect("clip"))
+    }
+
+    fn state(name: &str, slot: usize) -> State {
+        State {
+            name: name.into(),
+            tree: BlendTree::Clip(slot),
+            speed: 1.0,
+            looping: true,
+            notifies: Default::default(),
+        }
+    }
+
+    /// One update as the `animate` system runs it; the window ends it published.
+    fn update(a: &mut Animator) -> Vec<bool> {
+        let mut fired = Vec::new();
+        a.advance(60.0);
+        a.evaluate_fires(
+            Entity::PLACEHOLDER,
+            &mut Vec::new(),
+            &mut fired,
+            &mut Vec::new(),
+        );
+        fired
+            .iter()
+            .filter_map(|r| match r {
+                AnimatorRecord::Notify(f) if f.crossing.edge == Some(Edge::End) => {
+                    Some(f.completed)
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_transition_without_a_command_is_not_a_settled_update() {
+        // s0 → s1 → s2 on the same parameter, at once (blend 0): each transition comes one
+        // update after the last (a state cannot be left in the update it starts), so s1,
+        // whose window opens when it starts, is left in an update without any command.
+        let mut a = Animator::new();
+        a.add_clip("a", clip("a", &[]));
+        a.add_clip("b", clip("b", &[(0.0, 0.5)]));
+        let go = |from, to| Transition {
+            from: Some(from),
+            to,
+            blend: 0.0,
+            when: vec![Condition::Greater("go".into(), 0.5)],
+        };
+        a.set_machine(Arc::new(Machine {
+            states: vec![state("s0", 0), state("s1", 1), state("s2", 0)],
+            entry: 0,
+            transitions: vec![go(0, 1), go(1, 2)],
+        }));
+        // Nothing from outside is pending: only the update itself can unsettle it.
+        a.touched = false;
+        a.queue(AnimCommand::SetParam("go".into(), 1.0));
+        assert_eq!(update(&mut a), Vec::<bool>::new()); // s0 starts
+        assert_eq!(update(&mut a), Vec::<bool>::new()); // s1 starts, its window opens
+        assert_eq!(a.open_windows(), 1);
+        assert!(a.commands.is_empty());
+        assert_eq!(update(&mut a), [false]); // s1 left: the window is cut
+        assert_eq!(a.open_windows(), 0);
+    }
+
+    #[test]
+    fn a_settled_update_keeps_the_open_windows_and_a_cut_reports_the_last_position() {
+        // A default clip with a window open: updates without changes cut nothing; stopping
+        // it from outside (`play` of another clip) cuts the window where the clip stood.
+        let mut a = Animator::new();
+        a.add_clip("b", clip("b", &[(0.0, 0.9)]));
+        a.add_clip("a", clip("a", &[]));
+        assert!(a.play("b"));
+        for _ in 0..10 {
+            assert_eq!(update(&mut a), Vec::<bool>::new());
+            assert_eq!(a.open_windows(), 1);
+        }
+        assert!(a.settled, "ten updates without a change are settled");
+        assert!(a.play("a"));
+        let mut fired = Vec::new();
+        a.advance(60.0);
+        a.evaluate_fires(
+            Entity::PLACEHOLDER,
+            &mut Vec::new(),
+            &mut fired,
+            &mut Vec::new(),
+        );
+        let [AnimatorRecord::Notify(f)] = &fired[..] else {
+            panic!("one cut: {fired:?}");
+        };
+        assert!(!f.completed);
+        assert_eq!(f.crossing.edge, Some(Edge::End));
+        // Ten ticks of 1/60 s: where the clip stood after its last update.
+        assert_eq!(f.crossing.time, 10.0 / 60.0);
+        assert_eq!(f.weight, 0.0);
+    }
 }
