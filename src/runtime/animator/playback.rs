@@ -546,18 +546,15 @@ impl Animator {
     pub(super) fn advance(&mut self, rate: f64) {
         // With windows open, the last update that moved keeps its intervals: a window cut
         // later reports where its instance stood then (`windows.rs`). And whether this update
-        // is settled: only a command, a crossfade or layer fade running, a transition, a
-        // stopped layer clip or a change from outside (`touched`) changes the live clip
-        // instances or their weights (a blend tree's weights follow its parameters, which only
-        // commands set).
+        // is settled: only a command, a change from outside (`touched`), and, found on the way
+        // (`advance_base`, `advance_layers`), a crossfade or layer fade running, a transition or
+        // a stopped layer clip change the live clip instances or their weights (a blend tree's
+        // weights follow its parameters, which only commands set).
         if !self.open.is_empty() {
             if !self.fires.is_empty() {
                 std::mem::swap(&mut self.fires, &mut self.fires_before);
             }
-            self.settled = !std::mem::take(&mut self.touched)
-                && self.commands.is_empty()
-                && self.base.as_ref().is_none_or(|b| b.fade.is_none())
-                && self.layers.iter().all(|l| l.fade.is_none());
+            self.settled = !std::mem::take(&mut self.touched) && self.commands.is_empty();
         }
         self.fires.clear();
         self.changes.clear();
@@ -618,6 +615,7 @@ impl Animator {
             delta,
         );
         if let Some(f) = &mut base.fade {
+            self.settled = false;
             let (fires, _) = fade_w.unwrap_or((false, 1.0));
             step_motion(
                 m,
@@ -665,6 +663,7 @@ impl Animator {
                 }
             }
             if let Some(f) = &mut l.fade {
+                self.settled = false;
                 let begins = f.weight_before() > 0.0 && fires;
                 if let Ok(interval) = advance_playback(&mut f.from, rate, speed, slots)
                     && (begins || windows(f.from.slot))

@@ -154,7 +154,7 @@ impl Animator {
     /// `self.live` ([`each_live`]). With `compare`, the list is rewritten in place and the
     /// result says whether it differs from the last update's, bit for bit (an equal list gives
     /// every use the same weights, `-0.0` and NaN included); without, the result is `true`.
-    #[inline]
+    #[inline(always)]
     fn collect_live(&mut self, compare: bool) -> bool {
         let live = &mut self.live;
         if !compare {
