@@ -82,10 +82,18 @@ pub struct Animator {
     open: Vec<windows::OpenWindow>,
     /// The clip instances alive after the last update, with effective weights (reused).
     live: Vec<(u64, f64)>,
-    /// The update before's live list, kept while windows are open (reused).
-    live_before: Vec<(u64, f64)>,
+    /// With windows open: the intervals of the last update before this one that moved
+    /// (reused; `fires` and this buffer are swapped).
+    fires_before: Vec<Fire>,
     /// The chance draws' key (scene seed and entity name).
     chance_key: u64,
+    /// Changed from outside an update (clips, machine, layers, the default clip) since the
+    /// last update with windows open: that update's live list may differ (`windows.rs`).
+    touched: bool,
+    /// With windows open, set by the update: nothing this update did can have changed the
+    /// live clip instances or their weights (no command, crossfade, transition, layer fade or
+    /// stopped clip), so no open window can be cut (`windows.rs`).
+    settled: bool,
 }
 
 /// Most commands one animator keeps queued between updates (more are dropped: a runaway graph
@@ -125,14 +133,17 @@ impl Animator {
             rig: None,
             open: Vec::new(),
             live: Vec::new(),
-            live_before: Vec::new(),
+            fires_before: Vec::new(),
             chance_key: clip::stable_hash(&0u64.to_le_bytes()),
+            touched: true,
+            settled: false,
         }
     }
 
     /// Puts `clip` in slot `slot` (replacing what was there). Slots get indices in the order
     /// they are first added (the indices a [`Machine`]'s trees use).
     pub fn add_clip(&mut self, slot: &str, clip: Arc<Clip>) {
+        self.touched = true;
         match self.slot_index.get(slot) {
             Some(&i) => self.slots[i].1 = clip,
             None => {
@@ -151,6 +162,7 @@ impl Animator {
     /// Gives the animator a state machine (compiled against [`Animator::slot_index`]); its entry
     /// state starts at the next update. The default clip does not also play.
     pub fn set_machine(&mut self, machine: Arc<Machine>) {
+        self.touched = true;
         self.base = Some(Base::new(machine, true));
     }
 
@@ -165,6 +177,7 @@ impl Animator {
 
     /// Declares a layer (weight, no clip yet); layers stack in declaration order.
     pub fn add_layer(&mut self, name: &str, weight: f64) {
+        self.touched = true;
         self.layer(Arc::from(name)).weight = sanitize_weight(weight);
     }
 
@@ -249,6 +262,7 @@ impl Animator {
         let Some(i) = self.slot_index(slot) else {
             return false;
         };
+        self.touched = true;
         self.base = Some(Base::default_clip(self.default_machine(), i));
         true
     }

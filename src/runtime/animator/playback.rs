@@ -29,6 +29,8 @@ pub(super) struct Fire {
     pub(super) begins: bool,
     /// A seek moved this instance since its last update (its open windows are checked).
     pub(super) seeked: bool,
+    /// The instance's effective weight in this update (set when its crossings are judged).
+    pub(super) weight: f64,
 }
 
 /// A fresh clip-instance number (motions and layer playheads; only compared for equality).
@@ -458,6 +460,7 @@ pub(super) fn step_motion(
                 instance: instance_key(motion.id, clip),
                 begins: fires,
                 seeked: motion.seeked,
+                weight: 0.0,
             });
         }
         motion.seeked = false;
@@ -523,6 +526,7 @@ pub(super) fn step_motion(
                 instance: instance_key(motion.id, lf.clip),
                 begins,
                 seeked: motion.seeked,
+                weight: 0.0,
             });
         }
     }
@@ -540,6 +544,18 @@ impl Animator {
     /// to evaluate land in `self.fires`, state changes in `self.changes`, rejected requests and
     /// playback errors in `self.rejected`.
     pub(super) fn advance(&mut self, rate: f64) {
+        // With windows open, the last update that moved keeps its intervals: a window cut
+        // later reports where its instance stood then (`windows.rs`). And whether this update
+        // is settled: only a command, a change from outside (`touched`), and, found on the way
+        // (`advance_base`, `advance_layers`), a crossfade or layer fade running, a transition or
+        // a stopped layer clip change the live clip instances or their weights (a blend tree's
+        // weights follow its parameters, which only commands set).
+        if !self.open.is_empty() {
+            if !self.fires.is_empty() {
+                std::mem::swap(&mut self.fires, &mut self.fires_before);
+            }
+            self.settled = !std::mem::take(&mut self.touched) && self.commands.is_empty();
+        }
         self.fires.clear();
         self.changes.clear();
         self.rejected.clear();
@@ -571,6 +587,7 @@ impl Animator {
                 .map(|t| (t.to, t.blend));
             if let Some((to, blend)) = next {
                 base.enter(to, blend, &mut self.changes);
+                self.settled = false;
             }
         }
         let fade_w = base
@@ -598,6 +615,7 @@ impl Animator {
             delta,
         );
         if let Some(f) = &mut base.fade {
+            self.settled = false;
             let (fires, _) = fade_w.unwrap_or((false, 1.0));
             step_motion(
                 m,
@@ -634,15 +652,18 @@ impl Animator {
                         instance: instance_key(p.id, p.slot),
                         begins: fires,
                         seeked: false,
+                        weight: 0.0,
                     }),
                     Ok(_) => {}
                     Err(e) => {
                         self.rejected.push(e);
                         l.clip = None;
+                        self.settled = false;
                     }
                 }
             }
             if let Some(f) = &mut l.fade {
+                self.settled = false;
                 let begins = f.weight_before() > 0.0 && fires;
                 if let Ok(interval) = advance_playback(&mut f.from, rate, speed, slots)
                     && (begins || windows(f.from.slot))
@@ -653,6 +674,7 @@ impl Animator {
                         instance: instance_key(f.from.id, f.from.slot),
                         begins,
                         seeked: false,
+                        weight: 0.0,
                     });
                 }
                 if f.step(rate) {

@@ -16,7 +16,14 @@
 //!    replaced, clip replaced) or whose effective weight is 0 or below the threshold ends now,
 //!    with `completed: false`, the clip time and weight at the cut and its occurrence's cycle.
 //!    After an update every open window passes that test, so an update whose live instances
-//!    and weights are bit for bit the last update's skips it without looking at the windows.
+//!    and weights are bit for bit the last update's skips it without looking at the windows:
+//!    a settled update (no command, crossfade, layer fade, transition, stopped clip or change
+//!    from outside: `advance` knows) without comparing, any other after comparing the list.
+//!
+//! An open window is not touched by the updates that move its instance: a cut reports where
+//! the instance stood after the last update that moved it, read from that update's intervals
+//! (this update's [`Fire`]s, else the last moving update's, which the animator keeps while
+//! windows are open).
 //!
 //! Removing the animator (or despawning its entity) ends every open window
 //! ([`Animator::cut_all`]).
@@ -39,8 +46,8 @@ pub(super) struct OpenWindow {
     pub(super) window: u32,
     /// The occurrence's cycle.
     pub(super) cycle: i64,
-    /// Where the instance stood after its last update: unwrapped time (its clip time is
-    /// derived only when the window is cut), whether it loops, weight.
+    /// Where the window opened: unwrapped time, whether the instance loops, weight (what a
+    /// cut reports when no interval of its instance is kept).
     pub(super) time: f64,
     pub(super) looping: bool,
     pub(super) weight: f64,
@@ -48,10 +55,34 @@ pub(super) struct OpenWindow {
     pub(super) threshold: f64,
 }
 
-impl OpenWindow {
-    /// The clip time where the instance stood, on a clip of `duration` seconds.
-    fn clip_time(&self, duration: f64) -> f64 {
-        clip_time_of(self.time, duration, self.looping)
+/// Where a clip instance stood when one of its windows is cut: unwrapped time (its clip time
+/// is derived only at the cut), whether it loops, effective weight.
+#[derive(Debug, Clone, Copy)]
+struct Stood {
+    time: f64,
+    looping: bool,
+    weight: f64,
+}
+
+/// Where `o`'s instance stood after the last update that moved it: its interval's end in
+/// `fires` (this update's intervals), else in `before` (the last moving update's), else where
+/// the window opened.
+fn stood(o: &OpenWindow, fires: &[Fire], before: &[Fire]) -> Stood {
+    let moved = fires
+        .iter()
+        .chain(before)
+        .find(|f| f.instance == o.instance);
+    match moved.and_then(|f| bounds(&f.interval).map(|(_, to, looping)| (to, looping, f))) {
+        Some((time, looping, f)) => Stood {
+            time,
+            looping,
+            weight: f.weight,
+        },
+        None => Stood {
+            time: o.time,
+            looping: o.looping,
+            weight: o.weight,
+        },
     }
 }
 
@@ -74,16 +105,6 @@ fn bounds(i: &PlaybackInterval) -> Option<(f64, f64, bool)> {
         PlaybackInterval::Start { at, to, looping } => Some((at, to, looping)),
         PlaybackInterval::Seek | PlaybackInterval::Paused => None,
     }
-}
-
-/// Whether two live lists are equal bit for bit (an equal list gives every use the same
-/// weights, `-0.0` and NaN included).
-#[inline]
-fn same_live(a: &[(u64, f64)], b: &[(u64, f64)]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| x.0 == y.0 && x.1.to_bits() == y.1.to_bits())
 }
 
 /// Every clip instance alive after the update, with its effective weight (crossfade ×
@@ -130,12 +151,30 @@ impl Animator {
     }
 
     /// The clip instances alive after the update, with their effective weights, into
-    /// `self.live` ([`each_live`]).
-    #[inline]
-    fn collect_live(&mut self) {
+    /// `self.live` ([`each_live`]). With `compare`, the list is rewritten in place and the
+    /// result says whether it differs from the last update's, bit for bit (an equal list gives
+    /// every use the same weights, `-0.0` and NaN included); without, the result is `true`.
+    #[inline(always)]
+    fn collect_live(&mut self, compare: bool) -> bool {
         let live = &mut self.live;
-        live.clear();
-        each_live(&self.base, &self.layers, |i, w| live.push((i, w)));
+        if !compare {
+            live.clear();
+            each_live(&self.base, &self.layers, |i, w| live.push((i, w)));
+            return true;
+        }
+        let (old, mut n, mut changed) = (live.len(), 0, false);
+        each_live(&self.base, &self.layers, |i, w| {
+            match live.get_mut(n) {
+                Some(e) => {
+                    changed |= (e.0 != i) | (e.1.to_bits() != w.to_bits());
+                    *e = (i, w);
+                }
+                None => live.push((i, w)),
+            }
+            n += 1;
+        });
+        live.truncate(n);
+        changed | (n != old)
     }
 
     /// With windows open: whether a cut pass must run before this update's intervals (an open
@@ -185,13 +224,17 @@ impl Animator {
         fired: &mut Vec<AnimatorRecord>,
         errors: &mut Vec<AnimatorRecord>,
     ) {
-        // With windows open, the last update's live list is kept to compare.
+        // With windows open, an update that is not settled (`advance`) compares the live list
+        // with the last update's as it is made; a settled one has the last update's list.
+        // Debug builds compare on every update and check that a settled one changed nothing.
         let open = !self.open.is_empty();
-        if open {
-            std::mem::swap(&mut self.live, &mut self.live_before);
-        }
-        self.collect_live();
-        let fires = std::mem::take(&mut self.fires);
+        let settled = open && self.settled;
+        let changed = self.collect_live(open && (cfg!(debug_assertions) || !settled));
+        debug_assert!(
+            !(settled && changed),
+            "a settled update changed the live clip instances or their weights"
+        );
+        let mut fires = std::mem::take(&mut self.fires);
         // Instances gone before this update moved them (a state left at once, a layer stopped
         // or replaced) end first, so a clip started in their place begins after they end.
         // The common update ends nothing: `cut_passes` decides whether either cut pass (both
@@ -201,7 +244,7 @@ impl Animator {
         // instance is alive at a weight > 0 and at or above the window's threshold (what fails
         // is cut), so while the live list is the last update's, neither pass runs and the open
         // windows are not looked at.
-        let (before, after) = if open && !same_live(&self.live, &self.live_before) {
+        let (before, after) = if open && !settled && changed {
             self.cut_passes(&fires)
         } else {
             // The invariant the skip rests on.
@@ -209,14 +252,16 @@ impl Animator {
             (false, false)
         };
         if before {
-            self.cut_dead(owner, fired, Some(&fires));
+            self.cut_dead(owner, fired, &fires, true);
         }
-        for f in &fires {
+        for f in fires.iter_mut() {
             let Some((slot, clip)) = self.slots.get(f.slot) else {
                 continue;
             };
             let (slot, clip) = (slot.clone(), clip.clone());
             let weight = self.live_weight(f.instance).unwrap_or(0.0);
+            f.weight = weight;
+            let f = &*f;
             if f.seeked && !self.open.is_empty() {
                 self.check_seek(owner, f, &clip, &slot, fired);
             }
@@ -237,16 +282,11 @@ impl Animator {
                 }
                 Err(e) => errors.push(AnimatorRecord::Error(owner, e.to_string())),
             }
-            if let Some((_, to, looping)) = bounds(&f.interval) {
-                for o in self.open.iter_mut().filter(|o| o.instance == f.instance) {
-                    (o.time, o.looping, o.weight) = (to, looping, weight);
-                }
-            }
+        }
+        if after {
+            self.cut_dead(owner, fired, &fires, false);
         }
         self.fires = fires;
-        if after {
-            self.cut_dead(owner, fired, None);
-        }
     }
 
     /// One crossing of instance `f`: gating for points and begins, the open/closed state for
@@ -363,9 +403,16 @@ impl Animator {
                     i += 1;
                 }
                 _ => {
-                    (o.time, o.looping) = (from, looping);
+                    // The weight is the last moving update's (`self.fires` is this update's,
+                    // taken while its crossings are judged).
+                    let weight = stood(o, &self.fires, &self.fires_before).weight;
                     let o = self.open.remove(i);
-                    fired.push(cut(owner, slot, clip, &o));
+                    let at = Stood {
+                        time: from,
+                        looping,
+                        weight,
+                    };
+                    fired.push(cut(owner, slot, clip, &o, at));
                 }
             }
         }
@@ -373,26 +420,30 @@ impl Animator {
 
     /// Ends every open window whose instance is gone or whose weight is 0 or below the
     /// window's threshold; with `before`, only those of instances gone and not moved by this
-    /// update (`before` its intervals).
+    /// update (`before` its intervals `fires`).
     #[inline(never)]
     fn cut_dead(
         &mut self,
         owner: Entity,
         fired: &mut Vec<AnimatorRecord>,
-        before: Option<&[Fire]>,
+        fires: &[Fire],
+        before: bool,
     ) {
         let mut i = 0;
         while i < self.open.len() {
-            if !self.ends(&self.open[i], before) {
+            if !self.ends(&self.open[i], before.then_some(fires)) {
                 i += 1;
                 continue;
             }
+            let o = &self.open[i];
             // Gone from the pose: its weight reached 0.
-            let w = self.live_weight(self.open[i].instance).unwrap_or(0.0);
-            let mut o = self.open.remove(i);
-            o.weight = w;
+            let at = Stood {
+                weight: self.live_weight(o.instance).unwrap_or(0.0),
+                ..stood(o, fires, &self.fires_before)
+            };
+            let o = self.open.remove(i);
             if let Some((slot, clip)) = self.slots.get(o.slot) {
-                fired.push(cut(owner, slot, clip, &o));
+                fired.push(cut(owner, slot, clip, &o, at));
             }
         }
     }
@@ -403,11 +454,11 @@ impl Animator {
         open.iter()
             .filter_map(|o| {
                 let (slot, clip) = self.slots.get(o.slot)?;
-                let o = OpenWindow {
+                let at = Stood {
                     weight: 0.0,
-                    ..o.clone()
+                    ..stood(o, &self.fires, &self.fires_before)
                 };
-                Some(cut(owner, slot, clip, &o))
+                Some(cut(owner, slot, clip, o, at))
             })
             .collect()
     }
@@ -418,12 +469,13 @@ impl Animator {
     }
 }
 
-/// The end record of open window `o` cut short.
+/// The end record of open window `o` cut short, its instance standing `at`.
 fn cut(
     owner: Entity,
     slot: &std::sync::Arc<str>,
     clip: &std::sync::Arc<Clip>,
     o: &OpenWindow,
+    at: Stood,
 ) -> AnimatorRecord {
     AnimatorRecord::Notify(Fired {
         owner,
@@ -432,12 +484,134 @@ fn cut(
         crossing: Crossing {
             notify: o.window,
             edge: Some(Edge::End),
-            time: o.time,
-            clip_time: o.clip_time(clip.seq.duration),
+            time: at.time,
+            clip_time: clip_time_of(at.time, clip.seq.duration, at.looping),
             cycle: o.cycle,
         },
-        weight: o.weight,
+        weight: at.weight,
         completed: false,
         instance: o.instance,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::anim::state_machine::{Condition, Machine, State, Transition};
+    use crate::anim::{AnimCommand, BlendTree};
+    use crate::runtime::hub::EventHub;
+
+    /// A looping clip of 1 s with windows `spans`.
+    fn clip(id: &str, spans: &[(f64, f64)]) -> Arc<Clip> {
+        let windows: Vec<String> = spans
+            .iter()
+            .enumerate()
+            .map(|(i, (b, e))| format!("(id: \"w{i}\", name: \"W{i}\", begin: {b:?}, end: {e:?})"))
+            .collect();
+        let text = format!(
+            "AnimSeq(format: 4, id: \"{id}\", name: \"{id}\", duration: 1.0, tracks: [], \
+             notifies: [], windows: [{}])",
+            windows.join(",")
+        );
+        let loaded = crate::animseq::load(&crate::diag::SourceFile::new("c.animseq", text));
+        let seq = loaded
+            .seq
+            .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics));
+        Arc::new(Clip::new(Arc::new(seq), &mut EventHub::new()).expect("clip"))
+    }
+
+    fn state(name: &str, slot: usize) -> State {
+        State {
+            name: name.into(),
+            tree: BlendTree::Clip(slot),
+            speed: 1.0,
+            looping: true,
+            notifies: Default::default(),
+        }
+    }
+
+    /// One update as the `animate` system runs it; the window ends it published.
+    fn update(a: &mut Animator) -> Vec<bool> {
+        let mut fired = Vec::new();
+        a.advance(60.0);
+        a.evaluate_fires(
+            Entity::PLACEHOLDER,
+            &mut Vec::new(),
+            &mut fired,
+            &mut Vec::new(),
+        );
+        fired
+            .iter()
+            .filter_map(|r| match r {
+                AnimatorRecord::Notify(f) if f.crossing.edge == Some(Edge::End) => {
+                    Some(f.completed)
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_transition_without_a_command_is_not_a_settled_update() {
+        // s0 → s1 → s2 on the same parameter, at once (blend 0): each transition comes one
+        // update after the last (a state cannot be left in the update it starts), so s1,
+        // whose window opens when it starts, is left in an update without any command.
+        let mut a = Animator::new();
+        a.add_clip("a", clip("a", &[]));
+        a.add_clip("b", clip("b", &[(0.0, 0.5)]));
+        let go = |from, to| Transition {
+            from: Some(from),
+            to,
+            blend: 0.0,
+            when: vec![Condition::Greater("go".into(), 0.5)],
+        };
+        a.set_machine(Arc::new(Machine {
+            states: vec![state("s0", 0), state("s1", 1), state("s2", 0)],
+            entry: 0,
+            transitions: vec![go(0, 1), go(1, 2)],
+        }));
+        // Nothing from outside is pending: only the update itself can unsettle it.
+        a.touched = false;
+        a.queue(AnimCommand::SetParam("go".into(), 1.0));
+        assert_eq!(update(&mut a), Vec::<bool>::new()); // s0 starts
+        assert_eq!(update(&mut a), Vec::<bool>::new()); // s1 starts, its window opens
+        assert_eq!(a.open_windows(), 1);
+        assert!(a.commands.is_empty());
+        assert_eq!(update(&mut a), [false]); // s1 left: the window is cut
+        assert_eq!(a.open_windows(), 0);
+    }
+
+    #[test]
+    fn a_settled_update_keeps_the_open_windows_and_a_cut_reports_the_last_position() {
+        // A default clip with a window open: updates without changes cut nothing; stopping
+        // it from outside (`play` of another clip) cuts the window where the clip stood.
+        let mut a = Animator::new();
+        a.add_clip("b", clip("b", &[(0.0, 0.9)]));
+        a.add_clip("a", clip("a", &[]));
+        assert!(a.play("b"));
+        for _ in 0..10 {
+            assert_eq!(update(&mut a), Vec::<bool>::new());
+            assert_eq!(a.open_windows(), 1);
+        }
+        assert!(a.settled, "ten updates without a change are settled");
+        assert!(a.play("a"));
+        let mut fired = Vec::new();
+        a.advance(60.0);
+        a.evaluate_fires(
+            Entity::PLACEHOLDER,
+            &mut Vec::new(),
+            &mut fired,
+            &mut Vec::new(),
+        );
+        let [AnimatorRecord::Notify(f)] = &fired[..] else {
+            panic!("one cut: {fired:?}");
+        };
+        assert!(!f.completed);
+        assert_eq!(f.crossing.edge, Some(Edge::End));
+        // Ten ticks of 1/60 s: where the clip stood after its last update.
+        assert_eq!(f.crossing.time, 10.0 / 60.0);
+        assert_eq!(f.weight, 0.0);
+    }
 }
