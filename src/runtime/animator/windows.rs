@@ -532,8 +532,8 @@ mod tests {
         }
     }
 
-    /// One update as the `animate` system runs it; the window ends it published.
-    fn update(a: &mut Animator) -> Vec<bool> {
+    /// One update as the `animate` system runs it; the records it published.
+    fn step(a: &mut Animator) -> Vec<AnimatorRecord> {
         let mut fired = Vec::new();
         a.advance(60.0);
         a.evaluate_fires(
@@ -543,6 +543,11 @@ mod tests {
             &mut Vec::new(),
         );
         fired
+    }
+
+    /// One update; the `completed` flags of the window ends it published.
+    fn update(a: &mut Animator) -> Vec<bool> {
+        step(a)
             .iter()
             .filter_map(|r| match r {
                 AnimatorRecord::Notify(f) if f.crossing.edge == Some(Edge::End) => {
@@ -597,14 +602,7 @@ mod tests {
         }
         assert!(a.settled, "ten updates without a change are settled");
         assert!(a.play("a"));
-        let mut fired = Vec::new();
-        a.advance(60.0);
-        a.evaluate_fires(
-            Entity::PLACEHOLDER,
-            &mut Vec::new(),
-            &mut fired,
-            &mut Vec::new(),
-        );
+        let fired = step(&mut a);
         let [AnimatorRecord::Notify(f)] = &fired[..] else {
             panic!("one cut: {fired:?}");
         };
