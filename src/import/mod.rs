@@ -15,7 +15,7 @@
 //! | `signature.rs` | the exact skeleton signature bytes and hash |
 //! | `skeleton.rs` | skeletons of animated skins, rest poses, `.skel` text |
 //! | `channels.rs` | LINEAR / STEP / CUBICSPLINE → keys Sinew reproduces |
-//! | `clips.rs` | one animation → one `AnimSeq` |
+//! | `clips/` | one animation → one `AnimSeq` (`times.rs`: its key times checked, shifted, its duration) |
 //! | `notifies.rs` | `extras.notifies` → notifies |
 //! | `manifest.rs` | the manifest (RON and JSON) |
 //! | `identity.rs` | sidecars, clip IDs, fingerprints, reconciliation |

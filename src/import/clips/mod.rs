@@ -1,12 +1,11 @@
 //! One glTF animation → one `.animseq`: channels grouped into bone tracks (on the skeleton
 //! the clip drives) and morph curves, times shifted to start at 0, durations, notifies.
 
-use super::accessor::{self, TIMES, Want};
+use super::accessor::{self, Want};
 use super::buffers::Buffers;
 use super::channels::{Fail, Interp, Linear, Part, Rotation, convert};
 use super::diagnostics::{
-    E_ACCESSOR, E_KEY_TIMES, E_LIMIT, Report, W_CHANNEL_SKIPPED, W_OUTSIDE_SKELETON,
-    W_REPEATED_TIMES, W_RESAMPLE, W_SHIFTED, W_ZERO_LENGTH, quoted,
+    E_ACCESSOR, E_LIMIT, Report, W_CHANNEL_SKIPPED, W_OUTSIDE_SKELETON, W_RESAMPLE, quoted,
 };
 use super::nodes::Forest;
 use super::notifies;
@@ -16,6 +15,9 @@ use gltf::json::accessor::Type;
 use gltf::json::animation::{Interpolation as GInterp, Property};
 use gltf::json::validation::Checked;
 use std::collections::{BTreeMap, BTreeSet};
+use times::{KeyTimes, key_times};
+
+mod times;
 
 /// Duration of a clip whose keys all sit at one time (a single pose).
 pub const POSE_DURATION: f64 = 1.0 / 30.0;
@@ -68,23 +70,6 @@ struct Plan {
     interp: Interp,
 }
 
-/// Decoded, checked key times of one input accessor.
-struct Times {
-    /// The input accessor.
-    input: usize,
-    /// Kept key indices (a run of equal times keeps its last key).
-    src: Vec<usize>,
-    /// Their times (shifted once the clip's offset is known).
-    t: Vec<f64>,
-}
-
-impl Times {
-    /// Every key is kept (no repeated times): key `k` is element `k`.
-    fn every_key(&self) -> bool {
-        self.src.last().is_none_or(|&l| l + 1 == self.src.len())
-    }
-}
-
 /// The bit of `seen` (per node) for a target path: one channel per node and path.
 fn path_bit(w: What) -> u8 {
     match w {
@@ -102,45 +87,6 @@ fn packed<const N: usize>(b: &[u8], k: usize) -> [f32; N] {
     std::array::from_fn(|c| {
         f32::from_le_bytes([e[4 * c], e[4 * c + 1], e[4 * c + 2], e[4 * c + 3]])
     })
-}
-
-/// `f32` key time as the `f64` with the same shortest decimal (`0.041666668`, not
-/// `0.0416666679084301`); `buf` is scratch space.
-fn time_f64(x: f32, buf: &mut String) -> f64 {
-    buf.clear();
-    crate::animseq::push_f32(buf, x);
-    exact_decimal(buf).unwrap_or_else(|| buf.parse().unwrap_or(f64::from(x)))
-}
-
-/// A plain decimal (`-12.0625`, at most 15 significant digits and 22 fractional ones) as the
-/// nearest `f64`, or `None` for anything else. Digits and power of ten are both exact `f64`s,
-/// so one IEEE division rounds correctly: what `str::parse` gives (Clinger's fast path).
-fn exact_decimal(s: &str) -> Option<f64> {
-    const POW10: [f64; 23] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ];
-    let (neg, digits) = match s.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, s),
-    };
-    let (mut m, mut sig, mut frac, mut point) = (0u64, 0usize, 0usize, false);
-    for b in digits.bytes() {
-        match b {
-            b'.' if !point => point = true,
-            b'0'..=b'9' => {
-                m = m * 10 + u64::from(b - b'0');
-                sig += usize::from(m != 0);
-                frac += usize::from(point);
-            }
-            _ => return None,
-        }
-        if sig > 15 || frac > 22 {
-            return None;
-        }
-    }
-    let v = m as f64 / POW10[frac];
-    Some(if neg { -v } else { v })
 }
 
 fn path_name(w: What) -> &'static str {
@@ -257,132 +203,11 @@ pub fn build(
         });
     }
 
-    // Key times, decoded once per input accessor (`time_of[i]`: plan `i`'s, in `times`).
-    let mut times: Vec<Times> = Vec::new();
-    let mut time_index: BTreeMap<usize, usize> = BTreeMap::new();
-    let mut time_of = Vec::with_capacity(plans.len());
-    for p in &plans {
-        // Channels baked together share one input: the last one is checked first.
-        if let Some(&i) = time_of.last()
-            && times.get(i).is_some_and(|t: &Times| t.input == p.input)
-        {
-            time_of.push(i);
-            continue;
-        }
-        if let Some(&i) = time_index.get(&p.input) {
-            time_of.push(i);
-            continue;
-        }
-        let d = match accessor::decode(sc.root, sc.buffers, p.input, TIMES) {
-            Ok(d) => d,
-            Err(m) => {
-                report.error(
-                    E_ACCESSOR,
-                    format!("animation {lbl}, sampler {} input: {m}", p.sampler),
-                );
-                return None;
-            }
-        };
-        let mut src = Vec::with_capacity(d.values.len());
-        let mut repeated = 0usize;
-        for k in 0..d.values.len() {
-            let x = d.values.get(k);
-            if !x.is_finite() {
-                report.error(
-                    E_KEY_TIMES,
-                    format!(
-                        "animation {lbl}, sampler {} (accessor {}): key time {k} is not finite",
-                        p.sampler, p.input
-                    ),
-                );
-                return None;
-            }
-            if k > 0 {
-                let prev = d.values.get(k - 1);
-                if x < prev {
-                    report.error(
-                        E_KEY_TIMES,
-                        format!(
-                            "animation {lbl}, sampler {} (accessor {}): key time {k} ({x}) is \
-                             before key {} ({prev}); times must increase",
-                            p.sampler,
-                            p.input,
-                            k - 1
-                        ),
-                    );
-                    return None;
-                }
-                if x == prev {
-                    repeated += 1;
-                    src.pop();
-                }
-            }
-            src.push(k);
-        }
-        if repeated > 0 {
-            report.warning(
-                W_REPEATED_TIMES,
-                format!(
-                    "animation {lbl}, sampler {} (accessor {}): {repeated} key time(s) repeat the \
-                     one before; the later key of each run is kept",
-                    p.sampler, p.input
-                ),
-            );
-        }
-        let mut buf = String::with_capacity(32);
-        let t = src
-            .iter()
-            .map(|&k| time_f64(d.values.get(k), &mut buf))
-            .collect();
-        time_index.insert(p.input, times.len());
-        time_of.push(times.len());
-        times.push(Times {
-            input: p.input,
-            src,
-            t,
-        });
-    }
-    let first = times
-        .iter()
-        .filter_map(|t| t.t.first())
-        .copied()
-        .reduce(f64::min);
-    let last = times
-        .iter()
-        .filter_map(|t| t.t.last())
-        .copied()
-        .reduce(f64::max);
-    let offset = match first {
-        Some(f) if f > 0.0 => {
-            report.warning(
-                W_SHIFTED,
-                format!(
-                    "animation {lbl} starts at {f} s: its keys and the clip were shifted to \
-                     start at 0 (notify times are clip times, not shifted)"
-                ),
-            );
-            f
-        }
-        _ => 0.0,
-    };
-    if offset > 0.0 {
-        for t in &mut times {
-            for x in &mut t.t {
-                *x -= offset;
-            }
-        }
-    }
-    let mut duration = last.map_or(0.0, |l| l - offset);
-    if duration.is_nan() || duration <= 0.0 {
-        report.warning(
-            W_ZERO_LENGTH,
-            format!(
-                "animation {lbl} has all its keys at one time: imported as a single pose of \
-                 {POSE_DURATION} s"
-            ),
-        );
-        duration = POSE_DURATION;
-    }
+    let KeyTimes {
+        times,
+        time_of,
+        duration,
+    } = key_times(sc.root, sc.buffers, &plans, &lbl, report)?;
 
     // The skeleton the clip drives: the one holding most of its animated nodes.
     // Ties: the earlier skeleton.
@@ -793,40 +618,4 @@ fn accessor_count(root: &gltf::json::Root, i: usize) -> Option<usize> {
     root.accessors
         .get(i)
         .and_then(|a| usize::try_from(a.count.0).ok())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn key_times_keep_the_f32_shortest_decimal() {
-        let mut buf = String::new();
-        let mut x = 0x9E37_79B9u32;
-        let specials = [
-            0.0f32,
-            -0.0,
-            1.0,
-            0.5,
-            1.0 / 24.0,
-            1e-5,
-            3.4e38,
-            54_595.06,
-            1e-40,
-        ];
-        let randoms = (0..200_000).map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            f32::from_bits(x)
-        });
-        for t in specials
-            .into_iter()
-            .chain(randoms)
-            .filter(|t| t.is_finite())
-        {
-            let want: f64 = format!("{t}").parse().expect("parses");
-            assert_eq!(time_f64(t, &mut buf).to_bits(), want.to_bits(), "{t:e}");
-        }
-    }
 }
