@@ -82,4 +82,48 @@ fn peak_allocation_is_within_four_times_the_file() {
         );
         assert!(ratio <= 4.0, "{name}: peak {p} is {ratio:.2}× the file");
     }
+    // Many animated skins in a file with many nodes: what the import keeps per skeleton must
+    // not be as long as the file's node list (that would be skins × nodes, 400 MB here). The
+    // parsed glTF alone holds a few hundred bytes per node, so the bound is looser than 4×.
+    let many = many_skins(10_000, 1_000);
+    let (p, _) = peak("many_skins.gltf", &many);
+    let ratio = p as f64 / many.len() as f64;
+    println!(
+        "many_skins.gltf: file {} bytes, peak {p} bytes ({ratio:.2}× the file)",
+        many.len()
+    );
+    assert!(
+        ratio <= 64.0,
+        "many skins: peak {p} is {ratio:.2}× the file"
+    );
+}
+
+/// A glTF of one root with `nodes` children, `skins` one-joint skins on the first children,
+/// and one animation translating every skinned joint (all channels share one sampler).
+fn many_skins(nodes: usize, skins: usize) -> Vec<u8> {
+    let children: Vec<String> = (1..=nodes).map(|i| i.to_string()).collect();
+    let mut node_list = vec![format!(
+        "{{\"name\":\"root\",\"children\":[{}]}}",
+        children.join(",")
+    )];
+    node_list.extend((1..=nodes).map(|i| format!("{{\"name\":\"n{i}\"}}")));
+    let skin_list: Vec<String> = (1..=skins)
+        .map(|i| format!("{{\"joints\":[{i}]}}"))
+        .collect();
+    let channels: Vec<String> = (1..=skins)
+        .map(|i| format!("{{\"sampler\":0,\"target\":{{\"node\":{i},\"path\":\"translation\"}}}}"))
+        .collect();
+    format!(
+        "{{\"asset\":{{\"version\":\"2.0\"}},\"scene\":0,\"scenes\":[{{\"nodes\":[0]}}],\
+         \"nodes\":[{}],\"skins\":[{}],\
+         \"animations\":[{{\"name\":\"Move\",\"samplers\":[{{\"input\":0,\"output\":1}}],\"channels\":[{}]}}],\
+         \"buffers\":[{{\"byteLength\":16,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAAAAAA==\"}}],\
+         \"bufferViews\":[{{\"buffer\":0,\"byteLength\":16}}],\
+         \"accessors\":[{{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\",\"min\":[0],\"max\":[0]}},\
+         {{\"bufferView\":0,\"byteOffset\":4,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}}]}}",
+        node_list.join(","),
+        skin_list.join(","),
+        channels.join(",")
+    )
+    .into_bytes()
 }

@@ -573,10 +573,10 @@ fn gltf_import(
         });
         skels.push(out);
     }
-    let mut in_skeleton: Vec<Vec<usize>> = vec![Vec::new(); forest.names.len()];
+    let mut in_skeleton: Vec<Vec<(usize, usize)>> = vec![Vec::new(); forest.names.len()];
     for (k, s) in skels.iter().enumerate() {
-        for &n in &s.nodes {
-            in_skeleton[n].push(k);
+        for (i, &n) in s.nodes.iter().enumerate() {
+            in_skeleton[n].push((k, i));
         }
     }
     let scene = clips::Scene {

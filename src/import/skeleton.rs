@@ -23,10 +23,10 @@ pub struct SkelOut {
     pub file: String,
     /// Nodes in `.skel` order (parents first: depth-first from the root, file order).
     pub nodes: Vec<usize>,
-    /// Index in `nodes` of each node of the file (`None`: not in this skeleton).
-    pub position: Vec<Option<usize>>,
-    /// Sinew bone name of each node of the file (`None`: not in this skeleton).
-    pub bone: Vec<Option<String>>,
+    /// Sinew bone name of each of `nodes`, in that order (a node's index in `nodes` is kept
+    /// beside it in the import's per-node skeleton list: no table here is as long as the
+    /// file's node list, so many skins in a file with many nodes stay linear in memory).
+    pub bones: Vec<String>,
     /// The signature (lowercase hex).
     pub signature: String,
     /// The joints' display paths (bone names from the root, `/`-joined), in `joints` order.
@@ -159,7 +159,7 @@ pub fn build(
         nodes.push(n);
         stack.extend(forest.children[n].iter().rev().copied());
     }
-    let bone = bone_names(forest, &nodes, &format!("skeleton `{name}`"), report);
+    let mut bone = bone_names(forest, &nodes, &format!("skeleton `{name}`"), report);
     let skin = root.skins.get(s)?;
     // Each node's index in `joints` (joints are distinct: `skin_nodes` checked).
     let mut index_of = vec![usize::MAX; forest.names.len()];
@@ -215,17 +215,16 @@ pub fn build(
         text.push_str("),\n");
     }
     text.push_str("    ],\n)\n");
-    let mut position = vec![None; forest.names.len()];
-    for (i, &n) in nodes.iter().enumerate() {
-        position[n] = Some(i);
-    }
+    let bones = nodes
+        .iter()
+        .map(|&n| bone[n].take().unwrap_or_default())
+        .collect();
     Some((
         SkelOut {
             name,
             file,
-            position,
             nodes,
-            bone,
+            bones,
             signature,
             joints: display,
         },

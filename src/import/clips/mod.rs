@@ -34,8 +34,9 @@ pub struct Scene<'a, 'b> {
     pub skels: &'a [SkelOut],
     /// Channels whose target path this crate does not know: `(animation, channel)`.
     pub unknown_paths: &'a [(usize, usize)],
-    /// For each node of the file, the skeletons (indices into `skels`) holding it.
-    pub in_skeleton: &'a [Vec<usize>],
+    /// For each node of the file, the skeletons holding it: (index into `skels`, the node's
+    /// index in that skeleton's `nodes`).
+    pub in_skeleton: &'a [Vec<(usize, usize)>],
 }
 
 /// A built clip: the sequence and the skeleton (index into `skels`) its tracks are keyed on.
@@ -213,7 +214,7 @@ pub fn build(
     // Ties: the earlier skeleton.
     let mut votes = vec![0usize; sc.skels.len()];
     for p in plans.iter().filter(|p| !matches!(p.what, What::W(_))) {
-        for &s in &sc.in_skeleton[p.node] {
+        for &(s, _) in &sc.in_skeleton[p.node] {
             votes[s] += 1;
         }
     }
@@ -229,7 +230,12 @@ pub fn build(
     // Bone names: the skeleton's; nodes outside it keep their own (unique against it).
     // The skeleton's names as Sinew matches them, made only when a node outside it is driven.
     let mut taken: Option<BTreeSet<String>> = None;
-    let skel_bone = |n: usize| skel.and_then(|s| s.bone[n].as_deref());
+    // Node `n`'s index in the skeleton's nodes.
+    let skel_pos = |n: usize| {
+        let k = skeleton?;
+        sc.in_skeleton[n].iter().find(|e| e.0 == k).map(|e| e.1)
+    };
+    let skel_bone = |n: usize| Some(skel?.bones[skel_pos(n)?].as_str());
     // Names of the driven nodes outside the skeleton.
     let mut names: BTreeMap<usize, String> = BTreeMap::new();
     let mut outside = Vec::new();
@@ -243,9 +249,8 @@ pub fn build(
         }
         let taken = taken.get_or_insert_with(|| {
             skel.map(|s| {
-                s.bone
+                s.bones
                     .iter()
-                    .flatten()
                     .map(|n| super::nodes::normalized(n))
                     .collect()
             })
@@ -269,7 +274,7 @@ pub fn build(
     }
 
     // Track order: the skeleton's bone order, then other nodes by index.
-    let rank = |n: usize| skel.and_then(|s| s.position[n]).map_or((1, n), |i| (0, i));
+    let rank = |n: usize| skel_pos(n).map_or((1, n), |i| (0, i));
     // Tracks with their rank, and each node's track (`usize::MAX`: none yet).
     let mut tracks: Vec<((usize, usize), Track)> = Vec::new();
     let mut track_of = vec![usize::MAX; sc.root.nodes.len()];
