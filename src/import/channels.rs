@@ -250,7 +250,8 @@ fn nlerp_is_close<const N: usize>(a: [f32; N], b: [f32; N]) -> bool {
     dot64(a, b).abs() >= COS_MAX
 }
 
-/// Inserts slerp keys strictly between `(t0, a)` and `(t1, b)` when they are far apart.
+/// Inserts slerp keys strictly between `(t0, a)` and `(t1, b)`, keys too far apart for nlerp
+/// (the caller checked: `!nlerp_is_close(a, b)`).
 #[inline(never)]
 fn slerp_fill<const N: usize>(
     t0: f64,
@@ -260,9 +261,6 @@ fn slerp_fill<const N: usize>(
     out: &mut Vec<(f64, [f32; N])>,
 ) {
     let dot = dot64(a, b);
-    if dot.abs() >= COS_MAX {
-        return;
-    }
     let phi = dot.abs().min(1.0).acos();
     let n = ((phi / NLERP_MAX_ANGLE).ceil() as usize).clamp(2, MAX_SUBDIVISIONS);
     let arc = Slerp::new(a.map(f64::from), b.map(f64::from));
