@@ -846,3 +846,11 @@ fn a_closed_pipe_ends_the_command_quietly() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!((status.code(), err.as_str()), (Some(0), ""));
 }
+
+#[test]
+fn the_bundled_graphs_are_canonical() {
+    // A designer who moves one node in the studio and saves must see one line change, not the
+    // whole file re-aligned: the bundled graphs are kept in `sinew fmt`'s form.
+    let (code, out, err) = check(root(), &["fmt", "--check", "graphs"]);
+    assert_eq!(code, 0, "graphs/ is not canonical:\n{out}{err}");
+}
