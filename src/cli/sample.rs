@@ -144,10 +144,8 @@ fn vec(v: &[f32]) -> String {
     format!("({})", parts.join(", "))
 }
 
-/// `f32`s as the `f64`s with the same shortest decimal, so JSON shows `0.1`, not
+/// `f32`s with their own shortest decimals (`crate::number`), so JSON shows `0.1`, not
 /// `0.10000000149011612`.
 fn shortest(v: &[f32]) -> Vec<f64> {
-    v.iter()
-        .map(|x| format!("{x}").parse().unwrap_or(f64::from(*x)))
-        .collect()
+    v.iter().map(|&x| crate::number::f32_value(x)).collect()
 }
