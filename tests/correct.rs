@@ -276,7 +276,7 @@ fn every_command_escapes_hostile_names_in_human_output() {
             true,
         ),
     ];
-    let mut check = |args: &[String], shows: bool| {
+    let check = |args: &[String], shows: bool| {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let (_, out) = sinew_in(d, &args);
         let raw: Vec<char> = out
