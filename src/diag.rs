@@ -75,7 +75,9 @@ pub struct SourceFile {
     name: String,
     text: std::sync::Arc<str>,
     line_starts: Vec<u32>,
-    /// Chars before each [`CHAR_MARK`]-byte block (empty for ASCII text: chars are bytes).
+    /// Chars before byte `i * CHAR_MARK` for every `i` in `0..=len / CHAR_MARK` — the end of
+    /// the text included, also when it starts a block of its own (empty for ASCII text: chars
+    /// are bytes).
     char_marks: Vec<u32>,
 }
 
@@ -103,6 +105,10 @@ impl SourceFile {
                 char_marks.push(u32::try_from(before).unwrap_or(u32::MAX));
                 before += count_chars(block);
             }
+            // The end is a block start of its own when the length is a multiple of the block.
+            if text.len().is_multiple_of(CHAR_MARK) {
+                char_marks.push(u32::try_from(before).unwrap_or(u32::MAX));
+            }
         }
         SourceFile {
             name: name.into(),
@@ -126,7 +132,8 @@ impl SourceFile {
             return offset;
         }
         let block = offset / CHAR_MARK;
-        let base = self.char_marks.get(block).map_or(0, |&m| m as usize);
+        // Every offset up to the end has its block's mark (see `char_marks`).
+        let base = self.char_marks[block] as usize;
         base + count_chars(&self.text.as_bytes()[block * CHAR_MARK..offset])
     }
     /// The 1-based line and column of a byte offset (clamped to the text, snapped to a char
@@ -407,6 +414,28 @@ mod tests {
         // Past the end, inside a char: clamped and snapped.
         let e = Excerpt::capture("é", Span::new(1, 99));
         assert_eq!((&*e.text, e.at), ("é", 0));
+    }
+
+    #[test]
+    fn the_end_of_a_non_ascii_text_a_whole_number_of_blocks_long_has_its_column() {
+        // No char mark started at the end: its block's base was taken as 0 (column 2^32 - 1).
+        for len in [CHAR_MARK, 2 * CHAR_MARK, 3 * CHAR_MARK] {
+            let text = format!("é{}", "a".repeat(len - 2));
+            assert_eq!(text.len(), len);
+            let f = SourceFile::new("a", text.as_str());
+            assert_eq!(
+                f.position(len as u32),
+                Position {
+                    line: 1,
+                    column: len as u32
+                }
+            );
+            let text = format!("é\n{}", "ü".repeat((len - 3) / 2));
+            let text = format!("{text}{}", "x".repeat(len - text.len()));
+            let f = SourceFile::new("b", text.as_str());
+            let column = text.lines().nth(1).unwrap().chars().count() as u32 + 1;
+            assert_eq!(f.position(len as u32), Position { line: 2, column });
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Terminal-safe text: the one escaping rule for every human output (diagnostics, `disasm`,
-//! `catalog`, `palette`, `crossings`, the `run` trace).
+//! `catalog`, `palette`, `crossings`, the `run` trace, `diff`, the `graph` listing, `sample`,
+//! `import` and `migrate`; `tests/correct.rs` feeds every command a hostile name).
 //!
 //! Names, messages and snippets come from files a user may not have written. Printed raw, a
 //! newline in a name forges a line of output (a fake handler, a fake `end` record) and ESC or

@@ -18,6 +18,7 @@ pub mod fsutil;
 pub mod graph;
 pub mod import;
 pub mod nodes;
+pub mod number;
 pub mod palette;
 pub mod picture;
 pub mod project;

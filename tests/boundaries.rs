@@ -22,6 +22,7 @@ const PURE: &[(&str, &[&str])] = &[
     ("palette.rs", &[]),
     ("suggest.rs", &[]),
     ("escape.rs", &[]),
+    ("number.rs", &[]),
     ("diag", &[]),
     ("diag.rs", &[]),
     ("picture", &[]),

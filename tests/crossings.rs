@@ -841,15 +841,16 @@ fn start_on_an_end_edge_opens_nothing_but_reports_the_end() {
 #[test]
 fn start_at_the_loop_point_of_a_window_ending_at_the_duration() {
     let w = [(0.5, 1.0)];
-    // Forward from 1.0: E(0) = 1·D is a zero-time marker of cycle 1, reported like a point
-    // there; nothing is open, so nothing opens.
+    // Forward from 1.0: E(0) = 1·D ends cycle 0, which this start never played: the
+    // loop-point rule keeps it behind as it keeps an end marker (issue 24); nothing opens.
+    check_w(1.0, &[], &w, start(1.0, 1.2), L, &[], false);
     check_w(
         1.0,
         &[],
         &w,
-        start(1.0, 1.2),
+        start(1.0, 1.6),
         L,
-        &[(E, 0, 1.0, 1.0, 0)],
+        &[(B, 0, 1.5, 0.5, 1)],
         false,
     );
     // Reverse from 1.0: the zero-time marker stays behind (loop-point rule), and the start
@@ -863,16 +864,30 @@ fn start_at_the_loop_point_of_a_window_ending_at_the_duration() {
         &[(B, 0, 1.0, 1.0, 0), (E, 0, 0.5, 0.5, 0)],
         false,
     );
-    // A whole-clip window started at 0: the previous cycle's end, then this cycle's begin.
+    // A whole-clip window started at 0: this cycle's begin only, not the end of cycle −1
+    // (issue 24: `--start --from 0` reported it before the zero-time notify).
     check_w(
         1.0,
-        &[],
+        &[0.0, 1.0],
         &[(0.0, 1.0)],
         start(0.0, 0.1),
         L,
-        &[(E, 0, 0.0, 1.0, -1), (B, 0, 0.0, 0.0, 0)],
+        &[(P, 0, 0.0, 0.0, 0), (B, 0, 0.0, 0.0, 0)],
         false,
     );
+    // The same at a huge time (the general path) and on the fast path's later cycles.
+    for k in [3i64, -7, 1 << 45] {
+        let at = spec_time(1.0, 0.0, k);
+        check_w(
+            1.0,
+            &[],
+            &[(0.0, 1.0)],
+            start(at, at),
+            L,
+            &[(B, 0, at, 0.0, k)],
+            false,
+        );
+    }
     check_w(
         1.0,
         &[],
@@ -880,6 +895,60 @@ fn start_at_the_loop_point_of_a_window_ending_at_the_duration() {
         start(0.0, -0.1),
         L,
         &[(B, 0, 0.0, 1.0, -1)],
+        false,
+    );
+}
+
+#[test]
+fn a_window_an_ulp_long_begins_before_it_ends_in_every_cycle() {
+    // [0.5, 0.5 + 1 ulp): from cycle 1 on, B(k) and E(k) round to one canonical time. The
+    // occurrence still begins first (issue 24: its end came first, from the cycle before).
+    let e = 0.5f64.next_up();
+    for k in [0i64, 1, 3, 1 << 20, -(1 << 20)] {
+        let (b_t, e_t) = (spec_time(1.0, 0.5, k), spec_time(1.0, e, k));
+        let from = spec_time(1.0, 0.25, k);
+        let to = spec_time(1.0, 0.75, k);
+        check_w(
+            1.0,
+            &[],
+            &[(0.5, e)],
+            adv(from, to),
+            L,
+            &[(B, 0, b_t, 0.5, k), (E, 0, e_t, e, k)],
+            false,
+        );
+        check_w(
+            1.0,
+            &[],
+            &[(0.5, e)],
+            adv(to, from),
+            L,
+            &[(B, 0, e_t, e, k), (E, 0, b_t, 0.5, k)],
+            false,
+        );
+        // A start exactly there opens and closes it too.
+        check_w(
+            1.0,
+            &[],
+            &[(0.5, e)],
+            start(b_t, to),
+            L,
+            &[(B, 0, b_t, 0.5, k), (E, 0, e_t, e, k)],
+            false,
+        );
+    }
+    // An ulp-long window ending at the duration: E(k) = (k+1)·D meets B(k) far out.
+    let b = 1.0f64.next_down();
+    let k = 1i64 << 30;
+    let (b_t, e_t) = (spec_time(1.0, b, k), spec_time(1.0, 0.0, k + 1));
+    assert_eq!(b_t, e_t);
+    check_w(
+        1.0,
+        &[],
+        &[(b, 1.0)],
+        adv(b_t - 0.5, b_t + 0.25),
+        L,
+        &[(B, 0, b_t, b, k), (E, 0, e_t, 1.0, k)],
         false,
     );
 }
@@ -993,10 +1062,24 @@ fn windows(d: f64) -> impl Strategy<Value = Vec<(f64, f64)>> {
         2 => (0u32..=10).prop_map(move |j| (f64::from(j) * d / 10.0).min(d)),
         3 => (0.0f64..=1.0).prop_map(move |f| (f * d).min(d)),
     ];
-    let one = (edge.clone(), edge).prop_filter_map("begin < end", |(a, b)| {
+    let pair = (edge.clone(), edge.clone()).prop_filter_map("begin < end", |(a, b)| {
         let (a, b) = (a.min(b), a.max(b));
         (a < b).then_some((a, b))
     });
+    // Windows a few ulps long (issue 24): their edges meet in one canonical time from some
+    // cycle on.
+    let ulps =
+        (edge, 1u64..4, prop::bool::ANY).prop_filter_map("inside [0, d]", move |(a, n, up)| {
+            let b = f64::from_bits(a.to_bits().checked_add(n)?).min(d);
+            let c = if a == 0.0 { f64::from_bits(n) } else { b };
+            let (lo, hi) = if up {
+                (a, c)
+            } else {
+                (f64::from_bits(a.to_bits().checked_sub(n)?).max(0.0), a)
+            };
+            (lo < hi && hi <= d).then_some((lo, hi))
+        });
+    let one = prop_oneof![3 => pair, 1 => ulps];
     prop_oneof![
         1 => Just(Vec::new()),
         3 => prop::collection::vec(one, 1..=5),

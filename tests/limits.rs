@@ -853,6 +853,20 @@ fn cases() -> Vec<Case> {
             says: &["N0001", "more diagnostics in this file"],
         },
         Case {
+            limit: "report.choices",
+            reach: Lib(|| {
+                let entities: Vec<String> =
+                    (0..20).map(|i| format!("(name: \"e{i}\")")).collect();
+                let text = format!(
+                    "Scene(entities: [{}], actions: [(at: 0.0, entity: \"nobody\", action: Pause)])",
+                    entities.join(", ")
+                );
+                let parsed = sinew::scene::parse_bytes("s.scene.ron", text.as_bytes());
+                sinew::diag::render::human(&parsed.diagnostics, false)
+            }),
+            says: &["E0557", "and 4 more"],
+        },
+        Case {
             limit: "report.message",
             reach: Cli {
                 files: |d| graph(d, &format!("node x = {}\n", "k".repeat(2000))),

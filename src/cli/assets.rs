@@ -248,7 +248,7 @@ pub fn migrate(
         let bytes = match crate::fsutil::read_input(f, crate::fsutil::InputKind::Clip) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                eprintln!("error: cannot read {}: {e}", Escaped(&name));
                 code = FAILURE;
                 continue;
             }
@@ -269,7 +269,7 @@ pub fn migrate(
             }
             Ok(animseq::Migration::Rewritten { from, to, text }) => {
                 if let Err(e) = crate::fsutil::write_atomic(f, text.as_bytes()) {
-                    eprintln!("error: cannot write {name}: {e}");
+                    eprintln!("error: cannot write {}: {e}", Escaped(&name));
                     code = FAILURE;
                     continue;
                 }
@@ -281,12 +281,17 @@ pub fn migrate(
                 continue;
             }
             Err(e) => {
-                eprintln!("error: {name}: {e}; the file is left as it was");
+                eprintln!(
+                    "error: {}: {}; the file is left as it was",
+                    Escaped(&name),
+                    Escaped(&e.to_string())
+                );
                 code = code.max(super::INPUT_ERRORS);
                 continue;
             }
         };
-        writeln!(out, "{report}").map_err(|e| e.to_string())?;
+        // The one escaping rule: the file name is the user's, control characters and all.
+        writeln!(out, "{}", Escaped(&report)).map_err(|e| e.to_string())?;
     }
     if !all.is_empty() {
         eprint!("{}", human_diagnostics(ctx, &all));

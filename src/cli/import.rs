@@ -50,7 +50,10 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
     let mut models = Vec::new();
     for p in &a.models {
         if let Err(e) = expand(p, &mut models) {
-            eprintln!("error: cannot read {}: {e}", ctx.display(p));
+            eprintln!(
+                "error: cannot read {}: {e}",
+                crate::escape::Escaped(&ctx.display(p))
+            );
             io_failed = true;
         }
     }
@@ -76,7 +79,10 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         let bytes = match read_input(m, InputKind::Model) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("error: cannot read {display}: {e}");
+                eprintln!(
+                    "error: cannot read {}: {e}",
+                    crate::escape::Escaped(&display)
+                );
                 io_failed = true;
                 continue;
             }
@@ -137,7 +143,10 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
             continue;
         };
         if let Err(e) = ensure_sidecar(&path, &uuid) {
-            eprintln!("error: cannot write the sidecar of {display}: {e}");
+            eprintln!(
+                "error: cannot write the sidecar of {}: {e}",
+                crate::escape::Escaped(&display)
+            );
             io_failed = true;
             continue;
         }
@@ -152,7 +161,7 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                 });
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", crate::escape::Escaped(&e));
                 io_failed = true;
             }
         }
@@ -189,13 +198,14 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                         let markers: usize = m.clips.iter().map(|c| c.markers).sum();
                         writeln!(
                             out,
-                            "{} {} → {o}: {} skeleton(s), {} clip(s), {markers} marker(s){}",
+                            "{} {} → {}: {} skeleton(s), {} clip(s), {markers} marker(s){}",
                             if m.runtime_supported {
                                 "imported"
                             } else {
                                 "blocked"
                             },
-                            d.display,
+                            crate::escape::Escaped(&d.display),
+                            crate::escape::Escaped(o),
                             m.skeletons.len(),
                             m.clips.len(),
                             if m.runtime_supported {
@@ -206,7 +216,12 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                         )
                         .map_err(io)?;
                     }
-                    _ => writeln!(out, "skipped {}: no identity", d.display).map_err(io)?,
+                    _ => writeln!(
+                        out,
+                        "skipped {}: no identity",
+                        crate::escape::Escaped(&d.display)
+                    )
+                    .map_err(io)?,
                 }
                 if !d.diagnostics.is_empty() {
                     write!(out, "{}", human_diagnostics(ctx, &d.diagnostics)).map_err(io)?;
@@ -271,14 +286,18 @@ fn existing_manifests(ctx: &Ctx, generated: &Path) -> Vec<(String, AnimManifest,
             continue;
         };
         let Ok(text) = text else {
-            eprintln!("warning: {} is not UTF-8; ignored", ctx.display(&f));
+            eprintln!(
+                "warning: {} is not UTF-8; ignored",
+                crate::escape::Escaped(&ctx.display(&f))
+            );
             continue;
         };
         match AnimManifest::from_ron(&text) {
             Ok(m) => out.push((ctx.display(&f), m, d)),
             Err(e) => eprintln!(
-                "warning: {} is not a readable manifest ({e}); ignored",
-                ctx.display(&f)
+                "warning: {} is not a readable manifest ({}); ignored",
+                crate::escape::Escaped(&ctx.display(&f)),
+                crate::escape::Escaped(&e.to_string())
             ),
         }
     }

@@ -4,6 +4,7 @@
 use super::{Ctx, OK};
 use crate::compile::{EventCatalog, EventInfo};
 use crate::diag::{Diagnostic, SourceFile};
+use crate::escape::Escaped;
 use crate::graph::Model;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -67,14 +68,31 @@ pub fn write_out(
         .map_err(|e| format!("cannot write {}: {e}", ctx.display(out_path)))
 }
 
+/// Writes `text` line by line through the one escaping rule (`crate::escape`): a string
+/// literal's ESC, CR or U+202E is shown as an escape, never sent to the terminal.
+fn write_lines(out: &mut dyn Write, text: &str) -> Result<(), String> {
+    for line in text.split_inclusive('\n') {
+        // A CRLF line ending stays one (only a CR inside a line can hide what precedes it).
+        let (body, nl) = match line.strip_suffix('\n') {
+            Some(b) => match b.strip_suffix('\r') {
+                Some(b) => (b, "\r\n"),
+                None => (b, "\n"),
+            },
+            None => (line, ""),
+        };
+        write!(out, "{}{nl}", Escaped(body)).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 pub fn graph(ctx: &Ctx, args: &GraphArgs, out: &mut dyn Write) -> Result<u8, String> {
     let src = match read_text(ctx, &args.file) {
         Ok(s) => s,
         Err(e) if args.textconv => {
             // git shows what it can; a binary or unreadable file is not a graph listing.
-            eprintln!("warning: {e}");
+            eprintln!("warning: {}", Escaped(&e));
             let bytes = std::fs::read(&args.file).unwrap_or_default();
-            out.write_all(&bytes).map_err(|e| e.to_string())?;
+            write_lines(out, &String::from_utf8_lossy(&bytes))?;
             return Ok(OK);
         }
         Err(e) => return Err(e),
@@ -98,7 +116,7 @@ pub fn graph(ctx: &Ctx, args: &GraphArgs, out: &mut dyn Write) -> Result<u8, Str
         } else {
             eprintln!(
                 "note: no assets folder {}; event identities are not checked",
-                ctx.display(&args.assets)
+                Escaped(&ctx.display(&args.assets))
             );
             crate::picture::graph_svg(&src, &NoEvents)
         }
@@ -107,13 +125,13 @@ pub fn graph(ctx: &Ctx, args: &GraphArgs, out: &mut dyn Write) -> Result<u8, Str
         return Ok(OK);
     }
     match Model::parse(&src) {
-        Ok(m) => out
-            .write_all(m.sorted().to_text().as_bytes())
-            .map_err(|e| e.to_string())?,
+        Ok(m) => write_lines(out, &m.sorted().to_text())?,
         Err(_) if args.textconv => {
-            eprintln!("warning: {} does not parse; shown as it is", src.name());
-            out.write_all(src.text().as_bytes())
-                .map_err(|e| e.to_string())?;
+            eprintln!(
+                "warning: {} does not parse; shown as it is",
+                Escaped(src.name())
+            );
+            write_lines(out, src.text())?;
         }
         Err(d) => return Err(parse_failure(ctx, &src, &d)),
     }

@@ -7,6 +7,7 @@
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
 use crate::anim::{ClipBinding, CompiledClip, Pose, Skeleton, load_skeleton_bytes};
 use crate::animseq;
+use crate::escape::Escaped;
 use crate::fsutil::{InputKind, read_input};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -55,12 +56,19 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                 let l = load_skeleton_bytes(&shown, &b);
                 if l.skeleton.is_none() {
                     eprint!("{}", human_diagnostics(ctx, &l.diagnostics));
-                    eprintln!("warning: skeleton {shown} does not load; rest values are identity");
+                    eprintln!(
+                        "warning: skeleton {} does not load; rest values are identity",
+                        Escaped(&shown)
+                    );
                 }
                 l.skeleton
             }
             Err(e) => {
-                eprintln!("warning: cannot read skeleton {shown} ({e}); rest values are identity");
+                eprintln!(
+                    "warning: cannot read skeleton {} ({}); rest values are identity",
+                    Escaped(&shown),
+                    Escaped(&e.to_string())
+                );
                 None
             }
         }
@@ -93,7 +101,12 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                 let hint = crate::suggest::closest(name, names.iter().copied())
                     .map(|c| format!(" (did you mean `{c}`?)"))
                     .unwrap_or_default();
-                eprintln!("error: {display} has no bone `{name}`{hint}");
+                eprintln!(
+                    "error: {} has no bone `{}`{}",
+                    Escaped(&display),
+                    Escaped(name),
+                    Escaped(&hint)
+                );
                 return Ok(FAILURE);
             }
         }
@@ -121,13 +134,19 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
             } else {
                 format!(" (clamped from {})", super::num(a.at))
             };
-            writeln!(out, "{} at {} s{clamped}", seq.name, super::num(t)).map_err(io)?;
+            writeln!(
+                out,
+                "{} at {} s{clamped}",
+                Escaped(&seq.name),
+                super::num(t)
+            )
+            .map_err(io)?;
             for &b in &order {
                 let l = pose.local(b);
                 writeln!(
                     out,
                     "  {}  translation {}  rotation {}  scale {}",
-                    skel.bones()[b].name,
+                    Escaped(&skel.bones()[b].name),
                     vec(&l.translation.to_array()),
                     vec(&l.rotation.to_array()),
                     vec(&l.scale.to_array())
@@ -144,10 +163,8 @@ fn vec(v: &[f32]) -> String {
     format!("({})", parts.join(", "))
 }
 
-/// `f32`s as the `f64`s with the same shortest decimal, so JSON shows `0.1`, not
+/// `f32`s with their own shortest decimals (`crate::number`), so JSON shows `0.1`, not
 /// `0.10000000149011612`.
 fn shortest(v: &[f32]) -> Vec<f64> {
-    v.iter()
-        .map(|x| format!("{x}").parse().unwrap_or(f64::from(*x)))
-        .collect()
+    v.iter().map(|&x| crate::number::f32_value(x)).collect()
 }

@@ -49,13 +49,23 @@ impl NotifyIndex {
     }
 
     /// First group of the cycle with base `b` that departs forward (`T > x` if `STRICT`, else
-    /// `T >= x` except the end group at `T == x` under `skip_end`), or `ng`.
+    /// `T >= x` except, under `skip_end`, the end markers at `T == x`: the group at `D` and,
+    /// under [`LOOP_ENDS`], group 0 — the window ends at `D` of the cycle before).
     #[inline(always)]
-    fn first_fwd<const STRICT: bool>(&self, b: f64, x: f64, skip_end: bool, j: usize) -> usize {
+    fn first_fwd<const STRICT: bool, const M: u8>(
+        &self,
+        b: f64,
+        x: f64,
+        skip_end: bool,
+        j: usize,
+    ) -> usize {
         let g = self.lower_bound::<STRICT>(b, x, j);
         let u = &self.lay.times;
-        if skip_end && g + 1 == u.len() && b + u[g] == x {
+        if skip_end && self.has_end && g + 1 == u.len() && b + u[g] == x {
             g + 1
+        } else if M == LOOP_ENDS && skip_end && g == 0 && b + u[0] == x {
+            // The zero markers of this cycle (group 1 on) still fire: only one group stays.
+            1
         } else {
             g
         }
@@ -89,12 +99,12 @@ impl NotifyIndex {
         let x = plan.dep.x;
         // Departure test: `T > from` (STRICT), or `T >= at` with the loop-point exception: a
         // looping Start does not fire the end group at `T == at`.
-        let skip_end = !STRICT && plan.dep.skip_loop_point && self.has_end;
+        let skip_end = !STRICT && plan.dep.skip_loop_point;
         let last_departs = |t: f64| {
             if STRICT {
                 t > x
             } else {
-                t >= x && !(skip_end && t == x)
+                t >= x && !(skip_end && self.has_end && t == x)
             }
         };
         // Cursor A: the first cycle k whose last group departs (cycles before it fire nothing:
@@ -112,7 +122,7 @@ impl NotifyIndex {
         let mut k = js >> self.bucket_shift;
         let j0 = (js & self.bucket_mask) as usize;
         let mut ba = cycle_base(d, k);
-        let mut ga = self.first_fwd::<STRICT>(ba, x, skip_end, j0);
+        let mut ga = self.first_fwd::<STRICT, M>(ba, x, skip_end, j0);
         let mut steps = 0;
         loop {
             if ga == ng {
@@ -125,7 +135,7 @@ impl NotifyIndex {
                 break;
             }
             ba = cycle_base(d, k);
-            ga = self.first_fwd::<STRICT>(ba, x, skip_end, self.bucket_of(x - ba));
+            ga = self.first_fwd::<STRICT, M>(ba, x, skip_end, self.bucket_of(x - ba));
             steps += 1;
             if steps > MAX_ADJUST {
                 return None;
@@ -150,7 +160,7 @@ impl NotifyIndex {
                 k += 1;
                 ba = bb;
                 ga = if gb == UNRESOLVED {
-                    self.first_fwd::<STRICT>(ba, x, skip_end, self.bucket_of(x - ba))
+                    self.first_fwd::<STRICT, M>(ba, x, skip_end, self.bucket_of(x - ba))
                 } else {
                     gb
                 };
@@ -163,7 +173,7 @@ impl NotifyIndex {
             }
             let ta = ba + u[ga];
             if gb == UNRESOLVED && (bb + u[0] < ta || (zero_ends && bb + u[0] == ta)) {
-                gb = self.first_fwd::<STRICT>(bb, x, skip_end, self.bucket_of(x - bb));
+                gb = self.first_fwd::<STRICT, M>(bb, x, skip_end, self.bucket_of(x - bb));
             }
             if gb < ng && (bb + u[gb] < ta || (zero_ends && gb == 0 && bb + u[0] == ta)) {
                 let tb = bb + u[gb];

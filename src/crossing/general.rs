@@ -48,7 +48,7 @@ impl NotifyIndex {
                     time: at(k),
                     cycle: k,
                     shift,
-                    rank: rank(marker, plan.reverse),
+                    rank: self.rank(marker, plan.reverse, k - shift),
                     marker,
                     group: g as u32,
                     stop: if plan.reverse { lo } else { hi },
@@ -80,6 +80,7 @@ impl NotifyIndex {
                 heap.push(Head {
                     time: canonical_time(d, group_time, k),
                     cycle: k,
+                    rank: self.rank(head.marker, head.reverse, k - head.shift),
                     ..head
                 });
             }
@@ -88,13 +89,18 @@ impl NotifyIndex {
     }
 }
 
-/// Where a marker fires among others at one canonical time: 0 ends, 1 point notifies, 2 begins
-/// (a begin marker crossed in reverse is an end, and an end marker a begin).
-fn rank(marker: u32, reverse: bool) -> u8 {
-    match (marker >> TAG_SHIFT, reverse) {
-        (TAG_POINT, _) => 1,
-        (TAG_BEGIN, false) | (TAG_END | TAG_LOOP_END, true) => 2,
-        _ => 0,
+impl NotifyIndex {
+    /// Where a marker of occurrence `k` fires among others at one canonical time: 0 ends,
+    /// 1 point notifies, 2 begins (a begin marker crossed in reverse is an end, and an end
+    /// marker a begin), 3 the end of a collapsed occurrence (after its own begin).
+    #[inline]
+    fn rank(&self, marker: u32, reverse: bool, k: i64) -> u8 {
+        match (marker >> TAG_SHIFT, reverse) {
+            (TAG_POINT, _) => 1,
+            (TAG_BEGIN, false) | (TAG_END | TAG_LOOP_END, true) => 2,
+            _ if self.collapsed(marker & INDEX_MASK, k) => 3,
+            _ => 0,
+        }
     }
 }
 

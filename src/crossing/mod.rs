@@ -139,7 +139,9 @@ impl Crossing {
 
     /// The firing order of two crossings of one query (`Less`: `self` fires first): by time
     /// (ascending forward, descending in reverse), then ends before points before begins, then
-    /// cycle (in the same direction as time), then authored index.
+    /// cycle (in the same direction as time), then authored index. (A query also puts the end
+    /// of a collapsed occurrence — begin and end at one time — after the begins there; that
+    /// needs the index, see `docs/windows.md`.)
     pub fn firing_cmp(&self, other: &Crossing, reverse: bool) -> Ordering {
         // Times are never NaN here; -0.0 and 0.0 are one instant.
         let t = self
@@ -468,13 +470,59 @@ impl NotifyIndex {
         }
     }
 
-    /// Forward departure test of group `g` of `lay` at canonical time `t`.
+    /// Forward departure test of group `g` of `lay` at canonical time `t`. Under the
+    /// loop-point rule the end markers at `T == x` stay behind: the group at `D` and the group
+    /// of window ends at `D` (group 0 under [`LOOP_ENDS`], at clip time 0 of the next cycle).
     #[inline(always)]
     fn departs_fwd(&self, dep: &Bound, g: usize, t: f64) -> bool {
         t > dep.x
             || (t == dep.x
                 && dep.inclusive
-                && !(dep.skip_loop_point && self.has_end && g + 1 == self.lay.times.len()))
+                && !(dep.skip_loop_point
+                    && ((self.has_end && g + 1 == self.lay.times.len())
+                        || (self.mode == LOOP_ENDS && g == 0))))
+    }
+
+    /// Whether occurrence `k` of window `w` collapsed: its begin and end round to one
+    /// canonical time (a window a few ulps long at large `|k·D|`), or, for an end at `D`, its
+    /// begin rounds past `(k+1)·D`. Such an occurrence still begins before it ends at one
+    /// time: its end fires after the begins at that time (rank 3). `>=` keeps the rank
+    /// monotone along one marker's cycles at one time (the general path's streams rely on it).
+    #[inline]
+    fn collapsed(&self, w: u32, k: i64) -> bool {
+        let d = self.duration;
+        let Some(&(b, e)) = self.windows.get(w as usize) else {
+            return false;
+        };
+        let end = if e == d {
+            match k.checked_add(1) {
+                Some(n) => canonical_time(d, 0.0, n),
+                None => return false,
+            }
+        } else {
+            canonical_time(d, e, k)
+        };
+        canonical_time(d, b, k) >= end
+    }
+
+    /// The firing order of two crossings of one looping (`looping`) query: as
+    /// [`Crossing::firing_cmp`], except that the end of a collapsed occurrence
+    /// ([`NotifyIndex::collapsed`]) fires after the begins at its time.
+    fn order(&self, x: &Crossing, y: &Crossing, reverse: bool, looping: bool) -> Ordering {
+        let rank = |c: &Crossing| match c.edge {
+            Some(Edge::End) if looping && self.collapsed(c.notify, c.cycle) => 3,
+            _ => c.rank(),
+        };
+        let t = x.time.partial_cmp(&y.time).unwrap_or(Ordering::Equal);
+        let k = x.cycle.cmp(&y.cycle);
+        let (t, k) = if reverse {
+            (t.reverse(), k.reverse())
+        } else {
+            (t, k)
+        };
+        t.then(rank(x).cmp(&rank(y)))
+            .then(k)
+            .then(x.notify.cmp(&y.notify))
     }
 
     /// Reverse departure test of group `g` of `lay` at canonical time `t`.
@@ -540,10 +588,11 @@ impl NotifyIndex {
         if opened.is_empty() {
             return truncated;
         }
-        opened.sort_by(|x, y| x.firing_cmp(y, plan.reverse));
+        let order = |x: &Crossing, y: &Crossing| self.order(x, y, plan.reverse, plan.looping);
+        opened.sort_by(order);
         let mut pos = 0;
         for c in opened {
-            while pos < out.len() && out[pos].firing_cmp(&c, plan.reverse) == Ordering::Less {
+            while pos < out.len() && order(&out[pos], &c) == Ordering::Less {
                 pos += 1;
             }
             if pos >= limit {

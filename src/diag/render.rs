@@ -94,71 +94,113 @@ fn clip_owned(s: &mut String) {
 /// The report every rendering lists: `diags` in the given order with at most [`MAX_PER_FILE`]
 /// per file — the rest counted by one [`N_MORE`] note placed after the file's last listed one,
 /// at the first unlisted one's position — and messages, notes and label messages clipped to
-/// [`MAX_MESSAGE`] chars. Error and warning counts (and exit statuses) are the caller's, taken
-/// over all of `diags`.
+/// [`MAX_MESSAGE`] chars. A file over the cap lists its errors first, then its warnings, then
+/// its notes (each in the given order), so a flood of warnings never hides an error. Error and
+/// warning counts (and exit statuses) are the caller's, taken over all of `diags`.
 pub fn bounded(diags: &[Diagnostic]) -> Vec<Diagnostic> {
-    struct Omitted {
-        first: (Position, Position),
-        errors: usize,
-        warnings: usize,
-        notes: usize,
+    fn rank(s: Severity) -> usize {
+        match s {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+            Severity::Note => 2,
+        }
     }
-    let mut listed: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut omitted: BTreeMap<&str, Omitted> = BTreeMap::new();
-    let mut last_of: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len().min(4 * MAX_PER_FILE));
+    /// A file over the cap: how many of each severity it lists, those it lists (by
+    /// severity), and what it leaves out.
+    struct Capped {
+        quota: [usize; 3],
+        listed: [Vec<Diagnostic>; 3],
+        first_omitted: Option<(Position, Position)>,
+        omitted: [usize; 3],
+    }
+    enum Slot<'a> {
+        One(Diagnostic),
+        File(&'a str),
+    }
+    let clipped = |d: &Diagnostic| {
+        let mut d = d.clone();
+        clip_owned(&mut d.message);
+        d.notes.iter_mut().for_each(clip_owned);
+        d.labels.iter_mut().for_each(|l| clip_owned(&mut l.message));
+        d
+    };
+    let mut counts: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
     for d in diags {
-        let n = listed.entry(&d.file).or_insert(0);
-        if *n < MAX_PER_FILE {
-            *n += 1;
-            last_of.insert(&d.file, out.len());
-            let mut d = d.clone();
-            clip_owned(&mut d.message);
-            d.notes.iter_mut().for_each(clip_owned);
-            d.labels.iter_mut().for_each(|l| clip_owned(&mut l.message));
-            out.push(d);
-            continue;
-        }
-        let o = omitted.entry(&d.file).or_insert(Omitted {
-            first: (d.start, d.end),
-            errors: 0,
-            warnings: 0,
-            notes: 0,
-        });
-        match d.severity {
-            Severity::Error => o.errors += 1,
-            Severity::Warning => o.warnings += 1,
-            Severity::Note => o.notes += 1,
-        }
+        counts.entry(&d.file).or_default()[rank(d.severity)] += 1;
     }
-    // Insert from the back so earlier positions stay valid.
-    let mut notes: Vec<(usize, Diagnostic)> = omitted
+    let mut capped: BTreeMap<&str, Capped> = counts
         .into_iter()
-        .map(|(file, o)| {
-            let total = o.errors + o.warnings + o.notes;
-            let mut d = Diagnostic::new(
-                Severity::Note,
-                N_MORE,
-                format!(
-                    "… and {total} more diagnostic{} in this file ({} error{}, {} warning{}) not listed",
-                    if total == 1 { "" } else { "s" },
-                    o.errors,
-                    if o.errors == 1 { "" } else { "s" },
-                    o.warnings,
-                    if o.warnings == 1 { "" } else { "s" },
-                ),
-            )
-            .in_file(file)
-            .with_note(format!(
-                "a report lists at most {MAX_PER_FILE} diagnostics per file; fix these and run again to see the rest"
-            ));
-            (d.start, d.end) = o.first;
-            (last_of.get(file).map_or(out.len(), |&i| i + 1), d)
+        .filter(|(_, c)| c.iter().sum::<usize>() > MAX_PER_FILE)
+        .map(|(file, c)| {
+            let mut left = MAX_PER_FILE;
+            let quota = c.map(|n| {
+                let q = n.min(left);
+                left -= q;
+                q
+            });
+            let cap = Capped {
+                quota,
+                listed: Default::default(),
+                first_omitted: None,
+                omitted: [0; 3],
+            };
+            (file, cap)
         })
         .collect();
-    notes.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
-    for (at, d) in notes {
-        out.insert(at.min(out.len()), d);
+    let mut slots: Vec<Slot<'_>> = Vec::with_capacity(diags.len().min(4 * MAX_PER_FILE));
+    for d in diags {
+        let Some(c) = capped.get_mut(d.file.as_str()) else {
+            slots.push(Slot::One(clipped(d)));
+            continue;
+        };
+        if c.listed.iter().all(Vec::is_empty) && c.first_omitted.is_none() {
+            slots.push(Slot::File(&d.file));
+        }
+        let r = rank(d.severity);
+        if c.listed[r].len() < c.quota[r] {
+            c.listed[r].push(clipped(d));
+        } else {
+            c.first_omitted.get_or_insert((d.start, d.end));
+            c.omitted[r] += 1;
+        }
+    }
+    let mut out = Vec::with_capacity(slots.len() + capped.len() * (MAX_PER_FILE + 1));
+    for slot in slots {
+        let file = match slot {
+            Slot::One(d) => {
+                out.push(d);
+                continue;
+            }
+            Slot::File(file) => file,
+        };
+        let Some(mut c) = capped.remove(file) else {
+            continue;
+        };
+        for listed in &mut c.listed {
+            out.append(listed);
+        }
+        let [errors, warnings, notes] = c.omitted;
+        let total = errors + warnings + notes;
+        let mut d = Diagnostic::new(
+            Severity::Note,
+            N_MORE,
+            format!(
+                "… and {total} more diagnostic{} in this file ({} error{}, {} warning{}) not listed",
+                if total == 1 { "" } else { "s" },
+                errors,
+                if errors == 1 { "" } else { "s" },
+                warnings,
+                if warnings == 1 { "" } else { "s" },
+            ),
+        )
+        .in_file(file)
+        .with_note(format!(
+            "a report lists at most {MAX_PER_FILE} diagnostics per file; fix these and run again to see the rest"
+        ));
+        if let Some(first) = c.first_omitted {
+            (d.start, d.end) = first;
+        }
+        out.push(d);
     }
     out
 }
@@ -590,7 +632,7 @@ mod tests {
         assert_eq!((note.code, note.file.as_str()), (N_MORE, "a.bpg"));
         assert!(
             note.message
-                .contains("50 more diagnostics in this file (25 errors, 25 warnings)")
+                .contains("50 more diagnostics in this file (0 errors, 50 warnings)")
         );
         assert_eq!(b[MAX_PER_FILE + 1].file, "b.bpg");
         // Output size does not grow with the number of diagnostics past the cap.
@@ -600,5 +642,56 @@ mod tests {
         // Long messages are cut.
         let long = Diagnostic::error("E0302", "m".repeat(5000)).in_file("c.bpg");
         assert!(bounded(&[long])[0].message.ends_with("… (4000 more chars)"));
+    }
+
+    #[test]
+    fn a_capped_report_lists_errors_before_warnings_in_every_format() {
+        // Issue 24: 65,537 unused variables and two limit errors listed 200 warnings, no error.
+        let text = "x\n".repeat(400);
+        let f = SourceFile::new("a.bpg", text.as_str());
+        let g = SourceFile::new("b.bpg", "x\n");
+        let mut diags: Vec<Diagnostic> = (0..300)
+            .map(|i| Diagnostic::warning("W0301", format!("w{i}")).at(&f, Span::point(2 * i)))
+            .collect();
+        diags.push(Diagnostic::error("E0322", "e1").at(&f, Span::point(700)));
+        diags.push(Diagnostic::error("E0322", "e2").at(&f, Span::point(702)));
+        diags.push(Diagnostic::warning("W0301", "other").at(&g, Span::point(0)));
+        let b = bounded(&diags);
+        let msgs: Vec<&str> = b.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(b.len(), MAX_PER_FILE + 2);
+        // The file's errors first (in canonical order), then as many warnings as fit, the
+        // note counting the rest, then the next file.
+        assert_eq!(msgs[..3], ["e1", "e2", "w0"]);
+        assert_eq!(msgs[MAX_PER_FILE - 1], format!("w{}", MAX_PER_FILE - 3));
+        let note = &b[MAX_PER_FILE];
+        assert_eq!(note.code, N_MORE);
+        assert!(
+            note.message
+                .contains("102 more diagnostics in this file (0 errors, 102 warnings)"),
+            "{}",
+            note.message
+        );
+        // The note stands at the first unlisted one's position.
+        assert_eq!(note.start, f.position(2 * (MAX_PER_FILE as u32 - 2)));
+        assert_eq!(msgs[MAX_PER_FILE + 1], "other");
+        // Human, JSON and SARIF all list the bounded report, errors included.
+        let human = human(&diags, false);
+        assert!(human.starts_with("error[E0322]: e1"), "{}", &human[..200]);
+        assert!(human.contains("error[E0322]: e2"));
+        let json = to_json(&diags);
+        let json = json.as_array().unwrap();
+        assert_eq!(json[0]["message"], "e1");
+        assert_eq!(json[1]["message"], "e2");
+        let sarif = super::super::sarif::to_sarif(&diags, "0");
+        let results = sarif["runs"][0]["results"].as_array().unwrap();
+        let levels: Vec<&str> = results
+            .iter()
+            .map(|r| r["level"].as_str().unwrap())
+            .collect();
+        assert_eq!(levels[..3], ["error", "error", "warning"]);
+        // An uncapped file keeps canonical order: a warning before an error stays first.
+        let few = [diags[0].clone(), diags[300].clone()];
+        let b = bounded(&few);
+        assert_eq!((b[0].message.as_str(), b[1].message.as_str()), ("w0", "e1"));
     }
 }

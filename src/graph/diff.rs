@@ -466,50 +466,61 @@ impl Diff {
     /// The report for people: a summary line, then one line per difference (`+` added,
     /// `-` removed, `~` changed, `>` moved or re-commented), then the verdict.
     pub fn human(&self, old_name: &str, new_name: &str) -> String {
-        use std::fmt::Write;
+        // Every line goes through the one escaping rule (`crate::escape`): names, string
+        // literals and file names come from files, and a raw ESC, CR or U+202E in them could
+        // forge a line (`+ node backdoor`) or drive the terminal.
+        macro_rules! say {
+            ($o:expr, $($t:tt)*) => {{
+                let line = format!($($t)*);
+                $o.push_str(&crate::escape::escape(&line));
+                $o.push('\n');
+                Ok::<(), std::fmt::Error>(())
+            }};
+        }
         let mut out = String::new();
-        let _ = writeln!(out, "--- {old_name}\n+++ {new_name}");
+        let _ = say!(out, "--- {old_name}");
+        let _ = say!(out, "+++ {new_name}");
         let opt = |v: &Option<Value>| v.as_ref().map_or("(unset)".to_string(), Value::text);
         let at = |a: Option<(i64, i64)>| {
             a.map_or("(no position)".to_string(), |(x, y)| format!("({x}, {y})"))
         };
         let moved = |out: &mut String, what: &str, m: &Moved| {
             if let Some(a) = &m.at {
-                let _ = writeln!(out, "> {what} moved {} -> {}", at(a.old), at(a.new));
+                let _ = say!(out, "> {what} moved {} -> {}", at(a.old), at(a.new));
             }
             if m.comment.is_some() || m.line_comment.is_some() {
-                let _ = writeln!(out, "> {what} comment changed");
+                let _ = say!(out, "> {what} comment changed");
             }
         };
         if let Some(c) = &self.name {
-            let _ = writeln!(out, "~ graph renamed {} -> {}", c.old, c.new);
+            let _ = say!(out, "~ graph renamed {} -> {}", c.old, c.new);
         }
         if let Some(m) = &self.file_comments {
             moved(&mut out, "graph", m);
         }
         if self.end_comment.is_some() {
-            let _ = writeln!(out, "> comments after the last item changed");
+            let _ = say!(out, "> comments after the last item changed");
         }
         for (_, c) in &self.events {
             match (c.old.is_empty(), c.new.is_empty()) {
-                (true, _) => writeln!(out, "+ {}", c.new),
-                (_, true) => writeln!(out, "- {}", c.old),
-                _ => writeln!(out, "~ {} -> {}", c.old, c.new),
+                (true, _) => say!(out, "+ {}", c.new),
+                (_, true) => say!(out, "- {}", c.old),
+                _ => say!(out, "~ {} -> {}", c.old, c.new),
             }
             .ok();
         }
         for v in &self.vars_added {
-            let _ = writeln!(out, "+ var {}: {} = {}", v.name, v.ty, v.default.text());
+            let _ = say!(out, "+ var {}: {} = {}", v.name, v.ty, v.default.text());
         }
         for v in &self.vars_removed {
-            let _ = writeln!(out, "- var {}: {} = {}", v.name, v.ty, v.default.text());
+            let _ = say!(out, "- var {}: {} = {}", v.name, v.ty, v.default.text());
         }
         for c in &self.vars_changed {
             if let Some(t) = &c.ty {
-                let _ = writeln!(out, "~ var {} type {} -> {}", c.name, t.old, t.new);
+                let _ = say!(out, "~ var {} type {} -> {}", c.name, t.old, t.new);
             }
             if let Some(v) = &c.default {
-                let _ = writeln!(
+                let _ = say!(
                     out,
                     "~ var {} default {} -> {}",
                     c.name,
@@ -527,18 +538,18 @@ impl Diff {
             s.lines().last().unwrap_or("").to_string()
         };
         for n in &self.nodes_added {
-            let _ = writeln!(out, "+ {}", node_line(n));
+            let _ = say!(out, "+ {}", node_line(n));
         }
         for n in &self.nodes_removed {
-            let _ = writeln!(out, "- {}", node_line(n));
+            let _ = say!(out, "- {}", node_line(n));
         }
         for c in &self.nodes_changed {
             if let Some(k) = &c.kind {
-                let _ = writeln!(out, "~ node {} kind {} -> {}", c.id, k.old, k.new);
+                let _ = say!(out, "~ node {} kind {} -> {}", c.id, k.old, k.new);
             }
             for (what, list) in [("property", &c.props), ("input", &c.inputs)] {
                 for a in list {
-                    let _ = writeln!(
+                    let _ = say!(
                         out,
                         "~ node {} {what} {} {} -> {}",
                         c.id,
@@ -553,15 +564,15 @@ impl Diff {
             moved(&mut out, &format!("node {id}"), m);
         }
         for l in &self.links_added {
-            let _ = writeln!(out, "+ {} -> {}", l.from, l.to);
+            let _ = say!(out, "+ {} -> {}", l.from, l.to);
         }
         for l in &self.links_removed {
-            let _ = writeln!(out, "- {} -> {}", l.from, l.to);
+            let _ = say!(out, "- {} -> {}", l.from, l.to);
         }
         for (l, m) in &self.links_moved {
             moved(&mut out, &format!("link {} -> {}", l.from, l.to), m);
         }
-        let _ = writeln!(
+        let _ = say!(
             out,
             "nodes: {} added, {} removed, {} changed, {} moved; links: {} added, {} removed; \
              vars: {} added, {} removed, {} changed",

@@ -1,7 +1,7 @@
 //! The variables a scene sets on its graphs' instances (`("b.bpg", vars: {"victim":
 //! Entity("dummy")})`, `runtime.md`), a [`super::PASSES`] entry so `sinew run` and `sinew
-//! check` share it: each must be declared by the graph (`E0569`, with the closest name or the
-//! list of its variables) with the value's type (`E0570`). `Entity("name")` naming no entity
+//! check` share it: each must be declared by the graph (`E0569`, listing its variables, with
+//! the closest name beside them) with the value's type (`E0570`). `Entity("name")` naming no entity
 //! of the scene is the scene parser's `E0557`. The payload values of a scene's `Send` are
 //! checked the same way against the payload its graphs agree on (`E0571`, `E0572`).
 
@@ -116,23 +116,26 @@ impl Owner {
                         format!("{of} declares no {noun} `{}`", short(&v.name)),
                     )
                     .at(input.scene, v.name_span);
-                    d = match closest(&v.name, decls.iter().map(|(n, _)| *n)) {
-                        Some(s) => d.with_note(format!("did you mean `{s}`?")),
-                        None if decls.is_empty() => d.with_note(self.empty.clone()),
-                        None => {
-                            let listed: Vec<String> = decls
-                                .iter()
-                                .take(MAX_LISTED)
-                                .map(|(n, t)| format!("`{n}: {}`", t.name()))
-                                .collect();
-                            let more = decls.len().saturating_sub(MAX_LISTED);
-                            let tail = if more > 0 {
-                                format!(" and {more} more")
-                            } else {
-                                String::new()
-                            };
-                            d.with_note(format!("its {}: {}{tail}", self.nouns, listed.join(", ")))
-                        }
+                    // The choices always (runtime.md: "naming the choices"), the closest
+                    // beside them.
+                    if let Some(s) = closest(&v.name, decls.iter().map(|(n, _)| *n)) {
+                        d = d.with_note(format!("did you mean `{s}`?"));
+                    }
+                    d = if decls.is_empty() {
+                        d.with_note(self.empty.clone())
+                    } else {
+                        let listed: Vec<String> = decls
+                            .iter()
+                            .take(MAX_LISTED)
+                            .map(|(n, t)| format!("`{}: {}`", short(n), t.name()))
+                            .collect();
+                        let more = decls.len().saturating_sub(MAX_LISTED);
+                        let tail = if more > 0 {
+                            format!(" and {more} more")
+                        } else {
+                            String::new()
+                        };
+                        d.with_note(format!("its {}: {}{tail}", self.nouns, listed.join(", ")))
                     };
                     out.push(d);
                 }

@@ -138,7 +138,7 @@ fn publish(world: &mut World, f: Fired) {
                 clip: f.slot,
                 clip_time: f.crossing.clip_time,
                 cycle: f.crossing.cycle,
-                weight: f.weight,
+                weight: f.weight as f32,
                 edge,
                 completed: f.completed,
                 fields: notify.fields.clone(),

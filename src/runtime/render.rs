@@ -2,6 +2,7 @@
 //! per entity still alive — as JSON objects or as readable lines. `sinew run` and embedders
 //! print the same bytes through [`TraceWriter`].
 
+use crate::number::{f32_json, f32_value};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -132,12 +133,6 @@ fn num(x: f64) -> String {
     Value::from(x).to_string()
 }
 
-/// An f32 as its shortest decimal form (0.1f32 prints as 0.1, not 0.10000000149011612).
-fn f32_json(x: f32) -> Value {
-    let v: f64 = x.to_string().parse().unwrap_or(f64::from(x));
-    json!(v)
-}
-
 fn entity_json(spawned: &Spawned, bits: Option<u64>) -> Value {
     match bits.and_then(|b| spawned.name_of(b)) {
         Some(n) => json!(n),
@@ -234,7 +229,7 @@ pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
             m.insert("clip".into(), json!(&**clip));
             m.insert("clip_time".into(), json!(clip_time));
             m.insert("cycle".into(), json!(cycle));
-            m.insert("weight".into(), json!(weight));
+            m.insert("weight".into(), f32_json(*weight));
             if !fields.is_empty() {
                 let fields: Map<String, Value> = fields
                     .iter()
@@ -343,7 +338,7 @@ pub fn record_human(
                 extra.push_str(&format!("  from {}", who(source)));
             }
             if *weight != 1.0 {
-                extra.push_str(&format!("  weight {}", num(*weight)));
+                extra.push_str(&format!("  weight {}", num(f32_value(*weight))));
             }
             for (k, v) in fields.iter() {
                 extra.push_str(&format!("  {} = {}", Escaped(k), value_json(spawned, v)));

@@ -36,8 +36,9 @@ pub enum TraceKind {
         clip_time: f64,
         /// Cycle of the occurrence.
         cycle: i64,
-        /// The clip's effective weight at the update that fired it.
-        weight: f64,
+        /// The clip's effective weight at the update that fired it, as the pose uses it (an
+        /// `f32`: printed with its own shortest decimal, `crate::number`).
+        weight: f32,
         /// A window's edge (`None`: a point notify).
         edge: Option<crate::crossing::Edge>,
         /// An end reached at the window's end edge.

@@ -27,10 +27,36 @@ struct Candidate {
     enters: Option<bool>,
 }
 
+/// Whether occurrence `k` of window `(b, e)` collapsed on a looping clip: its begin edge
+/// (windows.md's `B(k)`) is not before its end edge `E(k)` (a window a few ulps long far from
+/// cycle 0, or ending at `D` with its begin rounded past `(k+1)·D`).
+pub fn collapsed(d: f64, (b, e): (f64, f64), k: i64, looping: bool) -> bool {
+    if !looping {
+        return false;
+    }
+    let end = if e == d {
+        match k.checked_add(1) {
+            Some(n) => spec_time(d, 0.0, n),
+            None => return false,
+        }
+    } else {
+        spec_time(d, e, k)
+    };
+    spec_time(d, b, k) >= end
+}
+
 /// The spec's firing order: time (ascending forward, descending reverse), then ends, points,
-/// begins, then cycle in the time's direction, then authored index.
-pub fn firing_order(x: &Crossing, y: &Crossing, reverse: bool) -> Ordering {
+/// begins, then cycle in the time's direction, then authored index. An occurrence that begins
+/// and ends at one time (`collapsed` says which, for an end's window and cycle) still begins
+/// first: its end comes after the begins at that time (docs/windows.md).
+pub fn firing_order(
+    x: &Crossing,
+    y: &Crossing,
+    reverse: bool,
+    collapsed: &dyn Fn(u32, i64) -> bool,
+) -> Ordering {
     let rank = |c: &Crossing| match c.edge {
+        Some(Edge::End) if collapsed(c.notify, c.cycle) => 3,
         Some(Edge::End) => 0,
         None => 1,
         Some(Edge::Begin) => 2,
@@ -152,7 +178,9 @@ pub fn reference(
                         clip_time: e,
                         cycle: k,
                     },
-                    end_marker: e == d && !next_zero,
+                    // The loop-point rule skips an end at `D` forward, also the one that sits
+                    // on the next cycle's zero (crossings.md: one cycle only is entered).
+                    end_marker: e == d,
                     zero_marker: next_zero,
                     enters: Some(enter_e),
                 });
@@ -206,7 +234,8 @@ pub fn reference(
             }
         }
     }
-    all.sort_by(|x, y| firing_order(x, y, reverse));
+    let collapsed = |w: u32, k: i64| collapsed(d, windows[w as usize], k, looping);
+    all.sort_by(|x, y| firing_order(x, y, reverse, &collapsed));
     Some(all)
 }
 
@@ -254,11 +283,12 @@ pub fn check_invariants(
         }
     };
     assert!(got.list.len() <= limit);
-    let reverse = match *interval {
-        PlaybackInterval::Advance { from, to, .. } => to < from,
-        PlaybackInterval::Start { at, to, .. } => to < at,
-        _ => false,
+    let (reverse, looping) = match *interval {
+        PlaybackInterval::Advance { from, to, looping } => (to < from, looping),
+        PlaybackInterval::Start { at, to, looping } => (to < at, looping),
+        _ => (false, false),
     };
+    let collapsed = |w: u32, k: i64| collapsed(d, windows[w as usize], k, looping);
     for c in &got.list {
         match c.edge {
             None => {
@@ -283,7 +313,7 @@ pub fn check_invariants(
     }
     for w in got.list.windows(2) {
         assert_eq!(
-            firing_order(&w[0], &w[1], reverse),
+            firing_order(&w[0], &w[1], reverse, &collapsed),
             Ordering::Less,
             "order {:?} then {:?}",
             w[0],

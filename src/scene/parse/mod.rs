@@ -561,19 +561,25 @@ impl Cx<'_> {
                     format!("unknown entity `{}`", short(name)),
                 )
                 .at(self.src, span);
-                match ron_span::closest(name, &known) {
-                    Some(k) => d = d.with_note(format!("did you mean `{k}`?")),
-                    None if !known.is_empty() && known.len() <= 16 => {
-                        d = d.with_note(format!(
-                            "entities: {}",
-                            known
-                                .iter()
-                                .map(|k| format!("`{k}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ))
-                    }
-                    None => {}
+                // The choices always (runtime.md: "naming the choices", as E0565 lists
+                // states), the closest beside them.
+                if let Some(k) = ron_span::closest(name, &known) {
+                    d = d.with_note(format!("did you mean `{k}`?"));
+                }
+                const MAX_LISTED: usize = 16;
+                if !known.is_empty() {
+                    let listed: Vec<String> = known
+                        .iter()
+                        .take(MAX_LISTED)
+                        .map(|k| format!("`{}`", short(k)))
+                        .collect();
+                    let more = known.len().saturating_sub(MAX_LISTED);
+                    let tail = if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    };
+                    d = d.with_note(format!("entities: {}{tail}", listed.join(", ")));
                 }
                 self.push(d);
                 None
