@@ -69,8 +69,8 @@ pub struct Found<T> {
 pub enum ProblemKind {
     /// The folder could not be read.
     Unreadable(io::Error),
-    /// A wanted file's path under the root is not UTF-8.
-    NotUtf8,
+    /// A wanted file's path under the root (the value) is not UTF-8.
+    NotUtf8(PathBuf),
     /// The folder is nested deeper than the limit (the value); not walked.
     TooDeep(usize),
     /// The walk stopped after this many entries.
@@ -91,11 +91,11 @@ impl Problem {
             ProblemKind::Unreadable(e) => {
                 Diagnostic::error(E_UNREADABLE, format!("cannot read folder: {e}"))
             }
-            ProblemKind::NotUtf8 => Diagnostic::error(
+            ProblemKind::NotUtf8(rel) => Diagnostic::error(
                 E_NAME_NOT_UTF8,
                 format!(
                     "file name is not UTF-8: {}; it is not read (rename it)",
-                    crate::escape::os(self.path.as_os_str())
+                    crate::escape::os(rel.as_os_str())
                 ),
             ),
             ProblemKind::TooDeep(limit) => Diagnostic::error(
@@ -275,14 +275,19 @@ impl<T> Walker<'_, '_, T> {
                 if utf8 {
                     self.files.push(Found { path, what });
                 } else {
-                    self.problems.push(Problem {
-                        path,
-                        kind: ProblemKind::NotUtf8,
-                    });
+                    self.not_utf8(path);
                 }
             }
         }
         None
+    }
+
+    fn not_utf8(&mut self, path: PathBuf) {
+        let rel = path.strip_prefix(self.root).unwrap_or(&path).to_path_buf();
+        self.problems.push(Problem {
+            path,
+            kind: ProblemKind::NotUtf8(rel),
+        });
     }
 
     fn file(&mut self, name: &OsStr, path: PathBuf, utf8: bool) -> Option<Dir> {
@@ -290,10 +295,7 @@ impl<T> Walker<'_, '_, T> {
         if utf8 {
             self.files.push(Found { path, what });
         } else {
-            self.problems.push(Problem {
-                path,
-                kind: ProblemKind::NotUtf8,
-            });
+            self.not_utf8(path);
         }
         None
     }
