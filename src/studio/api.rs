@@ -479,6 +479,10 @@ fn put_graph(state: &State, req: &Request) -> Response {
     if let Err(e) = crate::fsutil::write_atomic(&path, text.as_bytes()) {
         return Response::error(500, format!("cannot write {rel}: {e}"));
     }
+    // The next request (`GET /api/graphs`, another page's) sees this write.
+    if super::sse::refresh_now(state, std::slice::from_ref(&path)).is_err() {
+        return Response::error(500, "studio state is unavailable");
+    }
     let version = workspace::version_of(text.as_bytes());
     match compile_text(state, &rel, text) {
         Ok(c) => Response::serialized(
