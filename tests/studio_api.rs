@@ -330,6 +330,34 @@ fn a_saved_graph_is_listed_by_the_next_request() {
     assert!(listed(&s).contains(&("fresh.bpg".to_string(), 1)));
 }
 
+/// Issue #24: a graph whose file name is not UTF-8 is listed (escaped, with its error), never
+/// left out.
+#[cfg(unix)]
+#[test]
+fn a_graph_whose_name_is_not_utf8_is_listed_with_its_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let s = start();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.bpg");
+    std::fs::write(s.graphs().join(name), "graph cafe\n").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let list = s.get("/api/graphs").json();
+        let found = list["graphs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["path"] == "caf\\xE9.bpg")
+            .cloned();
+        if let Some(g) = found {
+            assert_eq!(g["errors"], 1, "{g}");
+            assert_eq!(g["graph"], Value::Null, "{g}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "not listed: {list}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn check_answers_diagnostics_and_canonical_text_without_writing() {
     let s = start();
