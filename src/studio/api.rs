@@ -480,7 +480,7 @@ fn put_graph(state: &State, req: &Request) -> Response {
         return Response::error(500, format!("cannot write {rel}: {e}"));
     }
     // The next request (`GET /api/graphs`, another page's) sees this write.
-    if super::sse::refresh_now(state, std::slice::from_ref(&path)).is_err() {
+    if !super::sse::refresh_now(state, std::slice::from_ref(&path)) {
         return Response::error(500, "studio state is unavailable");
     }
     let version = workspace::version_of(text.as_bytes());

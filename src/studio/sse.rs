@@ -144,10 +144,14 @@ pub fn watch_loop(state: &Arc<State>, mut watcher: Watcher) {
 
 /// Refreshes the workspace from `changed` (paths the studio itself just wrote) and publishes
 /// what changed: the server's own writes are visible to its next request, without waiting for
-/// the watcher (which then finds nothing new). `Err` when the state is unavailable.
-pub fn refresh_now(state: &State, changed: &[std::path::PathBuf]) -> Result<(), ()> {
-    let up = state.workspace.write().map_err(|_| ())?.refresh(changed);
-    publish_refresh(state, &up)
+/// the watcher (which then finds nothing new). `false` when the state is unavailable.
+pub fn refresh_now(state: &State, changed: &[std::path::PathBuf]) -> bool {
+    let Ok(mut ws) = state.workspace.write() else {
+        return false;
+    };
+    let up = ws.refresh(changed);
+    drop(ws);
+    publish_refresh(state, &up).is_ok()
 }
 
 /// Publishes one refresh's changes (nothing when it changed nothing).
