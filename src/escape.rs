@@ -53,6 +53,26 @@ pub fn push(out: &mut String, c: char) {
     }
 }
 
+/// A file name (or path) that may not be UTF-8, escaped: its UTF-8 parts as [`escape`] writes
+/// them, every byte that is not UTF-8 as `\xNN` (so `caf\xE9.bpg` names the Latin-1 file).
+pub fn os(s: &std::ffi::OsStr) -> String {
+    let mut out = String::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        for chunk in s.as_bytes().utf8_chunks() {
+            out.push_str(&escape(chunk.valid()));
+            for b in chunk.invalid() {
+                use fmt::Write;
+                let _ = write!(out, "\\x{b:02X}");
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    out.push_str(&escape(&s.to_string_lossy()));
+    out
+}
+
 /// Displays a string escaped (for `write!` without an intermediate `String`).
 #[derive(Clone, Copy, Debug)]
 pub struct Escaped<'a>(pub &'a str);
@@ -85,6 +105,15 @@ mod tests {
         assert_eq!(escape("\u{1b}[31mred\u{7}"), "\\u{1b}[31mred\\u{7}");
         assert_eq!(escape("\u{7f}\u{85}\u{9b}"), "\\u{7f}\\u{85}\\u{9b}");
         assert_eq!(escape("x\u{202e}y\u{2066}"), "x\\u{202e}y\\u{2066}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_show_their_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::OsStr::from_bytes(b"caf\xe9\n.bpg");
+        assert_eq!(os(name), "caf\\xE9\\n.bpg");
+        assert_eq!(os(std::ffi::OsStr::new("plain")), "plain");
     }
 
     #[test]

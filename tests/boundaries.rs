@@ -244,3 +244,34 @@ fn every_module_is_classified_pure_or_io() {
         "modules in neither PURE nor IO (tests/boundaries.rs): {missing:?}"
     );
 }
+
+/// Issue #24: every recursive folder walk goes through `fsutil::walk` (one rule for links,
+/// loops, names that are not UTF-8, depth and order). Outside `fsutil`, `read_dir` is allowed only
+/// where one folder is listed, not walked: a new walker elsewhere fails here.
+#[test]
+fn folders_are_walked_only_through_fsutil() {
+    const LISTINGS: &[&str] = &[
+        // `Source::list` / `folders`: the entries of one folder a scene names.
+        "src/project/fs.rs",
+        // The generated folder's manifests and one output folder's stale files.
+        "src/cli/import.rs",
+    ];
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut offenders = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        if rel.starts_with("src/fsutil/") || LISTINGS.contains(&rel.as_str()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("source");
+        // `read_dir(`: std's (Bevy's `AssetReader::read_directory` is not the file system).
+        if code(&text).contains("read_dir(") {
+            offenders.push(rel);
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "walk these through fsutil::walk: {offenders:?}"
+    );
+}

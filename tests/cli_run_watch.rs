@@ -102,3 +102,31 @@ fn watch_survives_every_hostile_seed_of_the_fuzz_corpora() {
     let end = ctrl_c(&mut s);
     assert_eq!(end["entity"], "c", "{end}");
 }
+
+/// Issue #24: removing a graph's folder is reported and, when the folder comes back, the run
+/// watches it again (a watch dies with its folder; before, later edits were never reloaded).
+#[test]
+fn watch_resumes_after_a_graph_folder_is_removed_and_created_again() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("assets")).expect("assets");
+    let scene = watch::SCENE.replace("\"counter.bpg\"", "\"g/counter.bpg\"");
+    std::fs::write(dir.join("s.scene.ron"), scene).expect("scene");
+    std::fs::write(dir.join("assets/loop.animseq"), watch::clip(1.0)).expect("clip");
+    std::fs::create_dir(dir.join("g")).expect("g");
+    let graph = |m: &str| watch::graph(m, "int.add");
+    std::fs::write(dir.join("g/counter.bpg"), graph("hello")).expect("graph");
+    let mut s = Session::new(Run::start(dir));
+    s.logs("hello", 3);
+    std::fs::remove_dir_all(dir.join("g")).expect("remove g");
+    s.until("the removal reported", |v| {
+        matches!(kind(v), "reload_failed" | "error")
+    });
+    std::fs::create_dir(dir.join("g")).expect("g again");
+    std::fs::write(dir.join("g/counter.bpg"), graph("back")).expect("graph again");
+    s.logs("back", 3);
+    // Edits after the return are reloaded too.
+    std::fs::write(dir.join("g/counter.bpg"), graph("later")).expect("edit");
+    s.logs("later", 3);
+    ctrl_c(&mut s);
+}

@@ -215,6 +215,15 @@ fn cases() -> Vec<Case> {
             says: &["nesting deeper than 128 levels"],
         },
         Case {
+            limit: "walk.depth",
+            reach: Cli {
+                files: |d| write(d, &format!("g/{}x.bpg", "d/".repeat(257)), "graph x\n"),
+                args: &["check", "g"],
+                status: 1,
+            },
+            says: &["E0005", "folder nested deeper than 256 levels; not walked"],
+        },
+        Case {
             limit: "cli.regular_files",
             reach: Cli {
                 files: |d| {

@@ -294,6 +294,70 @@ fn graph_versions_saves_and_conflicts() {
     assert!(paths.contains(&"demo/hero.bpg"));
 }
 
+/// Issue #24: the server's own writes are visible to its next request (not only once the file
+/// watcher reports them, 150 ms or more later).
+#[test]
+fn a_saved_graph_is_listed_by_the_next_request() {
+    let s = start();
+    let listed = |s: &Studio| -> Vec<(String, u64)> {
+        let list = s.get("/api/graphs").json();
+        list["graphs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                let p = g["path"].as_str().unwrap().to_string();
+                (p, g["errors"].as_u64().unwrap())
+            })
+            .collect()
+    };
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=fresh.bpg",
+        &json!({"base": null, "source": "graph fresh\n"}),
+    );
+    assert_eq!(r.status, 200);
+    assert!(listed(&s).contains(&("fresh.bpg".to_string(), 0)));
+    // Saved over with an error: the list counts it at once.
+    let wip = "graph fresh\nnode a = int.add\nnode b = debug.log\na.out -> b.message\n";
+    let version = r.json()["version"].clone();
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=fresh.bpg",
+        &json!({"base": version, "source": wip}),
+    );
+    assert_eq!(r.status, 200);
+    assert!(listed(&s).contains(&("fresh.bpg".to_string(), 1)));
+}
+
+/// Issue #24: a graph whose file name is not UTF-8 is listed (escaped, with its error), never
+/// left out.
+#[cfg(unix)]
+#[test]
+fn a_graph_whose_name_is_not_utf8_is_listed_with_its_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let s = start();
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.bpg");
+    std::fs::write(s.graphs().join(name), "graph cafe\n").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let list = s.get("/api/graphs").json();
+        let found = list["graphs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["path"] == "caf\\xE9.bpg")
+            .cloned();
+        if let Some(g) = found {
+            assert_eq!(g["errors"], 1, "{g}");
+            assert_eq!(g["graph"], Value::Null, "{g}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "not listed: {list}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn check_answers_diagnostics_and_canonical_text_without_writing() {
     let s = start();

@@ -1,7 +1,8 @@
 //! File-system side of the catalog: recursive walk, parallel load, refresh from changed paths.
 //!
-//! Symlinks are followed only when their target stays inside the assets folder; directory
-//! cycles are cut by remembering canonical directories. Files are identified by their real
+//! The walk is [`crate::fsutil::walk`]'s: symlinks are followed only when their target stays
+//! inside the assets folder, cycles are cut, names that are not UTF-8 and folders nested too
+//! deep are reported (as failed entries at their path). Files are identified by their real
 //! path: a file reached through a symlink (to it, or to a folder holding it) is the file the
 //! link leads to, loaded once and named by its own path under the root, so an alias never makes
 //! a file conflict with itself. Unreadable folders and files become diagnostics on their own
@@ -10,7 +11,7 @@
 use super::{Catalog, Delta, FileEntry, display_path};
 use crate::diag::Diagnostic;
 use rayon::prelude::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,20 +42,16 @@ impl LiveCatalog {
         progress: Option<Progress>,
     ) -> io::Result<LiveCatalog> {
         let canonical_root = root.canonicalize()?;
-        if !canonical_root.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::NotADirectory,
-                format!("{} is not a folder", root.display()),
-            ));
-        }
-        std::fs::read_dir(root)?;
+        let want = animseq_wanted;
+        // Fails when the root is not a readable folder.
+        let walked = crate::fsutil::walk(root, &crate::fsutil::Policy::new(&want))?;
         let mut live = LiveCatalog {
             root: root.to_path_buf(),
             canonical_root,
             base: base.map(Path::to_path_buf),
             catalog: Catalog::default(),
         };
-        let (files, dir_diags) = live.walk(root);
+        let (files, dir_diags) = live.found(walked);
         let entries = live.load_all(&files, progress);
         live.catalog = Catalog::from_entries(entries.into_iter().chain(dir_diags));
         Ok(live)
@@ -85,64 +82,30 @@ impl LiveCatalog {
         Some(self.root.join(rel))
     }
 
-    /// Walks `dir` (inside the root) and returns the `.animseq` files found plus entries for
-    /// folders that could not be read.
+    /// Walks `dir` (inside the root, spelled from it) through [`crate::fsutil::walk_in`] and
+    /// returns the `.animseq` files found plus entries for what the walk reports (folders that
+    /// could not be read, names that are not UTF-8, the depth limit).
     fn walk(&self, dir: &Path) -> (Vec<PathBuf>, Vec<FileEntry>) {
-        let mut files = Vec::new();
-        let mut failed = Vec::new();
-        let mut visited: BTreeSet<PathBuf> = BTreeSet::new();
-        let mut stack = vec![dir.to_path_buf()];
-        while let Some(d) = stack.pop() {
-            if let Ok(c) = d.canonicalize()
-                && !visited.insert(c)
-            {
-                continue;
-            }
-            let rd = match std::fs::read_dir(&d) {
-                Ok(rd) => rd,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => {
-                    let name = self.display(&d);
-                    failed.push(FileEntry::failed(
-                        &name,
-                        vec![
-                            Diagnostic::error(E_UNREADABLE, format!("cannot read folder: {e}"))
-                                .in_file(&name),
-                        ],
-                    ));
-                    continue;
-                }
-            };
-            for ent in rd.flatten() {
-                let mut path = ent.path();
-                let Ok(ft) = ent.file_type() else { continue };
-                let (is_dir, is_file) = if ft.is_symlink() {
-                    // Followed under the real path's spelling, so every file has one name.
-                    match self.real(&path) {
-                        Some(real) => {
-                            let kind = (real.is_dir(), real.is_file());
-                            if kind.1 && !is_animseq(&path) {
-                                continue;
-                            }
-                            path = real;
-                            kind
-                        }
-                        None => (false, false), // dangling, or leads out of the assets folder
-                    }
-                } else {
-                    (ft.is_dir(), ft.is_file())
-                };
-                if is_dir {
-                    stack.push(path);
-                } else if is_file && (ft.is_symlink() || is_animseq(&path)) {
-                    files.push(path);
-                }
-            }
-        }
-        // A file reached by several paths (its own and aliases) is one file.
-        files.sort();
-        files.dedup();
-        (files, failed)
+        let want = animseq_wanted;
+        let w = crate::fsutil::walk_in(
+            &self.root,
+            &self.canonical_root,
+            dir,
+            &crate::fsutil::Policy::new(&want),
+        );
+        self.found(w)
+    }
+
+    /// The files of a walk, and entries for its problems.
+    fn found(&self, w: crate::fsutil::walk::Walk<()>) -> (Vec<PathBuf>, Vec<FileEntry>) {
+        let failed = w.problems.iter().map(|p| self.problem(p)).collect();
+        (w.files.into_iter().map(|f| f.path).collect(), failed)
+    }
+
+    /// A walk's problem as the entry of the path it names.
+    fn problem(&self, p: &crate::fsutil::walk::Problem) -> FileEntry {
+        let name = self.display(&p.path);
+        FileEntry::failed(&name, vec![p.diagnostic(&name)])
     }
 
     fn load_all(&self, files: &[PathBuf], progress: Option<Progress>) -> Vec<FileEntry> {
@@ -225,7 +188,22 @@ impl LiveCatalog {
                         }
                     }
                 }
-                Ok(m) if m.is_file() && is_animseq(&p) => to_load.extend(self.real(&p)),
+                Ok(m) if m.is_file() && is_animseq(&p) => match self.real(&p) {
+                    Some(real)
+                        if real
+                            .strip_prefix(&self.root)
+                            .is_ok_and(|r| r.to_str().is_none()) =>
+                    {
+                        // As the walk reports it (a changed file is not walked to).
+                        let rel = real.strip_prefix(&self.root).unwrap_or(&real).to_path_buf();
+                        let e = self.problem(&crate::fsutil::walk::Problem {
+                            path: real,
+                            kind: crate::fsutil::walk::ProblemKind::NotUtf8(rel),
+                        });
+                        changes.insert(e.file.to_string(), Some(e));
+                    }
+                    real => to_load.extend(real),
+                },
                 _ => {}
             }
         }
@@ -236,6 +214,11 @@ impl LiveCatalog {
         }
         self.catalog.apply(changes)
     }
+}
+
+/// The walk's `want`: `.animseq` files (by the name as found).
+fn animseq_wanted(name: &std::ffi::OsStr) -> Option<()> {
+    is_animseq(Path::new(name)).then_some(())
 }
 
 fn is_animseq(p: &Path) -> bool {

@@ -5,6 +5,7 @@ use crate::bytecode::{self, Module};
 use crate::diag::render::{human, to_json};
 use crate::diag::{self, Diagnostic, SourceFile};
 use crate::escape::Escaped;
+use crate::fsutil::walk::ProblemKind;
 use crate::fsutil::{InputKind, read_input};
 use crate::workspace::{FileKind, Workspace};
 use serde_json::json;
@@ -27,11 +28,13 @@ pub struct GraphFile {
 }
 
 /// Every `.bpg` under the paths (a named file is taken whatever its extension), in a stable
-/// order, each file once (by its real path) however often it is named; a missing path is an
-/// I/O failure, and so is a path that is neither a regular file nor a folder (a FIFO, a device:
-/// reading one could block forever).
-pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
+/// order, each file once (by its real path) however often it is named, and what the walk
+/// reported (a graph whose name is not UTF-8, a folder too deep: diagnostics); a missing path
+/// is an I/O failure, and so is a path that is neither a regular file nor a folder (a FIFO, a
+/// device: reading one could block forever), and a folder that cannot be read.
+pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<(Vec<GraphFile>, Vec<Diagnostic>), String> {
     let mut out = Vec::new();
+    let mut problems = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let mut add = |path: PathBuf, rel: PathBuf, out: &mut Vec<GraphFile>| {
         if seen.insert(path.canonicalize().unwrap_or_else(|_| path.clone())) {
@@ -59,28 +62,21 @@ pub fn collect(ctx: &Ctx, paths: &[PathBuf]) -> Result<Vec<GraphFile>, String> {
                 ctx.display(p)
             ));
         }
-        let mut stack = vec![p.clone()];
-        let mut found = Vec::new();
-        while let Some(d) = stack.pop() {
-            let rd = std::fs::read_dir(&d)
-                .map_err(|e| format!("cannot read {}: {e}", ctx.display(&d)))?;
-            for ent in rd.flatten() {
-                let path = ent.path();
-                let Ok(ft) = ent.file_type() else { continue };
-                if ft.is_dir() {
-                    stack.push(path);
-                } else if ft.is_file() && path.extension().is_some_and(|e| e == "bpg") {
-                    found.push(path);
-                }
+        // The one walk (`fsutil::walk`, through the workspace's): what `check` checks is what
+        // is collected here.
+        let (found, walk_problems) = crate::workspace::walk(p, &|k| k == FileKind::Graph)
+            .map_err(|e| format!("cannot read {}: {e}", ctx.display(p)))?;
+        for problem in walk_problems {
+            if let ProblemKind::Unreadable(e) = &problem.kind {
+                return Err(format!("cannot read {}: {e}", ctx.display(&problem.path)));
             }
+            problems.push(problem.diagnostic(&ctx.display(&problem.path)));
         }
-        found.sort();
         for f in found {
-            let rel = f.strip_prefix(p).unwrap_or(&f).with_extension("sbc");
-            add(f, rel, &mut out);
+            add(f.path, f.out, &mut out);
         }
     }
-    Ok(out)
+    Ok((out, problems))
 }
 
 /// Refuses two graphs whose modules would land on one path under `--out` (compared without
@@ -192,7 +188,8 @@ pub fn build(
     format: super::Format,
     out: &mut dyn Write,
 ) -> Result<u8, String> {
-    let files = collect(ctx, paths)?;
+    // The walk's problems are the workspace's diagnostics too (one walk, one report).
+    let (files, _) = collect(ctx, paths)?;
     distinct_outputs(ctx, &files, out_dir)?;
     let c = check_inner(ctx, paths, assets, format == super::Format::Json)?;
     let (errors, warnings) = diag::counts(&c.all);
@@ -329,8 +326,12 @@ pub fn fmt(
     check_only: bool,
     out: &mut dyn Write,
 ) -> Result<u8, String> {
-    let files = collect(ctx, paths)?;
+    let (files, problems) = collect(ctx, paths)?;
     let mut code = OK;
+    if !problems.is_empty() {
+        eprint!("{}", human(&problems, ctx.color));
+        code = INPUT_ERRORS;
+    }
     let io = |e: std::io::Error| e.to_string();
     for f in &files {
         let name = ctx.display(&f.path);

@@ -49,12 +49,23 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
     let mut io_failed = false;
     let mut models = Vec::new();
     for p in &a.models {
-        if let Err(e) = expand(p, &mut models) {
-            eprintln!(
-                "error: cannot read {}: {e}",
-                crate::escape::Escaped(&ctx.display(p))
-            );
-            io_failed = true;
+        match expand(p, &mut models) {
+            Ok(problems) => {
+                // What the walk could not take (a name that is not UTF-8, a folder too deep or
+                // unreadable): reported, and the run fails, as for a model it cannot read.
+                for pr in &problems {
+                    let d = pr.diagnostic(&ctx.display(&pr.path));
+                    eprint!("{}", human_diagnostics(ctx, std::slice::from_ref(&d)));
+                    io_failed = true;
+                }
+            }
+            Err(e) => {
+                eprintln!(
+                    "error: cannot read {}: {e}",
+                    crate::escape::Escaped(&ctx.display(p))
+                );
+                io_failed = true;
+            }
         }
     }
     // One entry per file, in path order.
@@ -238,37 +249,25 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
     })
 }
 
-/// Adds `p` (a model file) or every model file under it (a folder) to `out`.
-fn expand(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Adds `p` (a model file) or every model file under it (a folder) to `out`, walked by
+/// [`crate::fsutil::walk`] (symbolic links followed only inside `p`, loops cut); returns what
+/// the walk reports.
+fn expand(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<Vec<crate::fsutil::walk::Problem>> {
     let meta = std::fs::metadata(p)?;
     if !meta.is_dir() {
         out.push(p.to_path_buf());
-        return Ok(());
+        return Ok(Vec::new());
     }
-    let mut visited = BTreeSet::new();
-    let mut stack = vec![p.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        // Symlinked folders are followed once (loops cut).
-        if !visited.insert(std::fs::canonicalize(&dir)?) {
-            continue;
-        }
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        entries.sort();
-        for e in entries {
-            if e.is_dir() {
-                stack.push(e);
-            } else if e
-                .extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| EXTENSIONS.contains(&x.to_ascii_lowercase().as_str()))
-            {
-                out.push(e);
-            }
-        }
-    }
-    Ok(())
+    let want = |n: &std::ffi::OsStr| {
+        Path::new(n)
+            .extension()
+            .and_then(|x| x.to_str())
+            .is_some_and(|x| EXTENSIONS.contains(&x.to_ascii_lowercase().as_str()))
+            .then_some(())
+    };
+    let w = crate::fsutil::walk(p, &crate::fsutil::Policy::new(&want))?;
+    out.extend(w.files.into_iter().map(|f| f.path));
+    Ok(w.problems)
 }
 
 /// Every readable manifest under the generated folder: `(display, manifest, folder)`.

@@ -1,11 +1,13 @@
-//! The file-system watcher behind `sinew watch` and `sinew studio`: debounced batches of the
-//! paths that changed under the assets folder and the watched paths (plus the folders the
-//! scenes read from), re-armed on folders that vanish and return. Both front ends hand the
-//! batches to one [`Workspace`](crate::workspace::Workspace) (`Workspace::refresh`): `watch`
-//! prints its state, the studio turns its changes into Server-Sent Events.
+//! The file-system watcher behind `sinew watch`, `sinew studio` and `sinew run --watch`:
+//! debounced batches of the paths that changed under the watched folders (plus the folders the
+//! scenes read from), re-armed on folders that vanish and return. `watch` and the studio hand
+//! the batches to one [`Workspace`](crate::workspace::Workspace) (`Workspace::refresh`):
+//! `watch` prints its state, the studio turns its changes into Server-Sent Events; `run
+//! --watch` reloads its scene.
 
 use super::Ctx;
-use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
+pub use notify_debouncer_full::notify::RecursiveMode;
+use notify_debouncer_full::notify::{EventKind, RecommendedWatcher};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -43,10 +45,22 @@ struct Root {
     canonical: PathBuf,
     shown: String,
     folder: bool,
+    /// How the folder is watched.
+    mode: RecursiveMode,
     armed: Option<(u64, u64)>,
 }
 
-/// A debounced recursive watcher on some folders, yielding batches of changed paths.
+/// One folder to watch: how messages name it ("assets folder", "folder"), its path, how it is
+/// watched, and whether it may be missing at start (then it is waited for).
+pub struct Folder {
+    pub what: &'static str,
+    pub path: PathBuf,
+    pub mode: RecursiveMode,
+    pub missing_ok: bool,
+}
+
+/// A debounced watcher on some folders (each recursively or not), yielding batches of changed
+/// paths.
 ///
 /// A watched folder may go away (deleted, renamed, replaced by a new folder of the same name): a
 /// watch on it dies with it. So the watcher also looks at each folder's identity every [`POLL`]:
@@ -77,20 +91,36 @@ impl Watcher {
         graphs: &[PathBuf],
         missing_ok: bool,
     ) -> Result<Watcher, String> {
+        let folders: Vec<Folder> = std::iter::once(("assets folder", assets))
+            .chain(graphs.iter().map(|g| ("folder", g.as_path())))
+            .map(|(what, p)| Folder {
+                what,
+                path: p.to_path_buf(),
+                mode: RecursiveMode::Recursive,
+                missing_ok: missing_ok && what == "folder",
+            })
+            .collect();
+        Watcher::folders(ctx, &folders)
+    }
+
+    /// Watches each of `folders` as it says (a file through its folder); each is re-armed when
+    /// it is removed and comes back (see [`Watcher`]): `sinew watch`, the studio and `sinew run
+    /// --watch` share this.
+    pub fn folders(ctx: &Ctx, folders: &[Folder]) -> Result<Watcher, String> {
         let (tx, rx) = mpsc::channel::<DebounceEventResult>();
         let mut debouncer =
             new_debouncer(DEBOUNCE, None, tx).map_err(|e| format!("cannot watch: {e}"))?;
         let mut roots = Vec::new();
-        let paths = std::iter::once(("assets folder", assets))
-            .chain(graphs.iter().map(|g| ("folder", g.as_path())));
-        for (what, p) in paths {
-            if missing_ok && what == "folder" && !p.exists() {
+        for f in folders {
+            let (what, p, mode) = (f.what, f.path.as_path(), f.mode);
+            if f.missing_ok && !p.exists() {
                 roots.push(Root {
                     what,
                     raw: p.to_path_buf(),
                     canonical: p.to_path_buf(),
                     shown: ctx.display(p),
                     folder: true,
+                    mode,
                     armed: None,
                 });
                 continue;
@@ -102,7 +132,7 @@ impl Watcher {
                     RecursiveMode::NonRecursive,
                 )
             } else {
-                debouncer.watch(p, RecursiveMode::Recursive)
+                debouncer.watch(p, mode)
             };
             res.map_err(|e| format!("cannot watch {}: {e}", ctx.display(p)))?;
             let armed = folder_identity(p);
@@ -112,6 +142,7 @@ impl Watcher {
                 canonical: p.canonicalize().unwrap_or_else(|_| p.to_path_buf()),
                 shown: ctx.display(p),
                 folder: armed.is_some(),
+                mode,
                 armed,
             });
         }
@@ -121,6 +152,14 @@ impl Watcher {
             roots,
             extra: BTreeSet::new(),
         })
+    }
+
+    /// Whether `p` is one of the watched folders themselves (a batch names one when it went
+    /// away or came back).
+    pub fn is_watched_folder(&self, p: &Path) -> bool {
+        self.roots
+            .iter()
+            .any(|r| r.folder && (r.raw == p || r.canonical == p))
     }
 
     /// Also watches `folders` (each on its own, not recursively) and reports changes in them:
@@ -155,7 +194,7 @@ impl Watcher {
                     "warning: watch: the {what} {shown} is gone; \
                      watching for it to come back"
                 ),
-                Some(_) => match self.debouncer.watch(&root.raw, RecursiveMode::Recursive) {
+                Some(_) => match self.debouncer.watch(&root.raw, root.mode) {
                     Ok(()) => eprintln!("watch: the {what} {shown} is back; watching it"),
                     Err(e) => {
                         eprintln!("warning: watch: cannot watch {shown} yet: {e}; retrying");

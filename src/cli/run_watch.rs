@@ -15,15 +15,13 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock, mpsc};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use bevy_ecs::prelude::*;
-use notify_debouncer_full::notify::{EventKind, RecursiveMode};
-use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 
+use super::live::{Folder, RecursiveMode, Watcher};
 use super::run::{Args, DEFAULT_TICKS};
 use super::{Ctx, OK};
 use crate::project::{self, FsSource, Layout, LoadedScene, ProjectPath};
@@ -31,7 +29,7 @@ use crate::reload::Reloader;
 use crate::runtime::scene::Spawned;
 use crate::runtime::{TraceFormat, TraceWriter, trace};
 
-/// How long the watcher waits for a burst of events to settle.
+/// How long the files must be quiet before one reload.
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
 
 /// How often a waiting loop looks at Ctrl-C.
@@ -64,7 +62,7 @@ pub struct Session<'a> {
 impl Session<'_> {
     /// The folders to watch: the assets folder (recursively), the scene's folder and each
     /// graph's folder.
-    fn folders(&self) -> Vec<(PathBuf, RecursiveMode)> {
+    fn folders(&self) -> Vec<Folder> {
         let mut dirs: BTreeSet<ProjectPath> = BTreeSet::new();
         dirs.insert(self.layout.scene.parent());
         let base = self.layout.scene.parent();
@@ -76,11 +74,21 @@ impl Session<'_> {
             }
         }
         let assets = self.source.path(&self.layout.assets);
-        let mut out = vec![(assets.clone(), RecursiveMode::Recursive)];
+        let folder = |what, path, mode| Folder {
+            what,
+            path,
+            mode,
+            missing_ok: false,
+        };
+        let mut out = vec![folder(
+            "assets folder",
+            assets.clone(),
+            RecursiveMode::Recursive,
+        )];
         for d in dirs {
             let p = self.source.path(&d);
             if !p.starts_with(&assets) {
-                out.push((p, RecursiveMode::NonRecursive));
+                out.push(folder("folder", p, RecursiveMode::NonRecursive));
             }
         }
         out
@@ -97,14 +105,9 @@ impl Session<'_> {
         let stop = interrupted().clone();
         let mut reloader = Reloader::new(self.loaded, self.source, self.layout)
             .ok_or("the scene is not ready to run")?;
-        let (tx, rx) = mpsc::channel::<DebounceEventResult>();
-        let mut debouncer =
-            new_debouncer(DEBOUNCE, None, tx).map_err(|e| format!("cannot watch: {e}"))?;
-        for (dir, mode) in self.folders() {
-            debouncer
-                .watch(&dir, mode)
-                .map_err(|e| format!("cannot watch {}: {e}", self.ctx.display(&dir)))?;
-        }
+        // The watcher `sinew watch` uses: a folder that is removed is reported and, when it
+        // comes back, watched again (a watch dies with its folder).
+        let mut watcher = Watcher::folders(self.ctx, &self.folders())?;
         let trace = TraceWriter::new(self.spawned, &self.loaded.event_names, self.format);
         let io = |e: std::io::Error| e.to_string();
         let dt = world
@@ -131,10 +134,12 @@ impl Session<'_> {
                 None
             };
             let wait = due.map_or(POLL, |d| d.saturating_duration_since(Instant::now()));
-            let changed = match rx.recv_timeout(wait.min(POLL)) {
-                Ok(batch) => relevant(batch, err) | drain(&rx, err),
-                Err(mpsc::RecvTimeoutError::Timeout) => false,
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Err("watcher stopped".into()),
+            let changed = match watcher.next_batch(Some(wait.min(POLL))) {
+                Ok(batch) => batch
+                    .iter()
+                    .any(|p| relevant(p) || watcher.is_watched_folder(p)),
+                Err(false) => false,
+                Err(true) => return Err("watcher stopped".into()),
             };
             if changed {
                 dirty = Some(Instant::now());
@@ -169,35 +174,12 @@ impl Session<'_> {
     }
 }
 
-/// Whether a batch of watcher events touches a file a scene may read (`.bpg`, `.animseq`,
-/// `.skel`, `.animsm`, `.ron`); watcher errors are reported as warnings.
-fn relevant(batch: DebounceEventResult, err: &mut dyn Write) -> bool {
-    match batch {
-        Ok(events) => events
+/// Whether a changed path is a file a scene may read (`.bpg`, `.animseq`, `.skel`, `.animsm`,
+/// `.ron`); a watched folder that went away or came back counts too (the caller asks).
+fn relevant(p: &std::path::Path) -> bool {
+    p.extension().is_some_and(|x| {
+        ["bpg", "animseq", "skel", "animsm", "ron"]
             .iter()
-            .filter(|e| !matches!(e.event.kind, EventKind::Access(_)))
-            .flat_map(|e| &e.event.paths)
-            .any(|p| {
-                p.extension().is_some_and(|x| {
-                    ["bpg", "animseq", "skel", "animsm", "ron"]
-                        .iter()
-                        .any(|k| x == *k)
-                })
-            }),
-        Err(errors) => {
-            for e in errors {
-                let _ = writeln!(err, "warning: watch: {e}");
-            }
-            false
-        }
-    }
-}
-
-/// Takes every batch already waiting; whether any was relevant.
-fn drain(rx: &mpsc::Receiver<DebounceEventResult>, err: &mut dyn Write) -> bool {
-    let mut any = false;
-    while let Ok(b) = rx.try_recv() {
-        any |= relevant(b, err);
-    }
-    any
+            .any(|k| x == *k)
+    })
 }

@@ -40,6 +40,10 @@ codes! {
         E0002 E_NOT_UTF8 "a text file is not UTF-8";
         /// A file is larger than the catalog will load.
         E0003 E_TOO_LARGE "a file is larger than Sinew loads";
+        /// A file a folder walk looks for has a name that is not UTF-8 (`fsutil::walk`).
+        E0004 E_NAME_NOT_UTF8 "a file name is not UTF-8";
+        /// A folder walk reached its depth or entry limit (`fsutil::walk`).
+        E0005 E_WALK_LIMIT "a folder walk reaches its depth or entry limit";
     }
     /// Binary bytecode modules (`bytecode`).
     pub mod bytecode {

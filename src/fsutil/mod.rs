@@ -1,9 +1,12 @@
-//! Filesystem helpers: the one bounded reader for inputs ([`read_input`], `read.rs`) and atomic
+//! Filesystem helpers: the one bounded reader for inputs ([`read_input`], `read.rs`), atomic
 //! file replacement ([`stage`] + [`Staged::commit`], or [`write_atomic`]: the one writer every
-//! command uses, `write.rs`).
+//! command uses, `write.rs`) and the one folder walker ([`walk()`], `walk.rs`: one rule for
+//! symbolic links, loops, names that are not UTF-8, depth and order, for every walk).
 
 mod read;
+pub mod walk;
 mod write;
 
 pub use read::{InputError, InputKind, read_input};
+pub use walk::{Policy, walk, walk_in};
 pub use write::{STALE_AFTER, Staged, stage, write_atomic};

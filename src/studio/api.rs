@@ -100,31 +100,33 @@ fn graphs(state: &State) -> Response {
             (g.name(), entry)
         })
         .collect();
+    // A graph whose name is not UTF-8 is listed by its escaped name with its one error (the
+    // walk's `E0004`), never left out.
+    for d in ws.missing() {
+        if d.code == diag::codes::files::E_NAME_NOT_UTF8 && d.file.ends_with(".bpg") {
+            let entry = json!({"path": &*d.file, "graph": null, "errors": 1, "warnings": 0});
+            list.push((&d.file, entry));
+        }
+    }
     list.sort_by(|a, b| a.0.cmp(b.0));
     let list: Vec<Value> = list.into_iter().map(|(_, v)| v).collect();
     Response::json(200, &json!({ "graphs": list }))
 }
 
+/// Most scenes `GET /api/scenes` lists.
+const MAX_SCENES: usize = 10_000;
+
+/// Every `.scene.ron` under the scenes folder, walked as every folder is (`fsutil::walk`).
 fn scenes(state: &State) -> Response {
-    let mut found = Vec::new();
-    let mut stack = vec![state.scenes.root.clone()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for ent in rd.flatten() {
-            let Ok(ft) = ent.file_type() else { continue };
-            let p = ent.path();
-            if ft.is_dir() {
-                stack.push(p);
-            } else if ft.is_file() && p.to_string_lossy().ends_with(".scene.ron") {
-                found.push(state.scenes.name_of(&p));
-            }
-        }
-        if found.len() > 10_000 {
-            break;
-        }
-    }
+    let want = |n: &std::ffi::OsStr| n.as_encoded_bytes().ends_with(b".scene.ron").then_some(());
+    let walked = crate::fsutil::walk(&state.scenes.root, &crate::fsutil::Policy::new(&want));
+    let mut found: Vec<String> = walked
+        .map(|w| w.files)
+        .unwrap_or_default()
+        .iter()
+        .take(MAX_SCENES)
+        .map(|f| state.scenes.name_of(&f.path))
+        .collect();
     found.sort();
     Response::json(200, &json!({ "scenes": found }))
 }
@@ -476,6 +478,10 @@ fn put_graph(state: &State, req: &Request) -> Response {
     }
     if let Err(e) = crate::fsutil::write_atomic(&path, text.as_bytes()) {
         return Response::error(500, format!("cannot write {rel}: {e}"));
+    }
+    // The next request (`GET /api/graphs`, another page's) sees this write.
+    if !super::sse::refresh_now(state, std::slice::from_ref(&path)) {
+        return Response::error(500, "studio state is unavailable");
     }
     let version = workspace::version_of(text.as_bytes());
     match compile_text(state, &rel, text) {

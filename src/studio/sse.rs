@@ -136,15 +136,32 @@ pub fn watch_loop(state: &Arc<State>, mut watcher: Watcher) {
             }
             Err(_) => return,
         };
-        if up.is_empty() {
-            continue;
+        if publish_refresh(state, &up).is_err() {
+            return;
         }
-        let ws = match state.workspace.read() {
-            Ok(ws) => ws,
-            Err(_) => return,
-        };
-        let by_name: std::collections::BTreeMap<&str, &str> =
-            ws.graphs().map(|g| (g.name(), g.source.text())).collect();
-        publish_update(state, &up, &|p| by_name.get(p).map(|t| t.to_string()));
     }
+}
+
+/// Refreshes the workspace from `changed` (paths the studio itself just wrote) and publishes
+/// what changed: the server's own writes are visible to its next request, without waiting for
+/// the watcher (which then finds nothing new). `false` when the state is unavailable.
+pub fn refresh_now(state: &State, changed: &[std::path::PathBuf]) -> bool {
+    let Ok(mut ws) = state.workspace.write() else {
+        return false;
+    };
+    let up = ws.refresh(changed);
+    drop(ws);
+    publish_refresh(state, &up).is_ok()
+}
+
+/// Publishes one refresh's changes (nothing when it changed nothing).
+fn publish_refresh(state: &State, up: &Refresh) -> Result<(), ()> {
+    if up.is_empty() {
+        return Ok(());
+    }
+    let ws = state.workspace.read().map_err(|_| ())?;
+    let by_name: std::collections::BTreeMap<&str, &str> =
+        ws.graphs().map(|g| (g.name(), g.source.text())).collect();
+    publish_update(state, up, &|p| by_name.get(p).map(|t| t.to_string()));
+    Ok(())
 }

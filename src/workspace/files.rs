@@ -6,6 +6,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::catalog::Catalog;
 use crate::fsutil::InputKind;
+use crate::fsutil::walk::Problem;
 use crate::project::{FsSource, ProjectPath, ReadError, Source};
 
 /// What kind of file the workspace checks it as.
@@ -25,17 +26,18 @@ pub enum FileKind {
 
 impl FileKind {
     /// The kind of a file found by walking a folder (`None`: not checked).
+    /// A name that is not UTF-8 has a kind too (by its bytes): the walk reports it.
     pub fn of(p: &Path) -> Option<FileKind> {
-        let name = p.file_name()?.to_str()?;
-        if name.ends_with(".scene.ron") {
+        let name = p.file_name()?.as_encoded_bytes();
+        if name.ends_with(b".scene.ron") {
             Some(FileKind::Scene)
-        } else if name.ends_with(".skel") {
+        } else if name.ends_with(b".skel") {
             Some(FileKind::Skeleton)
-        } else if name.ends_with(".animsm") {
+        } else if name.ends_with(b".animsm") {
             Some(FileKind::StateMachine)
-        } else if name.ends_with(".bpg") {
+        } else if name.ends_with(b".bpg") {
             Some(FileKind::Graph)
-        } else if name.ends_with(".animseq") {
+        } else if name.ends_with(b".animseq") {
             Some(FileKind::Clip)
         } else {
             None
@@ -44,12 +46,13 @@ impl FileKind {
 }
 
 /// The most directory entries one walk visits.
-pub const MAX_WALK_ENTRIES: usize = 1_000_000;
+pub const MAX_WALK_ENTRIES: usize = crate::fsutil::walk::MAX_ENTRIES;
 
 /// One file found under the workspace's paths.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Found {
-    /// The path as found (the root as given joined with the relative path).
+    /// The path as found (the root as given joined with the relative path; a file reached
+    /// through a symbolic link is found under its real path).
     pub path: PathBuf,
     /// For graphs: where its module goes under `build --out` (relative, `.sbc`).
     pub out: PathBuf,
@@ -58,9 +61,14 @@ pub struct Found {
 }
 
 /// The regular files under `root` (or `root` itself when it is a file) that are checked, in a
-/// stable order, at most [`MAX_WALK_ENTRIES`] entries visited; symbolic links to folders are
-/// not followed; `keep` says which kinds are kept in folders. Fails when `root` cannot be read.
-pub fn walk(root: &Path, keep: &dyn Fn(FileKind) -> bool) -> std::io::Result<Vec<Found>> {
+/// stable order, walked by [`crate::fsutil::walk`] (symbolic links followed inside `root` only,
+/// loops cut, at most [`MAX_WALK_ENTRIES`] entries and [`crate::fsutil::walk::MAX_DEPTH`]
+/// levels), and what that walk reports (a name that is not UTF-8, a folder too deep or
+/// unreadable); `keep` says which kinds are kept in folders. Fails when `root` cannot be read.
+pub fn walk(
+    root: &Path,
+    keep: &dyn Fn(FileKind) -> bool,
+) -> std::io::Result<(Vec<Found>, Vec<Problem>)> {
     let meta = std::fs::metadata(root)?;
     if meta.is_file() {
         // A file named on its own is a graph unless it is a skeleton, state machine or scene.
@@ -68,46 +76,32 @@ pub fn walk(root: &Path, keep: &dyn Fn(FileKind) -> bool) -> std::io::Result<Vec
             .filter(|k| *k != FileKind::Clip)
             .unwrap_or(FileKind::Graph);
         let stem = root.file_stem().unwrap_or_default();
-        return Ok(vec![Found {
+        let found = Found {
             path: root.to_path_buf(),
             out: PathBuf::from(stem).with_extension("sbc"),
             kind,
-        }]);
-    }
-    let mut stack = vec![root.to_path_buf()];
-    let mut found = Vec::new();
-    let mut seen = 0usize;
-    let mut first = true;
-    'walk: while let Some(d) = stack.pop() {
-        let rd = match std::fs::read_dir(&d) {
-            Ok(rd) => rd,
-            Err(e) if first => return Err(e),
-            Err(_) => continue,
         };
-        first = false;
-        for ent in rd.flatten() {
-            seen += 1;
-            if seen > MAX_WALK_ENTRIES {
-                break 'walk;
-            }
-            let path = ent.path();
-            let Ok(ft) = ent.file_type() else { continue };
-            if ft.is_dir() {
-                stack.push(path);
-            } else if ft.is_file()
-                && let Some(kind) = FileKind::of(&path)
-                && keep(kind)
-            {
-                let out = path
-                    .strip_prefix(root)
-                    .unwrap_or(&path)
-                    .with_extension("sbc");
-                found.push(Found { path, out, kind });
-            }
-        }
+        return Ok((vec![found], Vec::new()));
     }
-    found.sort();
-    Ok(found)
+    let want = |n: &std::ffi::OsStr| FileKind::of(Path::new(n)).filter(|k| keep(*k));
+    let w = crate::fsutil::walk(root, &crate::fsutil::Policy::new(&want))?;
+    let found = w
+        .files
+        .into_iter()
+        .map(|f| {
+            let out = f
+                .path
+                .strip_prefix(root)
+                .unwrap_or(&f.path)
+                .with_extension("sbc");
+            Found {
+                path: f.path,
+                out,
+                kind: f.what,
+            }
+        })
+        .collect();
+    Ok((found, w.problems))
 }
 
 /// The key a changed path is matched by: absolute, with its folder's symbolic links resolved

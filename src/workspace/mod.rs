@@ -34,6 +34,7 @@ use crate::catalog::display_path;
 use crate::catalog::scan::{E_UNREADABLE, LiveCatalog};
 use crate::compile::{self, Compiled};
 use crate::diag::{self, Diagnostic, SourceFile};
+use crate::fsutil::walk::{Problem, ProblemKind};
 use crate::fsutil::{InputError, InputKind, read_input};
 use crate::palette::{self, PaletteDelta};
 use crate::project::{self, FsSource, LoadError};
@@ -108,7 +109,9 @@ pub struct Workspace {
     graphs: BTreeMap<PathBuf, GraphState>,
     files: BTreeMap<PathBuf, (Found, FileState)>,
     clip_skeletons: Vec<Diagnostic>,
-    /// Roots (and the assets folder) that are missing now: `E0001` each.
+    /// Roots (and the assets folder) that are missing now (`E0001` each), and what the walks
+    /// of the roots reported (`fsutil::walk`'s problems: names that are not UTF-8, folders too
+    /// deep or unreadable).
     missing: Vec<Diagnostic>,
 }
 
@@ -355,7 +358,10 @@ impl Workspace {
         let root = self.assets();
         let root_key = key(self.cwd.as_deref(), &root);
         // A vanished or returned assets folder: rescan it whole.
-        let was_missing = self.missing.iter().any(|d| d.file == self.display(&root));
+        let was_missing = self
+            .missing
+            .iter()
+            .any(|d| d.code == E_UNREADABLE && d.file == self.display(&root));
         let delta = if was_missing != root.is_dir() {
             self.catalog
                 .refresh(std::slice::from_ref(&self.catalog.root().to_path_buf()))
@@ -393,7 +399,16 @@ impl Workspace {
         for r in self.roots.clone().iter().chain([&root]) {
             let keep: &dyn Fn(FileKind) -> bool = if *r == root { &in_assets } else { &in_paths };
             match walk(r, keep) {
-                Ok(f) => found.extend(f),
+                Ok((f, problems)) => {
+                    found.extend(f);
+                    // The catalog's walk of the assets folder reports its folders; this walk
+                    // adds the skeletons and state machines it could not name.
+                    let named =
+                        |p: &&Problem| *r != root || matches!(p.kind, ProblemKind::NotUtf8(_));
+                    for p in problems.iter().filter(named) {
+                        self.missing.push(p.diagnostic(&self.display(&p.path)));
+                    }
+                }
                 Err(e) => {
                     let what = if *r == root { "assets folder" } else { "path" };
                     let name = self.display(r);
@@ -564,7 +579,7 @@ impl Workspace {
     /// the diagnostics of the imported models' manifests (`project::check_imports`).
     fn check_clip_skeletons(&self) -> Vec<Diagnostic> {
         let assets = &self.assets();
-        let clips = walk(assets, &|k| k == FileKind::Clip).unwrap_or_default();
+        let clips = walk(assets, &|k| k == FileKind::Clip).unwrap_or_default().0;
         let Ok((source, layout)) = FsSource::open(self.cwd.as_deref(), assets, assets) else {
             return Vec::new();
         };
