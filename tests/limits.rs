@@ -864,8 +864,7 @@ fn cases() -> Vec<Case> {
         Case {
             limit: "report.choices",
             reach: Lib(|| {
-                let entities: Vec<String> =
-                    (0..20).map(|i| format!("(name: \"e{i}\")")).collect();
+                let entities: Vec<String> = (0..20).map(|i| format!("(name: \"e{i}\")")).collect();
                 let text = format!(
                     "Scene(entities: [{}], actions: [(at: 0.0, entity: \"nobody\", action: Pause)])",
                     entities.join(", ")
