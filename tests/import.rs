@@ -934,10 +934,15 @@ fn accessor_problems_name_the_accessor() {
     g.root.animations[a].samplers[0].output = gltf_json::Index::new(99);
     let out = check("idx.glb", &g.glb(), &BTreeMap::new());
     assert_eq!(codes(&out), ["E0703"]);
+    let m = &out.diagnostics[0].message;
+    assert!(m.contains("animations[0].samplers[0].output"), "{m}");
+    // It names the bad index and what it must be below (not just "Index out of bounds").
+    let n = g.root.accessors.len();
     assert!(
-        out.diagnostics[0]
-            .message
-            .contains("animations[0].samplers[0].output")
+        m.contains(&format!(
+            "index 99 is out of bounds: it must be below {n} (the number of `accessors`)"
+        )),
+        "{m}"
     );
     // Times that go backwards.
     let (mut g, a, [_, hips, _]) = rig();

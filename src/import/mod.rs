@@ -9,6 +9,7 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `container.rs` | GLB chunks, JSON, glTF validation |
+//! | `json_path.rs` | the index and bound an "index out of bounds" names |
 //! | `buffers.rs` | BIN chunk, `data:` URIs, external buffers |
 //! | `accessor.rs` | bounds-checked accessor decoding (strides, sparse, normalized ints) |
 //! | `nodes.rs` | the node forest, top-level roots, bone names |
@@ -30,6 +31,7 @@ mod container;
 pub mod diagnostics;
 pub mod fbx;
 pub mod identity;
+mod json_path;
 pub mod manifest;
 mod nodes;
 mod notifies;
