@@ -1064,6 +1064,44 @@ fn duplicate_animation_names_get_distinct_ids() {
 }
 
 #[test]
+fn windows_device_names_get_a_suffix() {
+    // Skins and animations named like Windows devices (any case; the extension does not
+    // matter there) would make files no Windows checkout can hold.
+    let mut g = Gen::new();
+    let root = g.node(Some("root"), None);
+    let hips = g.node(Some("hips"), Some(root));
+    g.skin(Some("Aux"), &[hips]);
+    let mut labels = Vec::new();
+    for name in [
+        "CON", "nul", "PRN", "com1", "LPT9", "Con.txt", "COM10", "console",
+    ] {
+        let a = g.animation(Some(name));
+        g.channel(a, hips, P::Translation, None, &[0.0, 1.0], &[0.0; 6]);
+        labels.push(name);
+    }
+    let out = check("dev.glb", &g.glb(), &BTreeMap::new());
+    assert_eq!(out.manifest.skeletons[0].file, "Aux_.skel");
+    let files: Vec<&str> = out.manifest.clips.iter().map(|c| c.file.as_str()).collect();
+    assert_eq!(
+        files,
+        [
+            "CON_.animseq",
+            "nul_.animseq",
+            "PRN_.animseq",
+            "com1_.animseq",
+            "LPT9_.animseq",
+            "Con_txt.animseq",
+            "COM10.animseq",
+            "console.animseq"
+        ]
+    );
+    for f in out.assets.iter().map(|a| a.file.as_str()) {
+        let stem = f.split('.').next().unwrap_or(f);
+        assert!(!import::is_device_name(stem), "{f}");
+    }
+}
+
+#[test]
 fn amplification_is_bounded_by_the_file_size() {
     // Cubic tangents of 10⁶ need the most pieces per segment: 1500 keys would become ~380k.
     let (mut g, a, [_, hips, _]) = rig();

@@ -438,7 +438,27 @@ pub fn file_stem(name: &str, fallback: &str) -> String {
     if s.chars().all(|c| c == '_') {
         return fallback.to_string();
     }
+    if is_device_name(&s) {
+        // `CON.animseq` cannot be created or checked out on Windows.
+        s.push('_');
+    }
     s
+}
+
+/// Whether `stem` (the part of a file name before its first `.`) is a Windows device name —
+/// `CON`, `PRN`, `AUX`, `NUL`, `COM0`–`COM9`, `LPT0`–`LPT9` (also with `¹²³`), any case —
+/// which no file on Windows may be named, whatever its extension.
+pub fn is_device_name(stem: &str) -> bool {
+    let u = stem.to_ascii_uppercase();
+    match u.as_str() {
+        "CON" | "PRN" | "AUX" | "NUL" => true,
+        _ => ["COM", "LPT"].iter().any(|p| {
+            u.strip_prefix(p).is_some_and(|d| {
+                let mut c = d.chars();
+                matches!(c.next(), Some('0'..='9' | '¹' | '²' | '³')) && c.next().is_none()
+            })
+        }),
+    }
 }
 
 /// Reserves a file name unique (case-insensitively) among `taken`, suffixing `~<n>`.
