@@ -406,6 +406,9 @@ codes! {
         W0710 W_DUPLICATE_LABEL "two animations share one name";
         /// Validation: a manifest's source model lies outside the project, so it is not checked.
         W0711 W_SOURCE_OUTSIDE "an imported model's source lies outside the project (not checked)";
+        /// `sinew import` would write or delete outside the project: its output folder, a
+        /// generated file or the model's `.meta` sidecar leads out (`..`, a symbolic link).
+        E0723 E_OUTSIDE_PROJECT "an import's output folder, generated file or sidecar leads outside the project";
     }
 }
 

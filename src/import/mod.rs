@@ -180,8 +180,8 @@ fn parse<'a>(name: &str, bytes: &'a [u8]) -> Parsed<'a> {
 enum Externals<'e> {
     /// Read already, by URI.
     Given(&'e BTreeMap<String, Vec<u8>>),
-    /// Read on demand, once the model is parsed (`None`: missing).
-    Read(&'e mut dyn FnMut(&str) -> Option<Vec<u8>>),
+    /// Read on demand, once the model is parsed (`Err`: why it was not read).
+    Read(&'e mut dyn FnMut(&str) -> Result<Vec<u8>, String>),
 }
 
 /// Runs `work` while `bytes` are hashed on a thread of the rayon pool; whichever comes first
@@ -245,12 +245,13 @@ impl<'a> Prepared<'a> {
     }
 
     /// [`Prepared::import`], asking `read` for each external file the model names (by
-    /// [`Prepared::external_uris`] path; `None` when it cannot be read) once the model is
-    /// parsed: parsing then overlaps the hash too. `read` is called on this thread.
+    /// [`Prepared::external_uris`] path) once the model is parsed: parsing then overlaps the
+    /// hash too. `read` is called on this thread; its `Err` says why the file was not read
+    /// (missing, or leading outside the project) and becomes the buffer's `E0704`.
     pub fn import_reading(
         self,
         id: &Identity,
-        read: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+        read: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
         sink: &mut dyn FnMut(Asset),
     ) -> Outcome {
         self.run(id, Externals::Read(read), sink)
@@ -278,14 +279,20 @@ impl<'a> Prepared<'a> {
             let Parsed { state, mut report } =
                 parsed.into_inner().unwrap_or_else(|| parse(&name, bytes));
             let read_now;
+            let mut refused = BTreeMap::new();
             let externals = match externals {
                 Externals::Given(m) => m,
                 Externals::Read(read) => {
                     let mut m = BTreeMap::new();
                     if let State::Gltf(doc) = &state {
                         for uri in uris(doc) {
-                            if let Some(b) = read(&uri) {
-                                m.insert(uri, b);
+                            match read(&uri) {
+                                Ok(b) => {
+                                    m.insert(uri, b);
+                                }
+                                Err(why) => {
+                                    refused.insert(uri, why);
+                                }
                             }
                         }
                     }
@@ -298,7 +305,7 @@ impl<'a> Prepared<'a> {
                 bytes.len(),
                 state,
                 id,
-                externals,
+                (externals, &refused),
                 manifest,
                 &mut report,
                 sink,
@@ -360,7 +367,7 @@ fn convert(
     bytes_len: usize,
     state: State<'_>,
     id: &Identity,
-    externals: &BTreeMap<String, Vec<u8>>,
+    (externals, refused): (&BTreeMap<String, Vec<u8>>, &BTreeMap<String, String>),
     manifest: &mut AnimManifest,
     report: &mut Report,
     sink: &mut dyn FnMut(Asset),
@@ -391,7 +398,16 @@ fn convert(
                 1
             };
             let run = Run { budget, width };
-            gltf_import(&doc, externals, stem, id, run, manifest, report, sink);
+            gltf_import(
+                &doc,
+                (externals, refused),
+                stem,
+                id,
+                run,
+                manifest,
+                report,
+                sink,
+            );
         }
     }
 }
@@ -476,7 +492,7 @@ fn unique_file(taken: &mut BTreeSet<String>, stem: &str, ext: &str, n: usize) ->
 #[allow(clippy::too_many_arguments)]
 fn gltf_import(
     doc: &container::Document<'_>,
-    externals: &BTreeMap<String, Vec<u8>>,
+    (externals, refused): (&BTreeMap<String, Vec<u8>>, &BTreeMap<String, String>),
     stem: &str,
     id: &Identity,
     run: Run,
@@ -486,7 +502,7 @@ fn gltf_import(
 ) {
     let Run { mut budget, width } = run;
     let root = &doc.root;
-    let Some(buffers) = buffers::resolve(root, doc.bin, externals, report) else {
+    let Some(buffers) = buffers::resolve(root, doc.bin, externals, refused, report) else {
         return;
     };
     let Some(forest) = nodes::Forest::new(root, report) else {
