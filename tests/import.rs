@@ -99,7 +99,20 @@ fn check(name: &str, bytes: &[u8], externals: &BTreeMap<String, Vec<u8>>) -> Imp
             let skel = skels.get(s).unwrap_or_else(|| panic!("{s} not generated"));
             let (_, unbound) =
                 ClipBinding::new(&CompiledClip::new(&seq), skel, &BTreeMap::new(), &c.file);
-            assert!(unbound.is_empty(), "{unbound:?}");
+            // Only tracks of nodes outside the clip's skeleton (W0707 names them) are unbound.
+            let outside: Vec<&str> = out
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == "W0707")
+                .map(|d| d.message.as_str())
+                .collect();
+            for u in &unbound {
+                let bone = u.message.split('`').nth(1).unwrap_or_default();
+                assert!(
+                    outside.iter().any(|m| m.contains(&format!("`{bone}`"))),
+                    "{unbound:?}"
+                );
+            }
             let sig = &out
                 .manifest
                 .skeletons
@@ -327,6 +340,29 @@ fn morph_stress_test_weights_only() {
     );
     assert!(reproduces(&out, &bytes, &BTreeMap::new()) > 1000);
     snapshot("import_morph_stress_test", snapshot_text(&out, false));
+}
+
+#[test]
+fn animated_triangle_node_animation() {
+    // A node animated without any skin (Khronos AnimatedTriangle): the node becomes a skeleton
+    // of its own, the clip keeps its rotation track and lasts as long as its sampler.
+    let bytes = model("AnimatedTriangle.gltf");
+    let out = check("models/AnimatedTriangle.gltf", &bytes, &BTreeMap::new());
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    assert_eq!(out.manifest.skeletons.len(), 1);
+    assert_eq!(out.manifest.skeletons[0].file, "AnimatedTriangle.skel");
+    assert_eq!(out.manifest.skeletons[0].joints, ["GltfNode0"]);
+    let seq = clip(&out, "Animation0");
+    assert_eq!(seq.duration, 1.0);
+    assert_eq!(seq.skeleton.as_deref(), Some("AnimatedTriangle.skel"));
+    assert_eq!(seq.tracks.len(), 1);
+    assert_eq!(seq.tracks[0].bone, "GltfNode0");
+    // The signature is import.md's, over the node skeleton's joints (one root joint).
+    let mut sig = signature::SignatureBytes::new(1);
+    sig.joint(&["GltfNode0"], None);
+    assert_eq!(out.manifest.skeletons[0].signature, sig.signature());
+    assert!(reproduces(&out, &bytes, &BTreeMap::new()) > 90);
+    snapshot("import_animated_triangle", snapshot_text(&out, true));
 }
 
 // ---------------------------------------------------------------- generated models
@@ -770,17 +806,31 @@ fn time_shift_zero_length_and_skipped_channels() {
     let b = g.animation(Some("Pose"));
     g.channel(b, hips, P::Translation, None, &[0.0], &[0.0; 3]);
     let out = check("shift.glb", &g.glb(), &BTreeMap::new());
+    // `prop` is node animation now (a skeleton of its own, `shift_nodes.skel`); the clip stays
+    // on the skin's skeleton, which holds more of its nodes, and keeps the prop's track.
     assert_eq!(
         codes(&out),
-        ["W0702", "W0702", "W0704", "W0705"],
+        ["W0702", "W0704", "W0707", "W0705"],
         "{:?}",
         out.diagnostics
     );
     assert!(
-        out.diagnostics[0].message.contains("node 3 (`prop`)"),
+        out.diagnostics[0].message.contains("node 1 (`hips`)"),
         "{:?}",
         out.diagnostics
     );
+    assert!(
+        out.diagnostics[2].message.contains("`prop`"),
+        "{:?}",
+        out.diagnostics
+    );
+    let files: Vec<&str> = out
+        .manifest
+        .skeletons
+        .iter()
+        .map(|s| s.file.as_str())
+        .collect();
+    assert_eq!(files, ["shift.skel", "shift_nodes.skel"]);
     let seq = clip(&out, "Clip");
     assert_eq!(seq.duration, 1.0);
     assert_eq!(
@@ -790,6 +840,96 @@ fn time_shift_zero_length_and_skipped_channels() {
     assert_eq!(seq.tracks[0].rotation[0].0, 0.5);
     assert_eq!(seq.tracks[1].translation[0].0, 0.0);
     assert_eq!(clip(&out, "Pose").duration, 1.0 / 30.0);
+}
+
+#[test]
+fn a_prop_node_animation_plays_and_fires_like_a_character() {
+    // BoxAnimated's shape: a static top-level node with a static child and an animated one
+    // (translation and rotation), no skin; notifies in the animation's extras.
+    let mut g = Gen::new();
+    let chest = g.node(Some("Chest"), None);
+    g.matrix(
+        chest,
+        [
+            1.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ],
+    );
+    let _base = g.node(Some("Base"), Some(chest));
+    let lid = g.node(Some("Lid"), Some(chest));
+    g.trs(lid, Some([0.0, 1.0, 0.0]), None, None);
+    let open = g.animation(Some("Open"));
+    g.channel(
+        open,
+        lid,
+        P::Rotation,
+        None,
+        &[0.0, 1.25, 2.5],
+        &[
+            0.0, 0.0, 0.0, 1.0, 0.383, 0.0, 0.0, 0.924, 0.707, 0.0, 0.0, 0.707,
+        ],
+    );
+    g.channel(
+        open,
+        lid,
+        P::Translation,
+        Some(Interp::Step),
+        &[1.25, 3.0],
+        &[0.0, 1.0, 0.0, 0.0, 2.5, 0.0],
+    );
+    g.extras(
+        open,
+        r#"{"notifies": [{"id": "creak", "name": "Creak", "time": 1.0}]}"#,
+    );
+    let bytes = g.glb();
+    let out = check("models/chest.glb", &bytes, &BTreeMap::new());
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    // The animated node and the nodes above it (not the static sibling), every one a joint.
+    let skel = skeleton(&out, "chest.skel");
+    let bones: Vec<&str> = skel.bones().iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(bones, ["Chest", "Lid"]);
+    assert_eq!(out.manifest.skeletons[0].joints, ["Chest", "Chest/Lid"]);
+    let c = &out.manifest.clips[0];
+    assert_eq!(c.skeleton, out.manifest.skeletons[0].signature);
+    assert_eq!((c.duration, c.markers), (3.0, 1));
+    let seq = clip(&out, "Open");
+    assert_eq!(seq.notifies[0].time, 1.0);
+    assert!(reproduces(&out, &bytes, &BTreeMap::new()) > 100);
+    // The lid's pose through the runtime sampler: open by 90° about x at the end.
+    let p = pose(&seq, &skel, 2.5);
+    let b = skel.find("Lid").expect("lid");
+    assert!(
+        (p.rotations[b].x - 0.707).abs() < 1e-3,
+        "{:?}",
+        p.rotations[b]
+    );
+}
+
+#[test]
+fn a_clip_lasts_as_long_as_its_samplers_even_when_channels_are_skipped() {
+    let (mut g, a, [_, hips, spine]) = rig();
+    g.channel(a, hips, P::Translation, None, &[0.0, 1.0], &[0.0; 6]);
+    // Weights on a node without morph targets: skipped, but its sampler runs to 3 s.
+    g.channel(
+        a,
+        spine,
+        P::MorphTargetWeights,
+        None,
+        &[0.0, 3.0],
+        &[0.0; 2],
+    );
+    let b = g.animation(Some("OnlySkipped"));
+    g.channel(
+        b,
+        spine,
+        P::MorphTargetWeights,
+        None,
+        &[0.0, 2.0],
+        &[0.0; 2],
+    );
+    let out = check("durations.glb", &g.glb(), &BTreeMap::new());
+    assert_eq!(codes(&out), ["W0702", "W0702"], "{:?}", out.diagnostics);
+    assert_eq!(clip(&out, "Clip").duration, 3.0);
+    assert_eq!(clip(&out, "OnlySkipped").duration, 2.0);
 }
 
 #[test]

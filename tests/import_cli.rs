@@ -542,3 +542,37 @@ fn reimport_deletes_only_what_a_previous_manifest_listed() {
         "mine"
     );
 }
+
+#[test]
+fn node_animation_imports_and_samples_like_a_character() {
+    // Khronos AnimatedTriangle: one node rotated by a clip, no skin.
+    let p = project(&["AnimatedTriangle.gltf"]);
+    let (code, v, err) = import_json(p.path(), &["assets/models"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(codes(&v["models"][0]), Vec::<String>::new(), "{v}");
+    assert_eq!(
+        v["models"][0]["skeletons"][0]["file"],
+        "AnimatedTriangle.skel"
+    );
+    assert_eq!(v["models"][0]["clips"][0]["duration"], 1.0);
+    let out = v["models"][0]["out"].as_str().expect("out").to_string();
+    let clip = format!("{out}/Animation0.animseq");
+    let (code, o, err) = sinew(
+        p.path(),
+        &["sample", &clip, "--at=0.25", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let s = json(&o);
+    assert_eq!(s["bones"][0]["bone"], "GltfNode0");
+    let r: Vec<f64> = s["bones"][0]["rotation"]
+        .as_array()
+        .expect("rotation")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect();
+    let want = [0.0, 0.0, 0.707, 0.707];
+    assert!(
+        r.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-3),
+        "{r:?}"
+    );
+}

@@ -584,19 +584,60 @@ fn gltf_import(
     let animated: Vec<usize> = (0..sets.len())
         .filter(|&s| sets[s].iter().any(|&n| trs_nodes[n]))
         .collect();
-    let mut files: BTreeSet<String> = BTreeSet::new();
-    files.insert("manifest.ron".to_string());
-    let mut skels = Vec::new();
+    // Node animation: animated nodes no animated skin holds (a prop's lid, a door) and the
+    // nodes above them become a skeleton of their own, every node of it a joint.
+    let mut in_skin = vec![false; forest.names.len()];
     for &s in &animated {
-        let skin = &root.skins[s];
-        let name = match skin.name.as_deref().map(str::trim) {
+        for &n in &sets[s] {
+            in_skin[n] = true;
+        }
+    }
+    let node_set = skeleton::animated_nodes(&forest, &trs_nodes, &in_skin);
+    drop(in_skin);
+    let node_joints = node_set
+        .as_ref()
+        .map(|set| skeleton::order(&forest, set))
+        .unwrap_or_default();
+    let mut rigs: Vec<(skeleton::Rig<'_>, String)> = Vec::new();
+    let skin_joints: Vec<Vec<usize>> = animated
+        .iter()
+        .map(|&s| root.skins[s].joints.iter().map(|j| j.value()).collect())
+        .collect();
+    for (k, &s) in animated.iter().enumerate() {
+        let name = match root.skins[s].name.as_deref().map(str::trim) {
             Some(n) if !n.is_empty() => n.to_string(),
             _ if animated.len() == 1 => stem.to_string(),
             _ => format!("{stem}_skin{s}"),
         };
-        let file = unique_file(&mut files, &file_stem(&name, "skeleton"), "skel", s);
-        let Some((out, text)) = skeleton::build(root, &forest, s, &sets[s], name, file, report)
-        else {
+        let rig = skeleton::Rig {
+            what: format!("skin {s}"),
+            joints: &skin_joints[k],
+            set: &sets[s],
+            node_animation: false,
+        };
+        rigs.push((rig, name));
+    }
+    if let Some(set) = &node_set {
+        let name = if animated.is_empty() {
+            stem.to_string()
+        } else {
+            format!("{stem}_nodes")
+        };
+        let rig = skeleton::Rig {
+            what: "the node animation".to_string(),
+            joints: &node_joints,
+            set,
+            node_animation: true,
+        };
+        rigs.push((rig, name));
+    }
+    let mut files: BTreeSet<String> = BTreeSet::new();
+    files.insert("manifest.ron".to_string());
+    let mut skels = Vec::new();
+    for (k, (rig, name)) in rigs.into_iter().enumerate() {
+        let n = animated.get(k).copied().unwrap_or(root.skins.len());
+        let file = unique_file(&mut files, &file_stem(&name, "skeleton"), "skel", n);
+        let Some((out, text)) = skeleton::build(root, &forest, &rig, name, file, report) else {
             return;
         };
         manifest.skeletons.push(SkeletonEntry {
