@@ -1278,16 +1278,79 @@ fn amplification_is_bounded_by_the_file_size() {
     assert!(out.diagnostics[0].message.contains("path segments"));
 }
 
+/// A glTF of a chain of `depth` nodes and `skins` skins on its deepest joint, translated by
+/// one clip: each skin's skeleton holds the whole chain.
+fn skins_on_one_deep_joint(depth: usize, skins: usize) -> Vec<u8> {
+    let mut nodes: Vec<String> = (0..depth)
+        .map(|i| {
+            if i + 1 < depth {
+                format!("{{\"name\":\"joint_{i:05}\",\"children\":[{}]}}", i + 1)
+            } else {
+                format!("{{\"name\":\"joint_{i:05}\"}}")
+            }
+        })
+        .collect();
+    nodes.shrink_to_fit();
+    let last = depth - 1;
+    let skin_list: Vec<String> = (0..skins)
+        .map(|_| format!("{{\"joints\":[{last}]}}"))
+        .collect();
+    format!(
+        "{{\"asset\":{{\"version\":\"2.0\"}},\"scene\":0,\"scenes\":[{{\"nodes\":[0]}}],\
+         \"nodes\":[{}],\"skins\":[{}],\
+         \"animations\":[{{\"name\":\"Move\",\"samplers\":[{{\"input\":0,\"output\":1}}],\
+         \"channels\":[{{\"sampler\":0,\"target\":{{\"node\":{last},\"path\":\"translation\"}}}}]}}],\
+         \"buffers\":[{{\"byteLength\":16,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAAAAAA==\"}}],\
+         \"bufferViews\":[{{\"buffer\":0,\"byteLength\":16}}],\
+         \"accessors\":[{{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\",\"min\":[0],\"max\":[0]}},\
+         {{\"bufferView\":0,\"byteOffset\":4,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}}]}}",
+        nodes.join(","),
+        skin_list.join(",")
+    )
+    .into_bytes()
+}
+
+#[test]
+fn the_output_of_one_import_is_budgeted() {
+    // 120 skins on one joint 4000 nodes deep: a ~170 KB file whose skeletons alone would be
+    // ~60 MB of text. The budget (16 MiB + 16 × the input) refuses it; nothing is handed out.
+    let bytes = skins_on_one_deep_joint(4000, 120);
+    assert!(bytes.len() < 200_000, "{}", bytes.len());
+    let out = import::import("deep.gltf", &bytes, &id(), &BTreeMap::new());
+    assert_eq!(codes(&out), ["E0710"], "{:?}", out.diagnostics);
+    let budget = (16 << 20) + 16 * bytes.len();
+    let m = &out.diagnostics[0].message;
+    assert!(
+        m.contains(&format!("budget of {budget} bytes")) && m.contains("nothing is written"),
+        "{m}"
+    );
+    assert!(out.assets.is_empty() && !out.manifest.runtime_supported);
+    // The sink never saw more than the budget.
+    let mut handed = 0usize;
+    let _ = import::prepare("deep.gltf", &bytes).import(&id(), &BTreeMap::new(), &mut |a| {
+        handed += a.text_ref().len()
+    });
+    assert!(handed <= budget, "{handed} > {budget}");
+    // A few skins fit.
+    let out = check(
+        "deep.gltf",
+        &skins_on_one_deep_joint(4000, 3),
+        &BTreeMap::new(),
+    );
+    assert!(out.manifest.runtime_supported, "{:?}", out.diagnostics);
+}
+
 #[test]
 fn a_budget_that_runs_out_in_a_later_clip_of_a_batch() {
-    // Two clips of one cubic channel each (tangents of 10⁶: about 253 keys per segment):
-    // either fits the key budget alone, both do not. Built in parallel, the second clip
-    // succeeds with the whole budget; taken in order it must fail as a one-by-one import
-    // fails it. (Models from 1 MiB convert in parallel: an unused accessor pads this one.)
+    // Two clips of one cubic channel each (tangents of 10⁶: about 253 keys per segment, ~21 MB
+    // of text each): either fits the output budget alone (16 MiB + 16 × the ~1.1 MB input),
+    // both do not. Built in parallel, the second clip is complete before the first is taken;
+    // taken in order it must fail as a one-by-one import fails it, and nothing of it is
+    // handed out. (Models from 1 MiB convert in parallel: an unused accessor pads this one.)
     let (mut g, a, [_, hips, spine]) = rig();
     let b = g.animation(Some("Second"));
-    g.floats(&vec![0.0; 50_000], AccType::Scalar);
-    let n = 12_000;
+    g.floats(&vec![0.0; 250_000], AccType::Scalar);
+    let n = 1500;
     let times: Vec<f32> = (0..n).map(|k| k as f32).collect();
     let mut vals = Vec::new();
     for k in 0..n {
@@ -1309,11 +1372,16 @@ fn a_budget_that_runs_out_in_a_later_clip_of_a_batch() {
     let out = check("budget.glb", &bytes, &BTreeMap::new());
     // The first clip fits (its spline is resampled as closely as the limit allows: W0708),
     // the second runs out.
-    assert_eq!(codes(&out), ["W0708", "E0710"], "{:?}", out.diagnostics);
+    assert_eq!(
+        codes(&out),
+        ["W0708", "W0708", "E0710"],
+        "{:?}",
+        out.diagnostics
+    );
+    let m = &out.diagnostics[2].message;
     assert!(
-        out.diagnostics[1].message.contains("`Second`"),
-        "{}",
-        out.diagnostics[1].message
+        m.contains("`Second.animseq`") && m.contains("budget of"),
+        "{m}"
     );
 }
 

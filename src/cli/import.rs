@@ -642,7 +642,7 @@ fn import_one(ctx: &Ctx, m: &Model<'_>, assets: &Path, project: &FsSource) -> Re
             fail = Some(f);
             return;
         }
-        let text = a.text();
+        let text = a.text_ref();
         if read_input(&p, InputKind::Clip).is_ok_and(|old| old == text.as_bytes()) {
             return;
         }

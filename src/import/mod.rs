@@ -19,6 +19,7 @@
 //! | `clips/` | one animation → one `AnimSeq` (`times.rs`: its key times checked, shifted, its duration) |
 //! | `notifies.rs` | `extras.notifies` → notifies |
 //! | `manifest.rs` | the manifest (RON and JSON) |
+//! | `output.rs` | the output budget: the bytes one import may write |
 //! | `identity.rs` | sidecars, clip IDs, fingerprints, reconciliation |
 //! | `fbx.rs` | FBX detection |
 //! | `diagnostics.rs` | codes and the per-model report |
@@ -35,6 +36,7 @@ mod json_path;
 pub mod manifest;
 mod nodes;
 mod notifies;
+mod output;
 pub mod signature;
 mod skeleton;
 
@@ -59,12 +61,21 @@ pub struct Identity {
 }
 
 /// One generated file: its name inside the model's folder and what goes in it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Asset {
     /// File name (`Walk.animseq`, `fox.skel`).
     pub file: String,
     /// The skeleton's text, or the clip as a value (its text is [`Asset::text`]).
     pub content: Content,
+    /// A clip's text, made once (the import measures it against its output budget, the
+    /// caller writes it).
+    text: std::sync::OnceLock<String>,
+}
+
+impl PartialEq for Asset {
+    fn eq(&self, other: &Asset) -> bool {
+        self.file == other.file && self.content == other.content
+    }
 }
 
 /// What a generated file holds.
@@ -77,11 +88,25 @@ pub enum Content {
 }
 
 impl Asset {
+    /// A generated file named `file` holding `content`.
+    pub fn new(file: String, content: Content) -> Asset {
+        Asset {
+            file,
+            content,
+            text: std::sync::OnceLock::new(),
+        }
+    }
+
     /// The file's text.
     pub fn text(&self) -> String {
+        self.text_ref().to_string()
+    }
+
+    /// The file's text, borrowed (a clip's is written once and kept).
+    pub fn text_ref(&self) -> &str {
         match &self.content {
-            Content::Skeleton(t) => t.clone(),
-            Content::Clip(seq) => crate::animseq::to_ron(seq),
+            Content::Skeleton(t) => t,
+            Content::Clip(seq) => self.text.get_or_init(|| crate::animseq::to_ron(seq)),
         }
     }
 }
@@ -358,6 +383,8 @@ fn uris(doc: &container::Document<'_>) -> Vec<String> {
 struct Run {
     budget: usize,
     width: usize,
+    /// The bytes the import may write (`output::budget`).
+    output: usize,
 }
 
 /// What [`Prepared::import`] does besides the fingerprint.
@@ -397,7 +424,11 @@ fn convert(
             } else {
                 1
             };
-            let run = Run { budget, width };
+            let run = Run {
+                budget,
+                width,
+                output: output::budget(size),
+            };
             gltf_import(
                 &doc,
                 (externals, refused),
@@ -500,7 +531,12 @@ fn gltf_import(
     report: &mut Report,
     sink: &mut dyn FnMut(Asset),
 ) {
-    let Run { mut budget, width } = run;
+    let Run {
+        mut budget,
+        width,
+        output,
+    } = run;
+    let mut output = output::Output::new(output, sink);
     let root = &doc.root;
     let Some(buffers) = buffers::resolve(root, doc.bin, externals, refused, report) else {
         return;
@@ -646,10 +682,15 @@ fn gltf_import(
             signature: out.signature.clone(),
             joints: out.joints.clone(),
         });
-        sink(Asset {
-            file: out.file.clone(),
-            content: Content::Skeleton(text),
-        });
+        if output
+            .give(
+                Asset::new(out.file.clone(), Content::Skeleton(text)),
+                report,
+            )
+            .is_none()
+        {
+            return;
+        }
         skels.push(out);
     }
     let mut in_skeleton: Vec<Vec<(usize, usize)>> = vec![Vec::new(); forest.names.len()];
@@ -718,10 +759,12 @@ fn gltf_import(
                 file: file.clone(),
                 markers: built.seq.notifies.len(),
             });
-            sink(Asset {
-                file,
-                content: Content::Clip(Box::new(built.seq)),
-            });
+            if output
+                .give(Asset::new(file, Content::Clip(Box::new(built.seq))), report)
+                .is_none()
+            {
+                return;
+            }
         }
     }
 }
