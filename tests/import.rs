@@ -1343,43 +1343,11 @@ fn amplification_is_bounded_by_the_file_size() {
     assert!(out.diagnostics[0].message.contains("path segments"));
 }
 
-/// A glTF of a chain of `depth` nodes and `skins` skins on its deepest joint, translated by
-/// one clip: each skin's skeleton holds the whole chain.
-fn skins_on_one_deep_joint(depth: usize, skins: usize) -> Vec<u8> {
-    let mut nodes: Vec<String> = (0..depth)
-        .map(|i| {
-            if i + 1 < depth {
-                format!("{{\"name\":\"joint_{i:05}\",\"children\":[{}]}}", i + 1)
-            } else {
-                format!("{{\"name\":\"joint_{i:05}\"}}")
-            }
-        })
-        .collect();
-    nodes.shrink_to_fit();
-    let last = depth - 1;
-    let skin_list: Vec<String> = (0..skins)
-        .map(|_| format!("{{\"joints\":[{last}]}}"))
-        .collect();
-    format!(
-        "{{\"asset\":{{\"version\":\"2.0\"}},\"scene\":0,\"scenes\":[{{\"nodes\":[0]}}],\
-         \"nodes\":[{}],\"skins\":[{}],\
-         \"animations\":[{{\"name\":\"Move\",\"samplers\":[{{\"input\":0,\"output\":1}}],\
-         \"channels\":[{{\"sampler\":0,\"target\":{{\"node\":{last},\"path\":\"translation\"}}}}]}}],\
-         \"buffers\":[{{\"byteLength\":16,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAAAAAA==\"}}],\
-         \"bufferViews\":[{{\"buffer\":0,\"byteLength\":16}}],\
-         \"accessors\":[{{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\",\"min\":[0],\"max\":[0]}},\
-         {{\"bufferView\":0,\"byteOffset\":4,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}}]}}",
-        nodes.join(","),
-        skin_list.join(",")
-    )
-    .into_bytes()
-}
-
 #[test]
 fn the_output_of_one_import_is_budgeted() {
     // 120 skins on one joint 4000 nodes deep: a ~170 KB file whose skeletons alone would be
     // ~60 MB of text. The budget (16 MiB + 16 × the input) refuses it; nothing is handed out.
-    let bytes = skins_on_one_deep_joint(4000, 120);
+    let bytes = gltf_gen::skins_on_one_deep_joint(4000, 120);
     assert!(bytes.len() < 200_000, "{}", bytes.len());
     let out = import::import("deep.gltf", &bytes, &id(), &BTreeMap::new());
     assert_eq!(codes(&out), ["E0710"], "{:?}", out.diagnostics);
@@ -1399,7 +1367,7 @@ fn the_output_of_one_import_is_budgeted() {
     // A few skins fit.
     let out = check(
         "deep.gltf",
-        &skins_on_one_deep_joint(4000, 3),
+        &gltf_gen::skins_on_one_deep_joint(4000, 3),
         &BTreeMap::new(),
     );
     assert!(out.manifest.runtime_supported, "{:?}", out.diagnostics);

@@ -576,3 +576,25 @@ fn node_animation_imports_and_samples_like_a_character() {
         "{r:?}"
     );
 }
+
+#[test]
+fn a_model_over_the_output_budget_writes_no_generated_file() {
+    // 120 skins on one joint 4000 nodes deep: the first skeletons fit the budget and are
+    // handed out before the one that crosses it; none of them may land in the folder.
+    let p = project(&[]);
+    std::fs::write(
+        p.path().join("assets/models/deep.gltf"),
+        gltf_gen::skins_on_one_deep_joint(4000, 120),
+    )
+    .expect("write");
+    let (code, v, err) = import_json(p.path(), &["assets/models"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(codes(&v["models"][0]), ["E0710"], "{v}");
+    let out = p.path().join(v["models"][0]["out"].as_str().expect("out"));
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .expect("out")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["manifest.ron"], "staged files must not remain");
+}
