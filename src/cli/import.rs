@@ -4,15 +4,16 @@
 //! importer and writes its files atomically (unchanged files are not rewritten), removing
 //! generated files the new manifest no longer lists.
 
+mod confine;
+
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
 use crate::diag::Diagnostic;
 use crate::fsutil::{InputKind, Staged, read_input, stage, write_atomic};
-use crate::import::diagnostics::{
-    E_AMBIGUOUS_MATCH, E_DUPLICATE_UUID, E_OUTSIDE_PROJECT, E_SIDECAR, W_NOTE,
-};
+use crate::import::diagnostics::{E_AMBIGUOUS_MATCH, E_DUPLICATE_UUID, E_SIDECAR, W_NOTE};
 use crate::import::identity::{self, Known, Reconciled};
 use crate::import::{self, AnimManifest, Identity};
 use crate::project::{FsSource, ReadError, Source};
+use confine::{WriteFail, confined_file, ensure_sidecar, listed_before, output_dir, outside};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -422,63 +423,6 @@ fn duplicate(model: &str, uuid: &Uuid, group: &[String]) -> Diagnostic {
     .in_file(model)
 }
 
-/// Why a model's files were not written.
-enum WriteFail {
-    /// The path (as shown) leads outside the project: refused, nothing written.
-    Outside(String),
-    /// An I/O failure, with its message.
-    Io(String),
-}
-
-/// `E0723` for model `display`.
-fn outside(display: &str, message: String) -> Diagnostic {
-    Diagnostic::error(E_OUTSIDE_PROJECT, message).in_file(display)
-}
-
-/// The real location of the existing `p`, when it lies inside the project.
-fn confined(
-    project: &FsSource,
-    p: &Path,
-    shown: impl Fn() -> String,
-) -> Result<PathBuf, WriteFail> {
-    project.confine(p).map_err(|e| match e {
-        ReadError::Outside => WriteFail::Outside(shown()),
-        e => WriteFail::Io(format!("cannot resolve {}: {e}", shown())),
-    })
-}
-
-/// Checks that writing file `p` (in a folder already confined) stays in the project: a
-/// symbolic link there must lead inside it (a write replaces the link's target).
-fn confined_file(
-    project: &FsSource,
-    p: &Path,
-    shown: impl Fn() -> String,
-) -> Result<(), WriteFail> {
-    match std::fs::symlink_metadata(p) {
-        Ok(m) if m.file_type().is_symlink() => confined(project, p, shown).map(drop),
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(WriteFail::Io(format!("cannot read {}: {e}", shown()))),
-    }
-}
-
-/// Writes the model's sidecar unless it already holds `uuid`; never outside the project.
-fn ensure_sidecar(project: &FsSource, model: &Path, uuid: &Uuid) -> Result<(), WriteFail> {
-    if matches!(read_sidecar(model), Some(Ok(u)) if u == *uuid) {
-        return Ok(());
-    }
-    let sidecar = sidecar_path(model);
-    let shown = || format!("`{}`", sidecar.display());
-    let folder = match model.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    confined(project, folder, shown)?;
-    confined_file(project, &sidecar, shown)?;
-    write_atomic(&sidecar, identity::sidecar_text(uuid).as_bytes())
-        .map_err(|e| WriteFail::Io(e.to_string()))
-}
-
 /// The model's path relative to the assets folder, `/`-separated (with `..` when outside).
 fn source_hint(assets: &Path, model: &Path) -> String {
     let abs = std::fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
@@ -508,70 +452,6 @@ struct Model<'m> {
     display: &'m str,
     bytes: &'m [u8],
     uuid: Uuid,
-}
-
-/// The model's output folder `assets/animations/generated/<uuid>`, made where missing: each
-/// folder on the way must lie inside the project (a symbolic link leading out is refused
-/// before anything is created through it). Returns its real path.
-fn output_dir(
-    ctx: &Ctx,
-    project: &FsSource,
-    assets: &Path,
-    uuid: &Uuid,
-) -> Result<PathBuf, WriteFail> {
-    let mut cur = assets.to_path_buf();
-    let uuid = uuid.hyphenated().to_string();
-    for part in GENERATED.split('/').chain([uuid.as_str()]) {
-        let p = cur.join(part);
-        let shown = || format!("output folder {}", ctx.display(&p));
-        cur = match std::fs::symlink_metadata(&p) {
-            Ok(_) => {
-                let real = confined(project, &p, shown)?;
-                if !real.is_dir() {
-                    return Err(WriteFail::Io(format!("{} is not a folder", shown())));
-                }
-                real
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                std::fs::create_dir(&p)
-                    .map_err(|e| WriteFail::Io(format!("cannot create {}: {e}", shown())))?;
-                p
-            }
-            Err(e) => return Err(WriteFail::Io(format!("cannot read {}: {e}", shown()))),
-        };
-    }
-    Ok(cur)
-}
-
-/// The generated files (`.skel`, `.animseq`) the previous manifest of model `uuid` in `dir`
-/// listed: the only files a re-import may delete. Names that are not plain file names of
-/// that kind are ignored (a forged manifest cannot point a deletion elsewhere).
-fn listed_before(dir: &Path, uuid: &Uuid) -> BTreeSet<String> {
-    let Ok(Ok(text)) =
-        read_input(&dir.join("manifest.ron"), InputKind::Manifest).map(String::from_utf8)
-    else {
-        return BTreeSet::new();
-    };
-    let Ok(m) = AnimManifest::from_ron(&text) else {
-        return BTreeSet::new();
-    };
-    if m.model != uuid.hyphenated().to_string() {
-        return BTreeSet::new();
-    }
-    m.skeletons
-        .iter()
-        .map(|s| &s.file)
-        .chain(m.clips.iter().map(|c| &c.file))
-        .filter(|f| generated_name(f))
-        .cloned()
-        .collect()
-}
-
-/// A plain `.skel` or `.animseq` file name (no folder, not hidden).
-fn generated_name(f: &str) -> bool {
-    !f.starts_with('.')
-        && !f.contains(['/', '\\', ':'])
-        && (f.ends_with(".skel") || f.ends_with(".animseq"))
 }
 
 /// Imports one model into its folder. A path leading outside the project is a diagnostic
