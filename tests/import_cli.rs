@@ -2,6 +2,9 @@
 //! re-import, moves reconciled by fingerprint, copies and duplicate UUIDs, ambiguity, blocked
 //! models, exit statuses and JSON shapes (contract: import.md, cli.md).
 
+#[path = "support/gltf_gen.rs"]
+mod gltf_gen;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -318,4 +321,280 @@ fn sample_prints_local_transforms() {
     assert!(err.contains("did you mean `b_Hip_01`?"), "{err}");
     let (code, _, _) = sinew(p.path(), &["sample", "missing.animseq", "--at=0"]);
     assert_eq!(code, 2);
+}
+
+// ------------------------------------------------- the importer stays inside the project
+
+/// A folder holding `secret/` (outside the project) and `proj/` (the project, with
+/// `assets/models/`).
+fn outside_and_project() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let secret = dir.path().join("secret");
+    let proj = dir.path().join("proj");
+    std::fs::create_dir_all(&secret).expect("mkdir");
+    std::fs::create_dir_all(proj.join("assets/models")).expect("mkdir");
+    (dir, secret, proj)
+}
+
+/// A one-joint model with one translation clip, as `.gltf` naming external buffer `uri`.
+fn external_model(uri: &str) -> (Vec<u8>, Vec<u8>) {
+    let mut g = gltf_gen::Gen::new();
+    let root = g.node(Some("root"), None);
+    let hips = g.node(Some("hips"), Some(root));
+    g.skin(None, &[hips]);
+    let a = g.animation(Some("Walk"));
+    g.channel(
+        a,
+        hips,
+        gltf_gen::Path::Translation,
+        None,
+        &[0.0, 1.0],
+        &[0.0, 0.0, 0.0, 1.0, 2.0, 3.0],
+    );
+    g.gltf_external(uri)
+}
+
+/// Every file under `dir` (links not followed) with its bytes.
+fn contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .expect("dir")
+        .flatten()
+        .map(|e| (e.path(), std::fs::read(e.path()).unwrap_or_default()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[cfg(unix)]
+#[test]
+fn buffers_outside_the_model_folder_and_the_project_are_never_read() {
+    let (_dir, secret, proj) = outside_and_project();
+    let (_, bin) = external_model("x.bin");
+    std::fs::write(secret.join("key.bin"), &bin).expect("write");
+    let models = proj.join("assets/models");
+    // `..` climbing out of the project, and a link inside the model's folder leading out.
+    let (climb, _) = external_model("../../../secret/key.bin");
+    std::fs::write(models.join("climb.gltf"), climb).expect("write");
+    std::os::unix::fs::symlink(secret.join("key.bin"), models.join("link.bin")).expect("link");
+    let (link, _) = external_model("link.bin");
+    std::fs::write(models.join("link.gltf"), link).expect("write");
+    // A buffer elsewhere in the project (`..` that stays inside) is read.
+    std::fs::create_dir_all(proj.join("shared")).expect("mkdir");
+    std::fs::write(proj.join("shared/ok.bin"), &bin).expect("write");
+    let (inside, _) = external_model("../../shared/ok.bin");
+    std::fs::write(models.join("inside.gltf"), inside).expect("write");
+
+    let (code, v, err) = import_json(&proj, &["assets/models"]);
+    assert_eq!(code, 1, "{err}");
+    let by_file = |f: &str| {
+        v["models"]
+            .as_array()
+            .expect("models")
+            .iter()
+            .find(|m| m["file"] == f)
+            .unwrap_or_else(|| panic!("{f}: {v}"))
+            .clone()
+    };
+    for (file, uri, why) in [
+        (
+            "assets/models/climb.gltf",
+            "../../../secret/key.bin",
+            "leads outside the model's folder and the project",
+        ),
+        (
+            "assets/models/link.gltf",
+            "link.bin",
+            "leads outside the project through a symbolic link",
+        ),
+    ] {
+        let m = by_file(file);
+        assert_eq!(codes(&m), ["E0704"], "{m}");
+        let msg = m["diagnostics"][0]["message"].as_str().expect("message");
+        assert!(
+            msg.contains(&format!("`{uri}`")) && msg.contains(why),
+            "{msg}"
+        );
+        assert_eq!(m["runtime_supported"], false);
+    }
+    let ok = by_file("assets/models/inside.gltf");
+    assert_eq!(ok["runtime_supported"], true, "{ok}");
+}
+
+#[cfg(unix)]
+#[test]
+fn output_folders_and_files_leading_out_are_refused_and_nothing_outside_changes() {
+    let (_dir, secret, proj) = outside_and_project();
+    std::fs::copy(
+        fixture("SimpleSkin.gltf"),
+        proj.join("assets/models/SimpleSkin.gltf"),
+    )
+    .expect("copy");
+    let (code, v, err) = import_json(&proj, &["assets/models"]);
+    assert_eq!(code, 0, "{err}");
+    let out = proj.join(v["models"][0]["out"].as_str().expect("out"));
+    let generated = proj.join("assets/animations/generated");
+
+    // 1. A generated file that is a link to a file outside: never overwritten.
+    std::fs::write(secret.join("victim.animseq"), "precious").expect("write");
+    std::fs::remove_file(out.join("Animation0.animseq")).expect("rm");
+    std::os::unix::fs::symlink(
+        secret.join("victim.animseq"),
+        out.join("Animation0.animseq"),
+    )
+    .expect("link");
+    let (code, v, _) = import_json(&proj, &["assets/models"]);
+    assert_eq!(code, 1);
+    assert_eq!(codes(&v["models"][0]), ["E0723"], "{v}");
+    assert!(
+        v["models"][0]["diagnostics"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("Animation0.animseq")),
+        "{v}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(secret.join("victim.animseq")).expect("victim"),
+        "precious"
+    );
+
+    // 2. The model's output folder is a link to an outside folder holding `.animseq`/`.skel`
+    // files: nothing there is written or removed.
+    std::fs::remove_dir_all(&out).expect("rm");
+    let elsewhere = secret.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    std::fs::write(elsewhere.join("Theirs.animseq"), "theirs").expect("write");
+    std::fs::write(elsewhere.join("Theirs.skel"), "theirs").expect("write");
+    std::os::unix::fs::symlink(&elsewhere, &out).expect("link");
+    let before = contents(&elsewhere);
+    let (code, v, _) = import_json(&proj, &["assets/models"]);
+    assert_eq!(code, 1);
+    assert_eq!(codes(&v["models"][0]), ["E0723"], "{v}");
+    assert_eq!(v["models"][0]["out"], Value::Null);
+    assert_eq!(contents(&elsewhere), before);
+
+    // 3. The `generated` folder above it is such a link: the same.
+    std::fs::remove_file(&out).expect("rm");
+    std::fs::remove_dir_all(&generated).expect("rm");
+    std::os::unix::fs::symlink(&elsewhere, &generated).expect("link");
+    let (code, v, _) = import_json(&proj, &["assets/models"]);
+    assert_eq!(code, 1);
+    assert_eq!(codes(&v["models"][0]), ["E0723"], "{v}");
+    assert_eq!(contents(&elsewhere), before);
+}
+
+#[cfg(unix)]
+#[test]
+fn sidecars_are_written_only_inside_the_project() {
+    let (dir, _secret, proj) = outside_and_project();
+    let away = dir.path().join("away");
+    std::fs::create_dir_all(&away).expect("mkdir");
+    std::fs::copy(fixture("SimpleSkin.gltf"), away.join("SimpleSkin.gltf")).expect("copy");
+    let (code, v, err) = import_json(&proj, &["../away/SimpleSkin.gltf"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(codes(&v["models"][0]), ["E0723"], "{v}");
+    assert!(!away.join("SimpleSkin.gltf.meta").exists());
+    assert!(
+        !proj.join("assets/animations/generated").exists() || {
+            std::fs::read_dir(proj.join("assets/animations/generated"))
+                .expect("dir")
+                .next()
+                .is_none()
+        }
+    );
+    // With a sidecar of its own, the model imports (nothing is written beside it).
+    std::fs::write(
+        away.join("SimpleSkin.gltf.meta"),
+        "ModelMeta(uuid: \"0d2b2f0e-3f7a-4a55-9a4e-7f1c1c1e2b3a\")\n",
+    )
+    .expect("write");
+    let (code, _, err) = import_json(&proj, &["../away/SimpleSkin.gltf"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn reimport_deletes_only_what_a_previous_manifest_listed() {
+    let p = project(&["SimpleSkin.gltf"]);
+    let (code, v, _) = import_json(p.path(), &["assets/models"]);
+    assert_eq!(code, 0);
+    let out = p.path().join(v["models"][0]["out"].as_str().expect("out"));
+    // The user's own files in the generated folder, of the generated kinds.
+    std::fs::write(out.join("Mine.animseq"), "mine").expect("write");
+    std::fs::write(out.join("Mine.skel"), "mine").expect("write");
+    // The clip is renamed in the source: the old clip file goes, the user's files stay.
+    let model = p.path().join("assets/models/SimpleSkin.gltf");
+    let text = std::fs::read_to_string(&model).expect("model");
+    let renamed = text.replacen(
+        "\"animations\":[{",
+        "\"animations\":[{\"name\":\"Wave\",",
+        1,
+    );
+    assert_ne!(renamed, text, "could not rename the clip");
+    std::fs::write(&model, renamed).expect("write");
+    let (code, v, err) = import_json(p.path(), &["assets/models"]);
+    assert_eq!(code, 0, "{err} {v}");
+    assert!(out.join("Wave.animseq").is_file(), "{v}");
+    assert!(!out.join("Animation0.animseq").exists());
+    assert_eq!(
+        std::fs::read_to_string(out.join("Mine.animseq")).expect("mine"),
+        "mine"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("Mine.skel")).expect("mine"),
+        "mine"
+    );
+}
+
+#[test]
+fn node_animation_imports_and_samples_like_a_character() {
+    // Khronos AnimatedTriangle: one node rotated by a clip, no skin.
+    let p = project(&["AnimatedTriangle.gltf"]);
+    let (code, v, err) = import_json(p.path(), &["assets/models"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(codes(&v["models"][0]), Vec::<String>::new(), "{v}");
+    assert_eq!(
+        v["models"][0]["skeletons"][0]["file"],
+        "AnimatedTriangle.skel"
+    );
+    assert_eq!(v["models"][0]["clips"][0]["duration"], 1.0);
+    let out = v["models"][0]["out"].as_str().expect("out").to_string();
+    let clip = format!("{out}/Animation0.animseq");
+    let (code, o, err) = sinew(
+        p.path(),
+        &["sample", &clip, "--at=0.25", "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let s = json(&o);
+    assert_eq!(s["bones"][0]["bone"], "GltfNode0");
+    let r: Vec<f64> = s["bones"][0]["rotation"]
+        .as_array()
+        .expect("rotation")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect();
+    let want = [0.0, 0.0, 0.707, 0.707];
+    assert!(
+        r.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-3),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_model_over_the_output_budget_writes_no_generated_file() {
+    // 120 skins on one joint 4000 nodes deep: the first skeletons fit the budget and are
+    // handed out before the one that crosses it; none of them may land in the folder.
+    let p = project(&[]);
+    std::fs::write(
+        p.path().join("assets/models/deep.gltf"),
+        gltf_gen::skins_on_one_deep_joint(4000, 120),
+    )
+    .expect("write");
+    let (code, v, err) = import_json(p.path(), &["assets/models"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(codes(&v["models"][0]), ["E0710"], "{v}");
+    let out = p.path().join(v["models"][0]["out"].as_str().expect("out"));
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .expect("out")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["manifest.ron"], "staged files must not remain");
 }

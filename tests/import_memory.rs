@@ -57,7 +57,7 @@ fn peak(name: &str, bytes: &[u8]) -> (usize, usize) {
     let base = CURRENT.load(Ordering::SeqCst);
     PEAK.store(base, Ordering::SeqCst);
     let mut written = 0usize;
-    let out = prepare(name, bytes).import(&id, &ext, &mut |a| written += a.text().len());
+    let out = prepare(name, bytes).import(&id, &ext, &mut |a| written += a.text_ref().len());
     assert!(out.manifest.runtime_supported, "{:?}", out.diagnostics);
     drop(out);
     (PEAK.load(Ordering::SeqCst) - base, written)

@@ -4,12 +4,16 @@
 //! importer and writes its files atomically (unchanged files are not rewritten), removing
 //! generated files the new manifest no longer lists.
 
+mod confine;
+
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
 use crate::diag::Diagnostic;
-use crate::fsutil::{InputKind, read_input, write_atomic};
+use crate::fsutil::{InputKind, Staged, read_input, stage, write_atomic};
 use crate::import::diagnostics::{E_AMBIGUOUS_MATCH, E_DUPLICATE_UUID, E_SIDECAR, W_NOTE};
 use crate::import::identity::{self, Known, Reconciled};
 use crate::import::{self, AnimManifest, Identity};
+use crate::project::{FsSource, ReadError, Source};
+use confine::{WriteFail, confined_file, ensure_sidecar, listed_before, output_dir, outside};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -82,6 +86,9 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
         .map_err(|e| format!("cannot read assets folder {}: {e}", ctx.display(&a.assets)))?;
     let generated = assets.join(GENERATED);
     let known = existing_manifests(ctx, &generated);
+    // What import may write into: the project (the current folder) and the assets folder,
+    // symbolic links resolved (`FsSource::confine`, the check scene paths go through).
+    let project = FsSource::for_assets(ctx.cwd.as_deref(), &assets);
 
     // Identities first, so duplicate claims are judged over the whole run.
     let mut plans: Vec<(PathBuf, String, Vec<u8>, IdResult)> = Vec::new();
@@ -153,23 +160,44 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
             });
             continue;
         };
-        if let Err(e) = ensure_sidecar(&path, &uuid) {
-            eprintln!(
-                "error: cannot write the sidecar of {}: {e}",
-                crate::escape::Escaped(&display)
-            );
-            io_failed = true;
-            continue;
-        }
-        match import_one(ctx, &path, &display, &bytes, uuid, &assets, &generated) {
-            Ok((manifest, out_dir, diags)) => {
-                diagnostics.extend(diags);
+        match ensure_sidecar(&project, &path, &uuid) {
+            Ok(()) => {}
+            Err(WriteFail::Outside(what)) => {
+                diagnostics.push(outside(
+                    &display,
+                    format!(
+                        "the model lies outside the project, so its sidecar {what} is not \
+                         written; move the model into the project folder or the assets folder"
+                    ),
+                ));
                 done.push(Done {
                     display,
-                    manifest: Some(manifest),
-                    out: Some(out_dir),
+                    manifest: None,
+                    out: None,
                     diagnostics,
                 });
+                continue;
+            }
+            Err(WriteFail::Io(e)) => {
+                eprintln!(
+                    "error: cannot write the sidecar of {}: {e}",
+                    crate::escape::Escaped(&display)
+                );
+                io_failed = true;
+                continue;
+            }
+        }
+        let model = Model {
+            path: &path,
+            display: &display,
+            bytes: &bytes,
+            uuid,
+        };
+        match import_one(ctx, &model, &assets, &project) {
+            Ok(mut d) => {
+                diagnostics.append(&mut d.diagnostics);
+                d.diagnostics = diagnostics;
+                done.push(d);
             }
             Err(e) => {
                 eprintln!("error: {}", crate::escape::Escaped(&e));
@@ -413,16 +441,6 @@ fn duplicate(model: &str, uuid: &Uuid, group: &[String]) -> Diagnostic {
     .in_file(model)
 }
 
-fn ensure_sidecar(model: &Path, uuid: &Uuid) -> std::io::Result<()> {
-    if matches!(read_sidecar(model), Some(Ok(u)) if u == *uuid) {
-        return Ok(());
-    }
-    write_atomic(
-        &sidecar_path(model),
-        identity::sidecar_text(uuid).as_bytes(),
-    )
-}
-
 /// The model's path relative to the assets folder, `/`-separated (with `..` when outside).
 fn source_hint(assets: &Path, model: &Path) -> String {
     let abs = std::fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
@@ -446,47 +464,118 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic(path, bytes)
 }
 
-/// Imports one model into its folder; `Err` only for I/O failures.
-fn import_one(
-    ctx: &Ctx,
-    path: &Path,
-    display: &str,
-    bytes: &[u8],
+/// One model to import, its identity decided.
+struct Model<'m> {
+    path: &'m Path,
+    display: &'m str,
+    bytes: &'m [u8],
     uuid: Uuid,
-    assets: &Path,
-    generated: &Path,
-) -> Result<(AnimManifest, String, Vec<Diagnostic>), String> {
-    let prepared = import::prepare(display, bytes);
-    let dir = path.parent().unwrap_or(Path::new("."));
-    // External buffers are read once the importer has parsed the model and names them (a
-    // missing file is the importer's diagnostic: it names the buffer).
-    let mut read = |uri: &str| read_input(&dir.join(uri), InputKind::Model).ok();
-    let out_dir = generated.join(uuid.hyphenated().to_string());
-    std::fs::create_dir_all(&out_dir)
-        .map_err(|e| format!("cannot create {}: {e}", ctx.display(&out_dir)))?;
-    let id = Identity {
-        model: uuid,
-        source: source_hint(assets, path),
+}
+
+/// Imports one model into its folder. A path leading outside the project is a diagnostic
+/// (nothing of the model is written); `Err` only for I/O failures.
+fn import_one(ctx: &Ctx, m: &Model<'_>, assets: &Path, project: &FsSource) -> Result<Done, String> {
+    let refused = |what: String| Done {
+        display: m.display.to_string(),
+        manifest: None,
+        out: None,
+        diagnostics: vec![outside(
+            m.display,
+            format!(
+                "{what} leads outside the project through a symbolic link: nothing is written \
+                 for this model; remove the link (or point it inside the project) and import again"
+            ),
+        )],
     };
-    let mut write_err = None;
+    let out_dir = match output_dir(ctx, project, assets, &m.uuid) {
+        Ok(d) => d,
+        Err(WriteFail::Outside(what)) => return Ok(refused(what)),
+        Err(WriteFail::Io(e)) => return Err(e),
+    };
+    let manifest_path = out_dir.join("manifest.ron");
+    let file_shown = |p: &Path| format!("generated file {}", ctx.display(p));
+    match confined_file(project, &manifest_path, || file_shown(&manifest_path)) {
+        Ok(()) => {}
+        Err(WriteFail::Outside(what)) => return Ok(refused(what)),
+        Err(WriteFail::Io(e)) => return Err(e),
+    }
+    let before = listed_before(&out_dir, &m.uuid);
+    let prepared = import::prepare(m.display, m.bytes);
+    // External buffers are read once the importer has parsed the model and names them, and
+    // only inside the model's folder or the project, resolved as the paths a scene names are
+    // (`Layout::resolve`, then `FsSource`'s symbolic-link check); a refusal or a missing file
+    // is the importer's diagnostic (`E0704`, naming the buffer's URI).
+    let sources = FsSource::open(ctx.cwd.as_deref(), m.path, assets);
+    let mut read = |uri: &str| -> Result<Vec<u8>, String> {
+        let (src, layout) = sources
+            .as_ref()
+            .map_err(|e| format!("cannot be read: {e}"))?;
+        let p = layout.resolve(&layout.scene.parent(), uri).map_err(|_| {
+            "leads outside the model's folder and the project (`..` climbs out of them); \
+             nothing was read"
+                .to_string()
+        })?;
+        src.read(&p, InputKind::Model).map_err(|e| match e {
+            ReadError::Outside => {
+                "leads outside the project through a symbolic link; nothing was read".to_string()
+            }
+            ReadError::Input(e) if e.is_not_found() => "is missing".to_string(),
+            e => format!("cannot be read: {e}"),
+        })
+    };
+    let id = Identity {
+        model: m.uuid,
+        source: source_hint(assets, m.path),
+    };
+    // Every file is staged beside its place and committed only once the import succeeded:
+    // a blocked import (a limit, a corrupt file) or a refused path writes no generated file.
+    let mut staged: Vec<Staged> = Vec::new();
+    let mut fail = None;
     let outcome = prepared.import_reading(&id, &mut read, &mut |a| {
-        if write_err.is_none()
-            && let Err(e) = write_if_changed(&out_dir.join(&a.file), a.text().as_bytes())
-        {
-            write_err = Some(format!(
-                "cannot write {}: {e}",
-                ctx.display(&out_dir.join(&a.file))
-            ));
+        if fail.is_some() {
+            return;
+        }
+        let p = out_dir.join(&a.file);
+        if let Err(f) = confined_file(project, &p, || file_shown(&p)) {
+            fail = Some(f);
+            return;
+        }
+        let text = a.text_ref();
+        if read_input(&p, InputKind::Clip).is_ok_and(|old| old == text.as_bytes()) {
+            return;
+        }
+        match stage(&p, text.as_bytes()) {
+            Ok(s) => staged.push(s),
+            Err(e) => {
+                fail = Some(WriteFail::Io(format!(
+                    "cannot write {}: {e}",
+                    ctx.display(&p)
+                )))
+            }
         }
     });
-    if let Some(e) = write_err {
-        return Err(e);
+    match fail {
+        Some(WriteFail::Outside(what)) => {
+            let mut d = refused(what);
+            d.diagnostics.extend(outcome.diagnostics);
+            return Ok(d);
+        }
+        Some(WriteFail::Io(e)) => return Err(e),
+        None => {}
     }
-    let manifest_path = out_dir.join("manifest.ron");
+    if outcome.manifest.runtime_supported {
+        for s in staged {
+            let target = s.target().to_path_buf();
+            s.commit()
+                .map_err(|e| format!("cannot write {}: {e}", ctx.display(&target)))?;
+        }
+    } else {
+        drop(staged);
+    }
     write_if_changed(&manifest_path, outcome.manifest.to_ron().as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", ctx.display(&manifest_path)))?;
-    // Generated files the manifest does not list are stale (renamed or removed clips, or a
-    // blocked import): remove them.
+    // Files the previous manifest listed and this one does not are stale (renamed or removed
+    // clips, or a blocked import): remove them. Nothing else in the folder is touched.
     let listed: BTreeSet<&str> = outcome
         .manifest
         .skeletons
@@ -494,16 +583,18 @@ fn import_one(
         .map(|s| s.file.as_str())
         .chain(outcome.manifest.clips.iter().map(|c| c.file.as_str()))
         .collect();
-    if let Ok(rd) = std::fs::read_dir(&out_dir) {
-        for e in rd.flatten() {
-            let p = e.path();
-            let name = e.file_name().to_string_lossy().into_owned();
-            let generated_kind = p.extension().is_some_and(|x| x == "animseq" || x == "skel");
-            if generated_kind && !listed.contains(name.as_str()) {
-                std::fs::remove_file(&p)
-                    .map_err(|e| format!("cannot remove stale {}: {e}", ctx.display(&p)))?;
-            }
+    for f in before.iter().filter(|f| !listed.contains(f.as_str())) {
+        let p = out_dir.join(f);
+        match std::fs::remove_file(&p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("cannot remove stale {}: {e}", ctx.display(&p))),
         }
     }
-    Ok((outcome.manifest, ctx.display(&out_dir), outcome.diagnostics))
+    Ok(Done {
+        display: m.display.to_string(),
+        manifest: Some(outcome.manifest),
+        out: Some(ctx.display(&out_dir)),
+        diagnostics: outcome.diagnostics,
+    })
 }

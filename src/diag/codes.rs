@@ -389,8 +389,8 @@ codes! {
         E0722 E_BAD_MANIFEST "an import manifest cannot be read or is invalid";
         /// A node name changed for Sinew: duplicates become `name~index`, empty names `GltfNode{index}`.
         W0701 W_RENAMED "a node was renamed for Sinew (duplicate or empty name)";
-        /// An animation channel was skipped (a node outside every skeleton, an unsupported path, a
-        /// repeated target, weights on a node without morph targets).
+        /// An animation channel was skipped (an unsupported path, a repeated target, weights on a
+        /// node without morph targets).
         W0702 W_CHANNEL_SKIPPED "an animation channel was skipped";
         /// A notify entry in `extras.notifies` was skipped.
         W0703 W_BAD_NOTIFY "a notify entry in a model's extras was skipped";
@@ -410,6 +410,9 @@ codes! {
         W0710 W_DUPLICATE_LABEL "two animations share one name";
         /// Validation: a manifest's source model lies outside the project, so it is not checked.
         W0711 W_SOURCE_OUTSIDE "an imported model's source lies outside the project (not checked)";
+        /// `sinew import` would write or delete outside the project: its output folder, a
+        /// generated file or the model's `.meta` sidecar leads out (`..`, a symbolic link).
+        E0723 E_OUTSIDE_PROJECT "an import's output folder, generated file or sidecar leads outside the project";
     }
 }
 

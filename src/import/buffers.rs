@@ -89,10 +89,13 @@ const BASE64: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::n
 );
 
 /// Resolves every buffer; each problem is an error naming the buffer. `None` after any error.
+/// `refused` says, by URI, why the caller did not read an external file (it leads outside the
+/// project, say); an external file in neither map is missing.
 pub fn resolve<'a>(
     root: &gltf::json::Root,
     bin: Option<&'a [u8]>,
     externals: &'a BTreeMap<String, Vec<u8>>,
+    refused: &BTreeMap<String, String>,
     report: &mut Report,
 ) -> Option<Buffers<'a>> {
     let mut data = Vec::with_capacity(root.buffers.len());
@@ -120,9 +123,13 @@ pub fn resolve<'a>(
             Some(Uri::File(p)) => match externals.get(&p) {
                 Some(v) => Cow::Borrowed(v.as_slice()),
                 None => {
+                    let shown = crate::ron_span::short(&p);
                     report.error(
                         E_BUFFER,
-                        format!("buffer {i}: the external file `{p}` is missing"),
+                        match refused.get(&p) {
+                            Some(why) => format!("buffer {i}: `{shown}` {why}; nothing was read"),
+                            None => format!("buffer {i}: the external file `{shown}` is missing"),
+                        },
                     );
                     ok = false;
                     continue;

@@ -159,6 +159,8 @@ pub fn parse<'a>(bytes: &'a [u8], report: &mut Report) -> Option<Document<'a>> {
         });
     }
     let mut invalid = false;
+    // The document as plain JSON, read again only to name a bad index and its bound.
+    let mut plain: Option<Option<serde_json::Value>> = None;
     for (path, error) in errors {
         if let Some(ac) = channel_target_path(&path) {
             unknown_paths.push(ac);
@@ -170,7 +172,20 @@ pub fn parse<'a>(bytes: &'a [u8], report: &mut Report) -> Option<Document<'a>> {
             continue;
         }
         invalid = true;
-        report.error(E_INVALID, format!("invalid glTF at `{path}`: {error}"));
+        let detail = match error {
+            json::validation::Error::IndexOutOfBounds => plain
+                .get_or_insert_with(|| serde_json::from_slice(json_bytes).ok())
+                .as_ref()
+                .and_then(|v| super::json_path::out_of_bounds(v, &path)),
+            _ => None,
+        };
+        report.error(
+            E_INVALID,
+            format!(
+                "invalid glTF at `{path}`: {}",
+                detail.unwrap_or_else(|| error.to_string())
+            ),
+        );
     }
     for ext in &root.extensions_required {
         if UNSUPPORTED_REQUIRED.contains(&ext.as_str()) {

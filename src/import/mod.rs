@@ -9,6 +9,7 @@
 //! | file | owns |
 //! | --- | --- |
 //! | `container.rs` | GLB chunks, JSON, glTF validation |
+//! | `json_path.rs` | the index and bound an "index out of bounds" names |
 //! | `buffers.rs` | BIN chunk, `data:` URIs, external buffers |
 //! | `accessor.rs` | bounds-checked accessor decoding (strides, sparse, normalized ints) |
 //! | `nodes.rs` | the node forest, top-level roots, bone names |
@@ -18,6 +19,7 @@
 //! | `clips/` | one animation → one `AnimSeq` (`times.rs`: its key times checked, shifted, its duration) |
 //! | `notifies.rs` | `extras.notifies` → notifies |
 //! | `manifest.rs` | the manifest (RON and JSON) |
+//! | `output.rs` | the output budget: the bytes one import may write |
 //! | `identity.rs` | sidecars, clip IDs, fingerprints, reconciliation |
 //! | `fbx.rs` | FBX detection |
 //! | `diagnostics.rs` | codes and the per-model report |
@@ -30,9 +32,11 @@ mod container;
 pub mod diagnostics;
 pub mod fbx;
 pub mod identity;
+mod json_path;
 pub mod manifest;
 mod nodes;
 mod notifies;
+mod output;
 pub mod signature;
 mod skeleton;
 
@@ -57,12 +61,21 @@ pub struct Identity {
 }
 
 /// One generated file: its name inside the model's folder and what goes in it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Asset {
     /// File name (`Walk.animseq`, `fox.skel`).
     pub file: String,
     /// The skeleton's text, or the clip as a value (its text is [`Asset::text`]).
     pub content: Content,
+    /// A clip's text, made once (the import measures it against its output budget, the
+    /// caller writes it).
+    text: std::sync::OnceLock<String>,
+}
+
+impl PartialEq for Asset {
+    fn eq(&self, other: &Asset) -> bool {
+        self.file == other.file && self.content == other.content
+    }
 }
 
 /// What a generated file holds.
@@ -75,11 +88,25 @@ pub enum Content {
 }
 
 impl Asset {
+    /// A generated file named `file` holding `content`.
+    pub fn new(file: String, content: Content) -> Asset {
+        Asset {
+            file,
+            content,
+            text: std::sync::OnceLock::new(),
+        }
+    }
+
     /// The file's text.
     pub fn text(&self) -> String {
+        self.text_ref().to_string()
+    }
+
+    /// The file's text, borrowed (a clip's is written once and kept).
+    pub fn text_ref(&self) -> &str {
         match &self.content {
-            Content::Skeleton(t) => t.clone(),
-            Content::Clip(seq) => crate::animseq::to_ron(seq),
+            Content::Skeleton(t) => t,
+            Content::Clip(seq) => self.text.get_or_init(|| crate::animseq::to_ron(seq)),
         }
     }
 }
@@ -178,8 +205,8 @@ fn parse<'a>(name: &str, bytes: &'a [u8]) -> Parsed<'a> {
 enum Externals<'e> {
     /// Read already, by URI.
     Given(&'e BTreeMap<String, Vec<u8>>),
-    /// Read on demand, once the model is parsed (`None`: missing).
-    Read(&'e mut dyn FnMut(&str) -> Option<Vec<u8>>),
+    /// Read on demand, once the model is parsed (`Err`: why it was not read).
+    Read(&'e mut dyn FnMut(&str) -> Result<Vec<u8>, String>),
 }
 
 /// Runs `work` while `bytes` are hashed on a thread of the rayon pool; whichever comes first
@@ -243,12 +270,13 @@ impl<'a> Prepared<'a> {
     }
 
     /// [`Prepared::import`], asking `read` for each external file the model names (by
-    /// [`Prepared::external_uris`] path; `None` when it cannot be read) once the model is
-    /// parsed: parsing then overlaps the hash too. `read` is called on this thread.
+    /// [`Prepared::external_uris`] path) once the model is parsed: parsing then overlaps the
+    /// hash too. `read` is called on this thread; its `Err` says why the file was not read
+    /// (missing, or leading outside the project) and becomes the buffer's `E0704`.
     pub fn import_reading(
         self,
         id: &Identity,
-        read: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+        read: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
         sink: &mut dyn FnMut(Asset),
     ) -> Outcome {
         self.run(id, Externals::Read(read), sink)
@@ -276,14 +304,20 @@ impl<'a> Prepared<'a> {
             let Parsed { state, mut report } =
                 parsed.into_inner().unwrap_or_else(|| parse(&name, bytes));
             let read_now;
+            let mut refused = BTreeMap::new();
             let externals = match externals {
                 Externals::Given(m) => m,
                 Externals::Read(read) => {
                     let mut m = BTreeMap::new();
                     if let State::Gltf(doc) = &state {
                         for uri in uris(doc) {
-                            if let Some(b) = read(&uri) {
-                                m.insert(uri, b);
+                            match read(&uri) {
+                                Ok(b) => {
+                                    m.insert(uri, b);
+                                }
+                                Err(why) => {
+                                    refused.insert(uri, why);
+                                }
                             }
                         }
                     }
@@ -296,7 +330,7 @@ impl<'a> Prepared<'a> {
                 bytes.len(),
                 state,
                 id,
-                externals,
+                (externals, &refused),
                 manifest,
                 &mut report,
                 sink,
@@ -349,6 +383,8 @@ fn uris(doc: &container::Document<'_>) -> Vec<String> {
 struct Run {
     budget: usize,
     width: usize,
+    /// The bytes the import may write (`output::budget`).
+    output: usize,
 }
 
 /// What [`Prepared::import`] does besides the fingerprint.
@@ -358,7 +394,7 @@ fn convert(
     bytes_len: usize,
     state: State<'_>,
     id: &Identity,
-    externals: &BTreeMap<String, Vec<u8>>,
+    (externals, refused): (&BTreeMap<String, Vec<u8>>, &BTreeMap<String, String>),
     manifest: &mut AnimManifest,
     report: &mut Report,
     sink: &mut dyn FnMut(Asset),
@@ -388,8 +424,21 @@ fn convert(
             } else {
                 1
             };
-            let run = Run { budget, width };
-            gltf_import(&doc, externals, stem, id, run, manifest, report, sink);
+            let run = Run {
+                budget,
+                width,
+                output: output::budget(size),
+            };
+            gltf_import(
+                &doc,
+                (externals, refused),
+                stem,
+                id,
+                run,
+                manifest,
+                report,
+                sink,
+            );
         }
     }
 }
@@ -436,7 +485,27 @@ pub fn file_stem(name: &str, fallback: &str) -> String {
     if s.chars().all(|c| c == '_') {
         return fallback.to_string();
     }
+    if is_device_name(&s) {
+        // `CON.animseq` cannot be created or checked out on Windows.
+        s.push('_');
+    }
     s
+}
+
+/// Whether `stem` (the part of a file name before its first `.`) is a Windows device name —
+/// `CON`, `PRN`, `AUX`, `NUL`, `COM0`–`COM9`, `LPT0`–`LPT9` (also with `¹²³`), any case —
+/// which no file on Windows may be named, whatever its extension.
+pub fn is_device_name(stem: &str) -> bool {
+    let u = stem.to_ascii_uppercase();
+    match u.as_str() {
+        "CON" | "PRN" | "AUX" | "NUL" => true,
+        _ => ["COM", "LPT"].iter().any(|p| {
+            u.strip_prefix(p).is_some_and(|d| {
+                let mut c = d.chars();
+                matches!(c.next(), Some('0'..='9' | '¹' | '²' | '³')) && c.next().is_none()
+            })
+        }),
+    }
 }
 
 /// Reserves a file name unique (case-insensitively) among `taken`, suffixing `~<n>`.
@@ -454,7 +523,7 @@ fn unique_file(taken: &mut BTreeSet<String>, stem: &str, ext: &str, n: usize) ->
 #[allow(clippy::too_many_arguments)]
 fn gltf_import(
     doc: &container::Document<'_>,
-    externals: &BTreeMap<String, Vec<u8>>,
+    (externals, refused): (&BTreeMap<String, Vec<u8>>, &BTreeMap<String, String>),
     stem: &str,
     id: &Identity,
     run: Run,
@@ -462,9 +531,14 @@ fn gltf_import(
     report: &mut Report,
     sink: &mut dyn FnMut(Asset),
 ) {
-    let Run { mut budget, width } = run;
+    let Run {
+        mut budget,
+        width,
+        output,
+    } = run;
+    let mut output = output::Output::new(output, sink);
     let root = &doc.root;
-    let Some(buffers) = buffers::resolve(root, doc.bin, externals, report) else {
+    let Some(buffers) = buffers::resolve(root, doc.bin, externals, refused, report) else {
         return;
     };
     let Some(forest) = nodes::Forest::new(root, report) else {
@@ -546,19 +620,60 @@ fn gltf_import(
     let animated: Vec<usize> = (0..sets.len())
         .filter(|&s| sets[s].iter().any(|&n| trs_nodes[n]))
         .collect();
-    let mut files: BTreeSet<String> = BTreeSet::new();
-    files.insert("manifest.ron".to_string());
-    let mut skels = Vec::new();
+    // Node animation: animated nodes no animated skin holds (a prop's lid, a door) and the
+    // nodes above them become a skeleton of their own, every node of it a joint.
+    let mut in_skin = vec![false; forest.names.len()];
     for &s in &animated {
-        let skin = &root.skins[s];
-        let name = match skin.name.as_deref().map(str::trim) {
+        for &n in &sets[s] {
+            in_skin[n] = true;
+        }
+    }
+    let node_set = skeleton::animated_nodes(&forest, &trs_nodes, &in_skin);
+    drop(in_skin);
+    let node_joints = node_set
+        .as_ref()
+        .map(|set| skeleton::order(&forest, set))
+        .unwrap_or_default();
+    let mut rigs: Vec<(skeleton::Rig<'_>, String)> = Vec::new();
+    let skin_joints: Vec<Vec<usize>> = animated
+        .iter()
+        .map(|&s| root.skins[s].joints.iter().map(|j| j.value()).collect())
+        .collect();
+    for (k, &s) in animated.iter().enumerate() {
+        let name = match root.skins[s].name.as_deref().map(str::trim) {
             Some(n) if !n.is_empty() => n.to_string(),
             _ if animated.len() == 1 => stem.to_string(),
             _ => format!("{stem}_skin{s}"),
         };
-        let file = unique_file(&mut files, &file_stem(&name, "skeleton"), "skel", s);
-        let Some((out, text)) = skeleton::build(root, &forest, s, &sets[s], name, file, report)
-        else {
+        let rig = skeleton::Rig {
+            what: format!("skin {s}"),
+            joints: &skin_joints[k],
+            set: &sets[s],
+            node_animation: false,
+        };
+        rigs.push((rig, name));
+    }
+    if let Some(set) = &node_set {
+        let name = if animated.is_empty() {
+            stem.to_string()
+        } else {
+            format!("{stem}_nodes")
+        };
+        let rig = skeleton::Rig {
+            what: "the node animation".to_string(),
+            joints: &node_joints,
+            set,
+            node_animation: true,
+        };
+        rigs.push((rig, name));
+    }
+    let mut files: BTreeSet<String> = BTreeSet::new();
+    files.insert("manifest.ron".to_string());
+    let mut skels = Vec::new();
+    for (k, (rig, name)) in rigs.into_iter().enumerate() {
+        let n = animated.get(k).copied().unwrap_or(root.skins.len());
+        let file = unique_file(&mut files, &file_stem(&name, "skeleton"), "skel", n);
+        let Some((out, text)) = skeleton::build(root, &forest, &rig, name, file, report) else {
             return;
         };
         manifest.skeletons.push(SkeletonEntry {
@@ -567,10 +682,15 @@ fn gltf_import(
             signature: out.signature.clone(),
             joints: out.joints.clone(),
         });
-        sink(Asset {
-            file: out.file.clone(),
-            content: Content::Skeleton(text),
-        });
+        if output
+            .give(
+                Asset::new(out.file.clone(), Content::Skeleton(text)),
+                report,
+            )
+            .is_none()
+        {
+            return;
+        }
         skels.push(out);
     }
     let mut in_skeleton: Vec<Vec<(usize, usize)>> = vec![Vec::new(); forest.names.len()];
@@ -639,10 +759,12 @@ fn gltf_import(
                 file: file.clone(),
                 markers: built.seq.notifies.len(),
             });
-            sink(Asset {
-                file,
-                content: Content::Clip(Box::new(built.seq)),
-            });
+            if output
+                .give(Asset::new(file, Content::Clip(Box::new(built.seq))), report)
+                .is_none()
+            {
+                return;
+            }
         }
     }
 }

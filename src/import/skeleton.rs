@@ -31,6 +31,9 @@ pub struct SkelOut {
     pub signature: String,
     /// The joints' display paths (bone names from the root, `/`-joined), in `joints` order.
     pub joints: Vec<String>,
+    /// The node animation's skeleton (no skin): a clip is keyed on it only through nodes that
+    /// no skin's skeleton holds.
+    pub node_animation: bool,
 }
 
 /// The nodes of skin `s`'s skeleton: its joints and all their ancestors. Errors for a joint
@@ -113,42 +116,30 @@ pub fn rest_of(node: &gltf::json::Node, i: usize, report: &mut Report) -> Option
     })
 }
 
-/// Builds the skeleton of skin `s` with the given name and file.
-pub fn build(
-    root: &gltf::json::Root,
+/// The nodes of the node animation's skeleton: every node a translation, rotation or scale
+/// channel animates (`animated[n]`) that no animated skin's skeleton holds (`in_skin[n]`), and
+/// all their ancestors. `None` when there is no such node.
+pub fn animated_nodes(
     forest: &Forest,
-    s: usize,
-    set: &BTreeSet<usize>,
-    name: String,
-    file: String,
-    report: &mut Report,
-) -> Option<(SkelOut, String)> {
-    // Joint paths (signature bytes and display paths) grow with joints × depth.
-    let segments: usize = root.skins.get(s).map_or(0, |k| {
-        k.joints.iter().map(|j| forest.depth(j.value()) + 1).sum()
-    });
-    if segments > MAX_PATH_SEGMENTS {
-        report.error(
-            E_LIMIT,
-            format!(
-                "skin {s}'s joint paths hold {segments} path segments (joints × depth); the \
-                 importer's limit is {MAX_PATH_SEGMENTS}"
-            ),
-        );
-        return None;
+    animated: &[bool],
+    in_skin: &[bool],
+) -> Option<BTreeSet<usize>> {
+    let mut set = BTreeSet::new();
+    for n in (0..forest.names.len()).filter(|&n| animated[n] && !in_skin[n]) {
+        let mut cur = Some(n);
+        while let Some(k) = cur {
+            if !set.insert(k) {
+                break;
+            }
+            cur = forest.parent[k];
+        }
     }
-    if set.len() > MAX_BONES {
-        report.error(
-            E_LIMIT,
-            format!(
-                "skin {s} needs {} bones (joints and their ancestors); Sinew skeletons hold at \
-                 most {MAX_BONES}",
-                set.len()
-            ),
-        );
-        return None;
-    }
-    // Parents first: depth-first from each root in the set, children in file order.
+    (!set.is_empty()).then_some(set)
+}
+
+/// The nodes of `set` parents first: depth-first from each root in the set, children in file
+/// order (the `.skel`'s bone order).
+pub fn order(forest: &Forest, set: &BTreeSet<usize>) -> Vec<usize> {
     let mut nodes = Vec::with_capacity(set.len());
     let roots: BTreeSet<usize> = set.iter().map(|&n| forest.root_of[n]).collect();
     let mut stack: Vec<usize> = roots.into_iter().rev().collect();
@@ -159,18 +150,70 @@ pub fn build(
         nodes.push(n);
         stack.extend(forest.children[n].iter().rev().copied());
     }
-    let mut bone = bone_names(forest, &nodes, &format!("skeleton `{name}`"), report);
-    let skin = root.skins.get(s)?;
-    // Each node's index in `joints` (joints are distinct: `skin_nodes` checked).
-    let mut index_of = vec![usize::MAX; forest.names.len()];
-    for (k, j) in skin.joints.iter().enumerate() {
-        index_of[j.value()] = k;
+    nodes
+}
+
+/// What one skeleton is built from: a skin's joints, or the node animation's nodes.
+pub struct Rig<'r> {
+    /// How messages name it (`skin 3`, `the node animation`).
+    pub what: String,
+    /// The joints, in signature order (distinct).
+    pub joints: &'r [usize],
+    /// The joints and all their ancestors.
+    pub set: &'r BTreeSet<usize>,
+    /// Whether this is the node animation's skeleton.
+    pub node_animation: bool,
+}
+
+/// Builds the skeleton of `rig` with the given name and file.
+pub fn build(
+    root: &gltf::json::Root,
+    forest: &Forest,
+    rig: &Rig<'_>,
+    name: String,
+    file: String,
+    report: &mut Report,
+) -> Option<(SkelOut, String)> {
+    let Rig {
+        what,
+        joints,
+        set,
+        node_animation,
+    } = rig;
+    // Joint paths (signature bytes and display paths) grow with joints × depth.
+    let segments: usize = joints.iter().map(|&j| forest.depth(j) + 1).sum();
+    if segments > MAX_PATH_SEGMENTS {
+        report.error(
+            E_LIMIT,
+            format!(
+                "{what}'s joint paths hold {segments} path segments (joints × depth); the \
+                 importer's limit is {MAX_PATH_SEGMENTS}"
+            ),
+        );
+        return None;
     }
-    let mut sig = SignatureBytes::new(skin.joints.len());
-    let mut display = Vec::with_capacity(skin.joints.len());
+    if set.len() > MAX_BONES {
+        report.error(
+            E_LIMIT,
+            format!(
+                "{what} needs {} bones (joints and their ancestors); Sinew skeletons hold at \
+                 most {MAX_BONES}",
+                set.len()
+            ),
+        );
+        return None;
+    }
+    let nodes = order(forest, set);
+    let mut bone = bone_names(forest, &nodes, &format!("skeleton `{name}`"), report);
+    // Each node's index in `joints` (joints are distinct).
+    let mut index_of = vec![usize::MAX; forest.names.len()];
+    for (k, &j) in joints.iter().enumerate() {
+        index_of[j] = k;
+    }
+    let mut sig = SignatureBytes::new(joints.len());
+    let mut display = Vec::with_capacity(joints.len());
     let (mut path, mut names) = (Vec::new(), Vec::new());
-    for j in &skin.joints {
-        let j = j.value();
+    for &j in joints.iter() {
         forest.path_into(j, &mut path);
         let parent = path[..path.len() - 1]
             .iter()
@@ -227,6 +270,7 @@ pub fn build(
             bones,
             signature,
             joints: display,
+            node_animation: *node_animation,
         },
         text,
     ))

@@ -141,6 +141,46 @@ impl FsSource {
         ))
     }
 
+    /// A source for writing generated files into the assets folder `assets` (as given,
+    /// relative to `project` when relative): only the project folder and the assets folder are
+    /// trusted (see [`FsSource::confine`]).
+    pub fn for_assets(project: Option<&Path>, assets: &Path) -> FsSource {
+        let assets_abs = lexical(project, assets);
+        let project_abs = project.map(|p| lexical(None, p));
+        let mut folders: Vec<&Path> = vec![&assets_abs];
+        folders.extend(project_abs.as_deref());
+        let root = common_ancestor(&folders);
+        let mut trusted: Vec<PathBuf> = Vec::new();
+        for t in [
+            project_abs.as_ref().and_then(|p| p.canonicalize().ok()),
+            assets_abs.canonicalize().ok(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if !trusted.contains(&t) {
+                trusted.push(t);
+            }
+        }
+        FsSource {
+            root,
+            display_base: project.map(Path::to_path_buf),
+            trusted,
+        }
+    }
+
+    /// The real location of the existing file or folder `p` (symbolic links resolved), when it
+    /// lies inside a folder this source trusts; [`ReadError::Outside`] otherwise. The one check
+    /// behind every read of [`Source::read`] and every write of `sinew import`.
+    pub fn confine(&self, p: &Path) -> Result<PathBuf, ReadError> {
+        let real = p.canonicalize()?;
+        if self.trusted.iter().any(|t| real.starts_with(t)) {
+            Ok(real)
+        } else {
+            Err(ReadError::Outside)
+        }
+    }
+
     /// The file-system path of `p`.
     pub fn path(&self, p: &ProjectPath) -> PathBuf {
         if p.as_str().is_empty() {
@@ -174,12 +214,7 @@ impl FsSource {
 
     /// The real path of `p`, when it lies inside a trusted folder.
     fn real(&self, p: &ProjectPath) -> Result<PathBuf, ReadError> {
-        let real = self.path(p).canonicalize()?;
-        if self.trusted.iter().any(|t| real.starts_with(t)) {
-            Ok(real)
-        } else {
-            Err(ReadError::Outside)
-        }
+        self.confine(&self.path(p))
     }
 }
 

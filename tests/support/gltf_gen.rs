@@ -381,3 +381,35 @@ pub fn glb_bytes(json: &[u8], bin: Option<&[u8]>) -> Vec<u8> {
     out.extend_from_slice(&body);
     out
 }
+
+/// A glTF of a chain of `depth` nodes and `skins` skins on its deepest joint, translated by
+/// one clip: each skin's skeleton holds the whole chain.
+pub fn skins_on_one_deep_joint(depth: usize, skins: usize) -> Vec<u8> {
+    let mut nodes: Vec<String> = (0..depth)
+        .map(|i| {
+            if i + 1 < depth {
+                format!("{{\"name\":\"joint_{i:05}\",\"children\":[{}]}}", i + 1)
+            } else {
+                format!("{{\"name\":\"joint_{i:05}\"}}")
+            }
+        })
+        .collect();
+    nodes.shrink_to_fit();
+    let last = depth - 1;
+    let skin_list: Vec<String> = (0..skins)
+        .map(|_| format!("{{\"joints\":[{last}]}}"))
+        .collect();
+    format!(
+        "{{\"asset\":{{\"version\":\"2.0\"}},\"scene\":0,\"scenes\":[{{\"nodes\":[0]}}],\
+         \"nodes\":[{}],\"skins\":[{}],\
+         \"animations\":[{{\"name\":\"Move\",\"samplers\":[{{\"input\":0,\"output\":1}}],\
+         \"channels\":[{{\"sampler\":0,\"target\":{{\"node\":{last},\"path\":\"translation\"}}}}]}}],\
+         \"buffers\":[{{\"byteLength\":16,\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAAAAAA==\"}}],\
+         \"bufferViews\":[{{\"buffer\":0,\"byteLength\":16}}],\
+         \"accessors\":[{{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\",\"min\":[0],\"max\":[0]}},\
+         {{\"bufferView\":0,\"byteOffset\":4,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}}]}}",
+        nodes.join(","),
+        skin_list.join(",")
+    )
+    .into_bytes()
+}

@@ -166,13 +166,6 @@ pub fn build(
                 continue;
             }
         };
-        if !matches!(what, What::W(_)) && sc.in_skeleton[node].is_empty() {
-            skip(
-                report,
-                "the node is neither a joint of a skin nor an ancestor of one",
-            );
-            continue;
-        }
         let bit = path_bit(what);
         if seen[node] & bit != 0 {
             skip(
@@ -204,18 +197,33 @@ pub fn build(
         });
     }
 
+    // The clip lasts as long as its samplers say, whether or not their channels import: the
+    // input accessors of samplers no kept channel uses count for the duration too.
+    let used: BTreeSet<usize> = plans.iter().map(|p| p.sampler).collect();
+    let unused: Vec<(usize, usize)> = anim
+        .samplers
+        .iter()
+        .enumerate()
+        .filter(|(s, _)| !used.contains(s))
+        .map(|(s, sm)| (s, sm.input.value()))
+        .collect();
     let KeyTimes {
         times,
         time_of,
         duration,
-    } = key_times(sc.root, sc.buffers, &plans, &lbl, report)?;
+    } = key_times(sc.root, sc.buffers, &plans, &unused, &lbl, report)?;
 
     // The skeleton the clip drives: the one holding most of its animated nodes.
-    // Ties: the earlier skeleton.
+    // Ties: the earlier skeleton. The node animation's skeleton counts only the nodes no
+    // skin's skeleton holds (a character's clip that also moves a prop stays the character's).
     let mut votes = vec![0usize; sc.skels.len()];
     for p in plans.iter().filter(|p| !matches!(p.what, What::W(_))) {
-        for &(s, _) in &sc.in_skeleton[p.node] {
-            votes[s] += 1;
+        let holders = &sc.in_skeleton[p.node];
+        let in_skin = holders.iter().any(|&(s, _)| !sc.skels[s].node_animation);
+        for &(s, _) in holders {
+            if !(in_skin && sc.skels[s].node_animation) {
+                votes[s] += 1;
+            }
         }
     }
     let mut skeleton = None;

@@ -10,6 +10,12 @@ use crate::import::diagnostics::{
 };
 use std::collections::BTreeMap;
 
+/// A sampler's input accessor.
+struct Input {
+    sampler: usize,
+    input: usize,
+}
+
 /// Decoded, checked key times of one input accessor.
 pub(super) struct Times {
     /// The input accessor.
@@ -35,11 +41,14 @@ pub(super) struct KeyTimes {
     pub(super) duration: f64,
 }
 
-/// Decodes and checks the key times of `plans` (clip `lbl`); `None` after an error (reported).
+/// Decodes and checks the key times of `plans` and of the clip's other samplers (`unused`:
+/// `(sampler, input accessor)`, whose channels were skipped; they count for the start and the
+/// duration) of clip `lbl`; `None` after an error (reported).
 pub(super) fn key_times(
     root: &gltf::json::Root,
     buffers: &Buffers<'_>,
     plans: &[Plan],
+    unused: &[(usize, usize)],
     lbl: &str,
     report: &mut Report,
 ) -> Option<KeyTimes> {
@@ -47,16 +56,28 @@ pub(super) fn key_times(
     let mut times: Vec<Times> = Vec::new();
     let mut time_index: BTreeMap<usize, usize> = BTreeMap::new();
     let mut time_of = Vec::with_capacity(plans.len());
-    for p in plans {
+    let inputs = plans
+        .iter()
+        .map(|p| (p.sampler, p.input))
+        .chain(unused.iter().copied());
+    for (i, (sampler, input)) in inputs.enumerate() {
+        let p = Input { sampler, input };
+        let is_plan = i < plans.len();
+        let time_of = &mut time_of;
+        let push = |time_of: &mut Vec<usize>, k: usize| {
+            if is_plan {
+                time_of.push(k);
+            }
+        };
         // Channels baked together share one input: the last one is checked first.
-        if let Some(&i) = time_of.last()
-            && times.get(i).is_some_and(|t: &Times| t.input == p.input)
+        if let Some(&k) = time_of.last()
+            && times.get(k).is_some_and(|t: &Times| t.input == p.input)
         {
-            time_of.push(i);
+            push(time_of, k);
             continue;
         }
-        if let Some(&i) = time_index.get(&p.input) {
-            time_of.push(i);
+        if let Some(&k) = time_index.get(&p.input) {
+            push(time_of, k);
             continue;
         }
         let d = match accessor::decode(root, buffers, p.input, TIMES) {
@@ -121,7 +142,7 @@ pub(super) fn key_times(
             .map(|&k| time_f64(d.values.get(k), &mut buf))
             .collect();
         time_index.insert(p.input, times.len());
-        time_of.push(times.len());
+        push(time_of, times.len());
         times.push(Times {
             input: p.input,
             src,
@@ -162,10 +183,16 @@ pub(super) fn key_times(
     if duration.is_nan() || duration <= 0.0 {
         report.warning(
             W_ZERO_LENGTH,
-            format!(
-                "animation {lbl} has all its keys at one time: imported as a single pose of \
-                 {POSE_DURATION} s"
-            ),
+            if last.is_none() {
+                format!(
+                    "animation {lbl} has no keys: imported as an empty clip of {POSE_DURATION} s"
+                )
+            } else {
+                format!(
+                    "animation {lbl} has all its keys at one time: imported as a single pose \
+                     of {POSE_DURATION} s"
+                )
+            },
         );
         duration = POSE_DURATION;
     }
