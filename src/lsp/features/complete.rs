@@ -1,0 +1,250 @@
+//! Completion. The context is read from the lexer's tokens of the item the cursor is in (an
+//! item being typed rarely parses yet); the candidates come from the palette (node kinds:
+//! built-ins, catalog events and whatever the palette gains, such as game nodes), the compiled
+//! graph's resolved pins, and the syntax tree's variables.
+
+use super::at;
+use super::hover::{entry, entry_markdown};
+use crate::graph::ast::Item;
+use crate::graph::lexer::{self, Tok, Token};
+use crate::lsp::document::Document;
+use crate::lsp::project::Project;
+use crate::nodes::PinType;
+use crate::palette;
+use lsp_types::{
+    CompletionItem, CompletionItemKind, CompletionItemLabelDetails, CompletionResponse,
+    CompletionTextEdit, Documentation, MarkupContent, MarkupKind, Position, TextEdit,
+};
+
+/// Keywords that start an item.
+const ITEM_WORDS: &[&str] = &["graph", "var", "node", "event"];
+
+pub fn complete(project: &Project, doc: &Document, pos: Position) -> Option<CompletionResponse> {
+    let off = doc.offset(pos)?;
+    let text = &doc.text[..off];
+    let toks = lexer::lex(text).tokens;
+    let word = |t: &Token| &text[t.span.range()];
+    // The item the cursor is in starts at the last line-start keyword or link start.
+    let start = toks.iter().enumerate().rev().find_map(|(i, t)| {
+        let link = t.kind == Tok::Ident && toks.get(i + 1).is_some_and(|n| n.kind == Tok::Dot);
+        (t.line_start && (ITEM_WORDS.contains(&word(t)) || link)).then_some(i)
+    })?;
+    let mut ctx = &toks[start..];
+    // A word being typed is not context.
+    let partial = match ctx.last() {
+        Some(t) if t.span.end as usize == off && t.kind == Tok::Ident => {
+            ctx = &ctx[..ctx.len() - 1];
+            Some(*t)
+        }
+        _ => None,
+    };
+    let items = if word(&ctx[0]) == "node" && ctx.len() >= 3 && ctx[2].kind == Tok::Eq {
+        node_item(project, doc, text, ctx, partial, off)
+    } else if ctx.len() >= 2 && ctx[1].kind == Tok::Dot {
+        link_item(project, doc, text, ctx)
+    } else {
+        None
+    }?;
+    Some(CompletionResponse::Array(items))
+}
+
+/// Whether tokens `ts` are a dotted path with nothing between them.
+fn contiguous_path(ts: &[Token]) -> bool {
+    ts.iter().all(|t| matches!(t.kind, Tok::Ident | Tok::Dot))
+        && ts.windows(2).all(|w| w[0].span.end == w[1].span.start)
+}
+
+fn node_item(
+    project: &Project,
+    doc: &Document,
+    text: &str,
+    ctx: &[Token],
+    partial: Option<Token>,
+    off: usize,
+) -> Option<Vec<CompletionItem>> {
+    let after = &ctx[3..];
+    let path_end = after
+        .iter()
+        .position(|t| !matches!(t.kind, Tok::Ident | Tok::Dot))
+        .unwrap_or(after.len());
+    let (path, rest) = after.split_at(path_end);
+    let glued = |t: &Token| path.last().is_none_or(|l| l.span.end == t.span.start);
+    // `node x = ` or `node x = int.a|`: the kind.
+    if rest.is_empty() && contiguous_path(path) && partial.as_ref().is_none_or(glued) {
+        let from = path
+            .first()
+            .or(partial.as_ref())
+            .map_or(off, |t| t.span.start as usize);
+        if path.is_empty() || path.last().is_some_and(|t| t.span.end as usize == off) || partial.is_some() {
+            return Some(kinds(project, doc, from, off));
+        }
+    }
+    let kind: String = path.iter().map(|t| &text[t.span.range()]).collect();
+    // `node x = var.get |`: the variables.
+    if rest.is_empty() && (kind == "var.get" || kind == "var.set") {
+        return Some(variables(doc));
+    }
+    // `node x = event |`: the events.
+    if rest.is_empty() && kind == "event" {
+        return Some(events(project));
+    }
+    // In the braces, at a name: the node's inputs and properties.
+    let open = rest.iter().rposition(|t| t.kind == Tok::LBrace)?;
+    if rest[open..].iter().any(|t| t.kind == Tok::RBrace)
+        || !matches!(rest.last()?.kind, Tok::LBrace | Tok::Comma)
+    {
+        return None;
+    }
+    let given: Vec<&str> = rest[open..]
+        .windows(2)
+        .filter(|w| w[0].kind == Tok::Ident && w[1].kind == Tok::Eq)
+        .map(|w| &text[w[0].span.range()])
+        .collect();
+    let node = doc.analysis.file.items.iter().find_map(|i| match i {
+        Item::Node(n) if n.name.name == text[ctx[1].span.range()] => Some(n),
+        _ => None,
+    });
+    let e = match node {
+        Some(n) => entry(project, n)?,
+        None => palette::build(project.catalog())
+            .into_iter()
+            .find(|e| e.kind == kind)?,
+    };
+    let mut items: Vec<CompletionItem> = e
+        .inputs
+        .iter()
+        .filter(|p| p.ty.resolve(None) != Some(PinType::Exec))
+        .map(|p| item(&p.name, CompletionItemKind::FIELD, p.ty.to_string()))
+        .collect();
+    items.extend(
+        e.properties
+            .iter()
+            .map(|p| item(p.name, CompletionItemKind::PROPERTY, p.ty.to_string())),
+    );
+    items.retain(|i| !given.contains(&i.label.as_str()));
+    Some(items)
+}
+
+fn link_item(project: &Project, doc: &Document, text: &str, ctx: &[Token]) -> Option<Vec<CompletionItem>> {
+    let name = |t: &Token| &text[t.span.range()];
+    // `a.|` (an output) or `a.p -> b.|` (an input).
+    let (node, output) = match ctx {
+        [n, d] if d.kind == Tok::Dot => (name(n), true),
+        [_, _, _, a, n, d] if a.kind == Tok::Arrow && d.kind == Tok::Dot => (name(n), false),
+        _ => return None,
+    };
+    Some(pins(project, doc, node, output))
+}
+
+/// The pins of node `node` on one side: as the compiler resolved them, else as the palette
+/// lists its kind. Pins of the other direction are never offered.
+fn pins(project: &Project, doc: &Document, node: &str, output: bool) -> Vec<CompletionItem> {
+    let resolved = doc
+        .analysis
+        .compiled
+        .as_ref()
+        .and_then(|c| c.checked.graph.nodes.iter().find(|n| n.name == node));
+    if let Some(n) = resolved {
+        let ps = if output { &n.outputs } else { &n.inputs };
+        return ps
+            .iter()
+            .map(|p| item(&p.name, CompletionItemKind::FIELD, p.ty.to_string()))
+            .collect();
+    }
+    let Some(e) = at::node(&doc.analysis.file, node).and_then(|n| entry(project, n)) else {
+        return Vec::new();
+    };
+    let ps = if output { &e.outputs } else { &e.inputs };
+    ps.iter()
+        .map(|p| item(&p.name, CompletionItemKind::FIELD, p.ty.to_string()))
+        .collect()
+}
+
+fn item(label: &str, kind: CompletionItemKind, detail: String) -> CompletionItem {
+    CompletionItem {
+        label: label.to_string(),
+        kind: Some(kind),
+        detail: Some(detail),
+        ..Default::default()
+    }
+}
+
+fn doc_markdown(value: String) -> Option<Documentation> {
+    Some(Documentation::MarkupContent(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value,
+    }))
+}
+
+/// Every node kind of the palette, replacing the kind typed so far (`from..off`).
+fn kinds(project: &Project, doc: &Document, from: usize, off: usize) -> Vec<CompletionItem> {
+    let range = doc.index.range(&doc.text, crate::diag::Span::new(from, off));
+    palette::build(project.catalog())
+        .into_iter()
+        .map(|e| {
+            // What a graph writes: `event custom::NAME` needs its name typed after.
+            let written = if e.kind == "event custom" {
+                "event custom::".to_string()
+            } else {
+                e.kind.clone()
+            };
+            let event = e.kind.starts_with("event ");
+            CompletionItem {
+                label: written.clone(),
+                label_details: Some(CompletionItemLabelDetails {
+                    detail: None,
+                    description: Some(e.name.clone()),
+                }),
+                kind: Some(if event {
+                    CompletionItemKind::EVENT
+                } else {
+                    CompletionItemKind::CLASS
+                }),
+                detail: Some(format!("{} — {}", e.name, e.category)),
+                documentation: doc_markdown(entry_markdown(&e)),
+                filter_text: Some(written.clone()),
+                text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(range, written))),
+                ..Default::default()
+            }
+        })
+        .collect()
+}
+
+/// The event subjects after `event`: `begin_play`, `tick`, `custom::` and the catalog's events.
+fn events(project: &Project) -> Vec<CompletionItem> {
+    let mut out: Vec<CompletionItem> = ["begin_play", "tick", "custom::"]
+        .iter()
+        .map(|s| item(s, CompletionItemKind::EVENT, "event".into()))
+        .collect();
+    for d in project.catalog().events() {
+        out.push(CompletionItem {
+            label: d.id.to_string(),
+            label_details: Some(CompletionItemLabelDetails {
+                detail: None,
+                description: Some(d.name.clone()),
+            }),
+            kind: Some(CompletionItemKind::EVENT),
+            detail: Some(d.name.clone()),
+            documentation: doc_markdown(super::hover::event_markdown(d)),
+            ..Default::default()
+        });
+    }
+    out
+}
+
+/// The graph's variables with their types.
+fn variables(doc: &Document) -> Vec<CompletionItem> {
+    doc.analysis
+        .file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Var(v) => Some(item(
+                &v.name.name,
+                CompletionItemKind::VARIABLE,
+                v.ty.name().to_string(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
