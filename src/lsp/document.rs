@@ -33,13 +33,7 @@ pub struct Analysis {
 }
 
 impl Document {
-    pub fn new(
-        uri: Uri,
-        name: String,
-        version: i32,
-        text: String,
-        catalog: &Catalog,
-    ) -> Document {
+    pub fn new(uri: Uri, name: String, version: i32, text: String, catalog: &Catalog) -> Document {
         let analysis = analyse(&name, &text, catalog);
         Document {
             uri,

@@ -74,11 +74,13 @@ impl LineIndex {
             units = next;
         }
         // At or past the line end; a `\r` before the `\n` belongs to the line break.
-        Some(if text[start..end].ends_with('\r') && pos.character as usize >= units {
-            end - 1
-        } else {
-            end
-        })
+        Some(
+            if text[start..end].ends_with('\r') && pos.character as usize >= units {
+                end - 1
+            } else {
+                end
+            },
+        )
     }
 
     /// The range of the whole text.
@@ -107,7 +109,10 @@ mod tests {
         assert_eq!(ix.offset(text, Position::new(0, 2)), Some(1));
         // Past the line end: the end of the line, before `\r\n`.
         assert_eq!(ix.offset(text, Position::new(1, 99)), Some(z + 1));
-        assert_eq!(ix.offset(text, Position::new(0, 99)), Some(text.find('\n').unwrap()));
+        assert_eq!(
+            ix.offset(text, Position::new(0, 99)),
+            Some(text.find('\n').unwrap())
+        );
         // Past the last line: nothing.
         assert_eq!(ix.offset(text, Position::new(3, 0)), None);
         assert_eq!(ix.offset(text, Position::new(2, 9)), Some(text.len()));

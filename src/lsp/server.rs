@@ -173,7 +173,11 @@ impl Server {
         }
     }
 
-    fn notification<W: Write>(&mut self, n: Notification, out: &mut Writer<W>) -> std::io::Result<()> {
+    fn notification<W: Write>(
+        &mut self,
+        n: Notification,
+        out: &mut Writer<W>,
+    ) -> std::io::Result<()> {
         if !self.initialized || self.shut_down {
             return Ok(()); // dropped, as the protocol says
         }
@@ -212,7 +216,12 @@ impl Server {
                     return Ok(());
                 };
                 // Full sync: the last change carries the whole text.
-                let Some(text) = p.content_changes.into_iter().rev().find(|c| c.range.is_none()) else {
+                let Some(text) = p
+                    .content_changes
+                    .into_iter()
+                    .rev()
+                    .find(|c| c.range.is_none())
+                else {
                     return Ok(());
                 };
                 doc.set_text(p.text_document.version, text.text, catalog);
@@ -252,7 +261,8 @@ impl Server {
                 let Ok(p) = serde_json::from_value::<DidChangeWatchedFilesParams>(n.params) else {
                     return Ok(());
                 };
-                let paths: Vec<PathBuf> = p.changes.iter().filter_map(|c| uri_path(&c.uri)).collect();
+                let paths: Vec<PathBuf> =
+                    p.changes.iter().filter_map(|c| uri_path(&c.uri)).collect();
                 self.refresh(&paths, out)
             }
             _ => Ok(()), // `$/…` and other notifications need nothing
@@ -288,7 +298,11 @@ impl Server {
 
     /// Refreshes the catalog from changed paths and publishes the diagnostics of every open
     /// graph whose diagnostics changed.
-    fn refresh<W: Write>(&mut self, changed: &[PathBuf], out: &mut Writer<W>) -> std::io::Result<()> {
+    fn refresh<W: Write>(
+        &mut self,
+        changed: &[PathBuf],
+        out: &mut Writer<W>,
+    ) -> std::io::Result<()> {
         if !self.project.refresh(changed) {
             return Ok(());
         }

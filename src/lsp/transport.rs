@@ -145,9 +145,17 @@ mod tests {
         let mut empty: &[u8] = b"";
         assert_eq!(read_body(&mut empty).unwrap(), None);
         let huge = format!("Content-Length: {}\r\n\r\n", MAX_MESSAGE + 1);
-        assert!(read_body(&mut huge.as_bytes()).unwrap_err().contains("over the limit"));
+        assert!(
+            read_body(&mut huge.as_bytes())
+                .unwrap_err()
+                .contains("over the limit")
+        );
         let long = vec![b'x'; 5000];
-        assert!(read_body(&mut long.as_slice()).unwrap_err().contains("longer"));
+        assert!(
+            read_body(&mut long.as_slice())
+                .unwrap_err()
+                .contains("longer")
+        );
         let mut none: &[u8] = b"X: 1\r\n\r\n";
         assert!(read_body(&mut none).unwrap_err().contains("Content-Length"));
         let mut cut: &[u8] = b"Content-Length: 10\r\n\r\n{}";

@@ -83,7 +83,10 @@ pub fn at(file: &File, at: usize) -> Option<Target<'_>> {
 }
 
 fn link_at(l: &Link, at: usize) -> Option<Target<'_>> {
-    for (node, pin, output) in [(&l.from_node, &l.from_pin, true), (&l.to_node, &l.to_pin, false)] {
+    for (node, pin, output) in [
+        (&l.from_node, &l.from_pin, true),
+        (&l.to_node, &l.to_pin, false),
+    ] {
         if on(node.span, at) {
             return Some(Target::NodeRef(node));
         }

@@ -75,7 +75,10 @@ fn node_item(
             .first()
             .or(partial.as_ref())
             .map_or(off, |t| t.span.start as usize);
-        if path.is_empty() || path.last().is_some_and(|t| t.span.end as usize == off) || partial.is_some() {
+        if path.is_empty()
+            || path.last().is_some_and(|t| t.span.end as usize == off)
+            || partial.is_some()
+        {
             return Some(kinds(project, doc, from, off));
         }
     }
@@ -125,7 +128,12 @@ fn node_item(
     Some(items)
 }
 
-fn link_item(project: &Project, doc: &Document, text: &str, ctx: &[Token]) -> Option<Vec<CompletionItem>> {
+fn link_item(
+    project: &Project,
+    doc: &Document,
+    text: &str,
+    ctx: &[Token],
+) -> Option<Vec<CompletionItem>> {
     let name = |t: &Token| &text[t.span.range()];
     // `a.|` (an output) or `a.p -> b.|` (an input).
     let (node, output) = match ctx {
@@ -178,7 +186,9 @@ fn doc_markdown(value: String) -> Option<Documentation> {
 
 /// Every node kind of the palette, replacing the kind typed so far (`from..off`).
 fn kinds(project: &Project, doc: &Document, from: usize, off: usize) -> Vec<CompletionItem> {
-    let range = doc.index.range(&doc.text, crate::diag::Span::new(from, off));
+    let range = doc
+        .index
+        .range(&doc.text, crate::diag::Span::new(from, off));
     palette::build(project.catalog())
         .into_iter()
         .map(|e| {

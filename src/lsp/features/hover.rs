@@ -45,7 +45,10 @@ pub fn entry(project: &Project, n: &Node) -> Option<PaletteEntry> {
 
 /// Markdown for a palette entry: name, kind, description, pins and properties.
 pub fn entry_markdown(e: &PaletteEntry) -> String {
-    let mut s = format!("**{}** `{}` — {}\n\n{}\n", e.name, e.kind, e.category, e.description);
+    let mut s = format!(
+        "**{}** `{}` — {}\n\n{}\n",
+        e.name, e.kind, e.category, e.description
+    );
     let pins = |title: &str, pins: &[palette::PalettePin], s: &mut String| {
         if !pins.is_empty() {
             s.push_str(&format!("\n{title}:\n"));
@@ -63,7 +66,10 @@ pub fn entry_markdown(e: &PaletteEntry) -> String {
     if !e.properties.is_empty() {
         s.push_str("\nProperties:\n");
         for p in &e.properties {
-            s.push_str(&format!("- `{}`: {} = `{}` — {}\n", p.name, p.ty, p.default, p.description));
+            s.push_str(&format!(
+                "- `{}`: {} = `{}` — {}\n",
+                p.name, p.ty, p.default, p.description
+            ));
         }
     }
     s
@@ -104,7 +110,9 @@ fn pin_type(doc: &Document, node: &str, pin: &str, output: bool) -> Option<Strin
     let c = doc.analysis.compiled.as_ref()?;
     let n = c.checked.graph.nodes.iter().find(|n| n.name == node)?;
     let pins = if output { &n.outputs } else { &n.inputs };
-    pins.iter().find(|p| p.name == pin).map(|p| p.ty.to_string())
+    pins.iter()
+        .find(|p| p.name == pin)
+        .map(|p| p.ty.to_string())
 }
 
 fn var_markdown(doc: &Document, file: &File, name: &str) -> Option<String> {
@@ -149,7 +157,10 @@ pub fn hover(project: &Project, doc: &Document, pos: Position) -> Option<Hover> 
             } else {
                 let e = entry(project, n)?;
                 let p = e.properties.iter().find(|p| p.name == a.name.name)?;
-                format!("property `{}`: {} = `{}` — {}", p.name, p.ty, p.default, p.description)
+                format!(
+                    "property `{}`: {} = `{}` — {}",
+                    p.name, p.ty, p.default, p.description
+                )
             }
         }
         Target::EventDecl(d) => format!("custom event `{}`", d.name.name),
@@ -164,7 +175,11 @@ fn custom_decl<'a>(file: &'a File, name: &str) -> Option<&'a crate::graph::ast::
     })
 }
 
-pub fn definition(project: &Project, doc: &Document, pos: Position) -> Option<GotoDefinitionResponse> {
+pub fn definition(
+    project: &Project,
+    doc: &Document,
+    pos: Position,
+) -> Option<GotoDefinitionResponse> {
     let file = &doc.analysis.file;
     let off = doc.offset(pos)?;
     let here = |span| Some(Location::new(doc.uri.clone(), doc.range(span)));
@@ -174,7 +189,9 @@ pub fn definition(project: &Project, doc: &Document, pos: Position) -> Option<Go
         Target::VarName(v) => here(v.span),
         Target::VarRef(i) => here(at::var(file, &i.name)?.span),
         Target::EventDecl(d) => here(d.span),
-        Target::Event(_, EventRef::Custom { name, .. }) => here(custom_decl(file, &name.name)?.span),
+        Target::Event(_, EventRef::Custom { name, .. }) => {
+            here(custom_decl(file, &name.name)?.span)
+        }
         Target::Event(_, e @ EventRef::Animseq { .. }) => animseq_location(project, &e.identity()),
         _ => None,
     }?;

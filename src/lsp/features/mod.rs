@@ -56,10 +56,13 @@ pub fn dispatch(project: &Project, docs: &Store, req: Request) -> Option<Respons
     use super::server::call;
     let doc = |uri: &Uri| docs.get(uri);
     Some(match req.method.as_str() {
-        "textDocument/completion" => call(req, |p: lsp_types::CompletionParams| {
-            let tp = p.text_document_position;
-            Ok(doc(&tp.text_document.uri).and_then(|d| complete::complete(project, d, tp.position)))
-        }),
+        "textDocument/completion" => {
+            call(req, |p: lsp_types::CompletionParams| {
+                let tp = p.text_document_position;
+                Ok(doc(&tp.text_document.uri)
+                    .and_then(|d| complete::complete(project, d, tp.position)))
+            })
+        }
         "textDocument/hover" => call(req, |p: lsp_types::HoverParams| {
             let tp = p.text_document_position_params;
             Ok(doc(&tp.text_document.uri).and_then(|d| hover::hover(project, d, tp.position)))
@@ -70,9 +73,8 @@ pub fn dispatch(project: &Project, docs: &Store, req: Request) -> Option<Respons
         }),
         "textDocument/references" => call(req, |p: ReferenceParams| {
             let tp = p.text_document_position;
-            Ok(doc(&tp.text_document.uri).and_then(|d| {
-                references(d, tp.position, p.context.include_declaration)
-            }))
+            Ok(doc(&tp.text_document.uri)
+                .and_then(|d| references(d, tp.position, p.context.include_declaration)))
         }),
         "textDocument/rename" => call(req, |p: RenameParams| {
             let tp = p.text_document_position;
@@ -183,7 +185,8 @@ fn code_actions(project: &Project, doc: &Document, range: Range) -> Vec<CodeActi
 /// `None` when it does not parse).
 fn formatting(doc: &Document) -> Option<Vec<TextEdit>> {
     doc.analysis.compiled.as_ref()?;
-    let formatted = crate::graph::format_source(&SourceFile::new(doc.name.as_str(), doc.text.as_str())).ok()?;
+    let formatted =
+        crate::graph::format_source(&SourceFile::new(doc.name.as_str(), doc.text.as_str())).ok()?;
     if formatted == doc.text {
         return Some(Vec::new());
     }
@@ -293,7 +296,9 @@ fn rename(doc: &Document, pos: Position, new_name: &str) -> Result<Option<Worksp
         ));
     }
     if new_name != name && !at::occurrences(&doc.analysis.file, space, new_name).is_empty() {
-        return Err(format!("a {what} named `{new_name}` already exists in this graph"));
+        return Err(format!(
+            "a {what} named `{new_name}` already exists in this graph"
+        ));
     }
     let edits = at::occurrences(&doc.analysis.file, space, &name)
         .into_iter()
