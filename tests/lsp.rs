@@ -114,12 +114,15 @@ fn changes_republish_with_the_version_and_an_empty_list_when_clean() {
     assert_eq!(c.shutdown().code(), Some(0));
 }
 
-fn labels(items: &Value) -> Vec<String> {
-    let items = items
-        .as_array()
-        .or_else(|| items["items"].as_array())
-        .unwrap();
-    items
+fn items(r: &Value) -> Vec<Value> {
+    r.as_array()
+        .or_else(|| r["items"].as_array())
+        .unwrap()
+        .clone()
+}
+
+fn labels(r: &Value) -> Vec<String> {
+    items(r)
         .iter()
         .map(|i| i["label"].as_str().unwrap().to_string())
         .collect()
@@ -148,21 +151,32 @@ fn completion_offers_kinds_events_pins_by_direction_variables_and_args() {
     let l = labels(&r);
     assert!(l.contains(&"flow.branch".to_string()));
     assert!(l.contains(&"event begin_play".to_string()));
-    let items = r.as_array().unwrap();
-    let ev = items
-        .iter()
+    let ev = items(&r)
+        .into_iter()
         .find(|i| i["label"] == "event animseq::hero.pas_g")
         .expect("the catalog event is offered");
     assert!(ev.to_string().contains("Pas gauche 👣"), "{ev}");
+    // Its documentation comes with `completionItem/resolve`: file, time and fields.
+    let doc = c.call("completionItem/resolve", ev)["documentation"]["value"].clone();
+    let doc = doc.as_str().unwrap();
+    for part in [
+        "Pas gauche 👣",
+        "assets/héros.animseq",
+        "0.25",
+        "`volume`: float",
+    ] {
+        assert!(doc.contains(part), "{part} in {doc}");
+    }
+    // What was typed filters the events.
+    let l = labels(&complete_at_end(&mut c, "node z = event animseq::hero.co"));
+    assert_eq!(l, ["animseq::hero.coup"]);
     // A kind being typed is replaced whole.
     let r = complete_at_end(&mut c, "node z = flow.br");
-    let it = r
-        .as_array()
-        .unwrap()
-        .iter()
+    let it = items(&r)
+        .into_iter()
         .find(|i| i["label"] == "flow.branch")
-        .unwrap()
-        .clone();
+        .unwrap();
+    assert!(!labels(&r).contains(&"int.add".to_string()));
     assert_eq!(it["textEdit"]["newText"], "flow.branch");
     // Outputs on the left of `->`, inputs on the right; never the other direction.
     let l = labels(&complete_at_end(&mut c, "pas."));
@@ -474,8 +488,8 @@ fn bad_input_gets_clear_answers_never_a_panic_or_a_hang() {
         .collect();
     let d = c.change(&u, 2, &garbage);
     assert!(!d.is_empty());
-    let big = "graph big\n".to_string()
-        + &"// 👣 une ligne de commentaire assez longue pour remplir\n".repeat(90_000);
+    let line = "// 👣 une ligne de commentaire assez longue pour remplir\n";
+    let big = format!("graph big\n{}", line.repeat(90_000));
     assert!(big.len() > 5_000_000);
     let d = c.change(&u, 3, &big);
     assert!(d.is_empty(), "{:?}", d.first());

@@ -12,8 +12,9 @@ use crate::lsp::project::Project;
 use crate::nodes::PinType;
 use crate::palette;
 use lsp_types::{
-    CompletionItem, CompletionItemKind, CompletionItemLabelDetails, CompletionResponse,
-    CompletionTextEdit, Documentation, MarkupContent, MarkupKind, Position, TextEdit,
+    CompletionItem, CompletionItemKind, CompletionItemLabelDetails, CompletionList,
+    CompletionResponse, CompletionTextEdit, Documentation, MarkupContent, MarkupKind, Position,
+    TextEdit,
 };
 
 /// Keywords that start an item.
@@ -38,14 +39,13 @@ pub fn complete(project: &Project, doc: &Document, pos: Position) -> Option<Comp
         }
         _ => None,
     };
-    let items = if word(&ctx[0]) == "node" && ctx.len() >= 3 && ctx[2].kind == Tok::Eq {
+    if word(&ctx[0]) == "node" && ctx.len() >= 3 && ctx[2].kind == Tok::Eq {
         node_item(project, doc, text, ctx, partial, off)
     } else if ctx.len() >= 2 && ctx[1].kind == Tok::Dot {
         link_item(project, doc, text, ctx)
     } else {
         None
-    }?;
-    Some(CompletionResponse::Array(items))
+    }
 }
 
 /// Whether tokens `ts` are a dotted path with nothing between them.
@@ -61,8 +61,17 @@ fn node_item(
     ctx: &[Token],
     partial: Option<Token>,
     off: usize,
-) -> Option<Vec<CompletionItem>> {
+) -> Option<CompletionResponse> {
     let after = &ctx[3..];
+    // `node x = event |` or `node x = event animseq::he|`: the events, matched against the
+    // text typed after `event` (IDs may hold `-` and `::`, which are several tokens).
+    if let Some(ev) = after.first().filter(|t| &text[t.span.range()] == "event") {
+        let tail = &text[ev.span.end as usize..off];
+        let typed = tail.trim_start();
+        if tail.len() > typed.len() && !typed.contains(char::is_whitespace) {
+            return Some(events(project, typed));
+        }
+    }
     let path_end = after
         .iter()
         .position(|t| !matches!(t.kind, Tok::Ident | Tok::Dot))
@@ -85,11 +94,7 @@ fn node_item(
     let kind: String = path.iter().map(|t| &text[t.span.range()]).collect();
     // `node x = var.get |`: the variables.
     if rest.is_empty() && (kind == "var.get" || kind == "var.set") {
-        return Some(variables(doc));
-    }
-    // `node x = event |`: the events.
-    if rest.is_empty() && kind == "event" {
-        return Some(events(project));
+        return Some(list(variables(doc), false));
     }
     // In the braces, at a name: the node's inputs and properties.
     let open = rest.iter().rposition(|t| t.kind == Tok::LBrace)?;
@@ -109,9 +114,9 @@ fn node_item(
     });
     let e = match node {
         Some(n) => entry(project, n)?,
-        None => palette::build(project.catalog())
-            .into_iter()
-            .find(|e| e.kind == kind)?,
+        None => palette::kinds(project.catalog())
+            .find(|e| e.kind() == kind)?
+            .entry(),
     };
     let mut items: Vec<CompletionItem> = e
         .inputs
@@ -125,7 +130,7 @@ fn node_item(
             .map(|p| item(p.name, CompletionItemKind::PROPERTY, p.ty.to_string())),
     );
     items.retain(|i| !given.contains(&i.label.as_str()));
-    Some(items)
+    Some(list(items, false))
 }
 
 fn link_item(
@@ -133,7 +138,7 @@ fn link_item(
     doc: &Document,
     text: &str,
     ctx: &[Token],
-) -> Option<Vec<CompletionItem>> {
+) -> Option<CompletionResponse> {
     let name = |t: &Token| &text[t.span.range()];
     // `a.|` (an output) or `a.p -> b.|` (an input).
     let (node, output) = match ctx {
@@ -141,7 +146,7 @@ fn link_item(
         [_, _, _, a, n, d] if a.kind == Tok::Arrow && d.kind == Tok::Dot => (name(n), false),
         _ => return None,
     };
-    Some(pins(project, doc, node, output))
+    Some(list(pins(project, doc, node, output), false))
 }
 
 /// The pins of node `node` on one side: as the compiler resolved them, else as the palette
@@ -184,14 +189,28 @@ fn doc_markdown(value: String) -> Option<Documentation> {
     }))
 }
 
-/// Every node kind of the palette, replacing the kind typed so far (`from..off`).
-fn kinds(project: &Project, doc: &Document, from: usize, off: usize) -> Vec<CompletionItem> {
+/// Most items one completion answers; past it the list is marked incomplete, so the editor
+/// asks again as more is typed (a catalog can hold 100,000 events).
+pub const MAX_ITEMS: usize = 200;
+
+/// Whether a candidate matches what was typed (case-insensitive substring).
+fn matches(candidate: &str, typed: &str) -> bool {
+    typed.is_empty() || candidate.to_lowercase().contains(&typed.to_lowercase())
+}
+
+/// Every node kind of the palette that matches the kind typed so far (`from..off`), which it
+/// replaces. Documentation is filled in by `completionItem/resolve`.
+fn kinds(project: &Project, doc: &Document, from: usize, off: usize) -> CompletionResponse {
     let range = doc
         .index
         .range(&doc.text, crate::diag::Span::new(from, off));
-    palette::build(project.catalog())
-        .into_iter()
-        .map(|e| {
+    let typed = &doc.text[from..off];
+    let mut found = palette::kinds(project.catalog()).filter(|k| matches(&k.kind(), typed));
+    let items: Vec<CompletionItem> = found
+        .by_ref()
+        .take(MAX_ITEMS)
+        .map(|k| {
+            let e = k.entry();
             // What a graph writes: `event custom::NAME` needs its name typed after.
             let written = if e.kind == "event custom" {
                 "event custom::".to_string()
@@ -211,22 +230,68 @@ fn kinds(project: &Project, doc: &Document, from: usize, off: usize) -> Vec<Comp
                     CompletionItemKind::CLASS
                 }),
                 detail: Some(format!("{} — {}", e.name, e.category)),
-                documentation: doc_markdown(entry_markdown(&e)),
                 filter_text: Some(written.clone()),
                 text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(range, written))),
+                data: Some(serde_json::json!({ "kind": e.kind })),
                 ..Default::default()
             }
         })
-        .collect()
+        .collect();
+    list(items, found.next().is_some())
 }
 
-/// The event subjects after `event`: `begin_play`, `tick`, `custom::` and the catalog's events.
-fn events(project: &Project) -> Vec<CompletionItem> {
+fn list(items: Vec<CompletionItem>, more: bool) -> CompletionResponse {
+    CompletionResponse::List(CompletionList {
+        is_incomplete: more,
+        items,
+    })
+}
+
+/// `completionItem/resolve`: the documentation of a kind or event item (the node table's
+/// description and pins, or the event's display name, file, time and fields).
+pub fn resolve(project: &Project, mut item: CompletionItem) -> CompletionItem {
+    let kind = item
+        .data
+        .as_ref()
+        .and_then(|d| d.get("kind"))
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_string);
+    let markdown = match kind.as_deref() {
+        Some(k) => crate::nodes::lookup(k)
+            .map(|b| entry_markdown(&palette::builtin_entry(b)))
+            .or_else(|| {
+                let id = k.strip_prefix("event ")?;
+                let d = project.catalog().event(id)?;
+                Some(format!(
+                    "{}\n{}",
+                    super::hover::event_markdown(&d),
+                    entry_markdown(&palette::event_entry(&d))
+                ))
+            })
+            .or_else(|| {
+                palette::kinds(project.catalog())
+                    .find(|p| p.kind() == k)
+                    .map(|p| entry_markdown(&p.entry()))
+            }),
+        None => None,
+    };
+    if let Some(m) = markdown {
+        item.documentation = doc_markdown(m);
+    }
+    item
+}
+
+/// The event subjects after `event`: `begin_play`, `tick`, `custom::` and the catalog's events
+/// that match what was typed.
+fn events(project: &Project, typed: &str) -> CompletionResponse {
     let mut out: Vec<CompletionItem> = ["begin_play", "tick", "custom::"]
         .iter()
+        .filter(|s| matches(s, typed))
         .map(|s| item(s, CompletionItemKind::EVENT, "event".into()))
         .collect();
-    for d in project.catalog().events() {
+    let events = project.catalog().events();
+    let mut found = events.into_iter().filter(|d| matches(&d.id, typed));
+    for d in found.by_ref().take(MAX_ITEMS) {
         out.push(CompletionItem {
             label: d.id.to_string(),
             label_details: Some(CompletionItemLabelDetails {
@@ -235,11 +300,11 @@ fn events(project: &Project) -> Vec<CompletionItem> {
             }),
             kind: Some(CompletionItemKind::EVENT),
             detail: Some(d.name.clone()),
-            documentation: doc_markdown(super::hover::event_markdown(d)),
+            data: Some(serde_json::json!({ "kind": format!("event {}", d.id) })),
             ..Default::default()
         });
     }
-    out
+    list(out, found.next().is_some())
 }
 
 /// The graph's variables with their types.

@@ -38,9 +38,9 @@ pub fn entry(project: &Project, n: &Node) -> Option<PaletteEntry> {
             .event(id)
             .map(|d| palette::event_entry(&d));
     }
-    palette::build(project.catalog())
-        .into_iter()
-        .find(|e| e.kind == key)
+    palette::kinds(project.catalog())
+        .find(|k| k.kind() == key)
+        .map(|k| k.entry())
 }
 
 /// Markdown for a palette entry: name, kind, description, pins and properties.

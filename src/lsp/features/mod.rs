@@ -37,6 +37,7 @@ pub fn capabilities() -> ServerCapabilities {
             },
         )),
         completion_provider: Some(CompletionOptions {
+            resolve_provider: Some(true),
             trigger_characters: Some(vec![".".into(), " ".into(), "{".into(), ",".into()]),
             ..Default::default()
         }),
@@ -63,6 +64,9 @@ pub fn dispatch(project: &Project, docs: &Store, req: Request) -> Option<Respons
                     .and_then(|d| complete::complete(project, d, tp.position)))
             })
         }
+        "completionItem/resolve" => call(req, |item: lsp_types::CompletionItem| {
+            Ok(complete::resolve(project, item))
+        }),
         "textDocument/hover" => call(req, |p: lsp_types::HoverParams| {
             let tp = p.text_document_position_params;
             Ok(doc(&tp.text_document.uri).and_then(|d| hover::hover(project, d, tp.position)))
