@@ -60,9 +60,17 @@ pub fn uri(p: &Path) -> String {
 }
 
 impl Client {
-    /// Starts `sinew lsp` in `cwd` (not the project: the project comes from `rootUri`).
+    /// Starts the test build's `sinew lsp` in a folder that is not the project (the project
+    /// comes from `rootUri`).
     pub fn start() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
+        Client::start_with(Path::new(
+            option_env!("CARGO_BIN_EXE_sinew").expect("built as a test of the sinew binary"),
+        ))
+    }
+
+    /// Starts `BIN lsp`.
+    pub fn start_with(bin: &Path) -> Client {
+        let mut child = Command::new(bin)
             .arg("lsp")
             .current_dir(std::env::temp_dir())
             .stdin(Stdio::piped())
@@ -102,7 +110,11 @@ impl Client {
     /// Starts a server and initializes it on the project `root` (`initializationOptions`
     /// extra, e.g. `{"assets": …}`).
     pub fn initialized(root: &Path, options: Value) -> Client {
-        let mut c = Client::start();
+        Client::initialize(Client::start(), root, options)
+    }
+
+    /// Initializes a started server on the project `root`.
+    pub fn initialize(mut c: Client, root: &Path, options: Value) -> Client {
         let r = c.request(
             "initialize",
             json!({
@@ -115,6 +127,11 @@ impl Client {
         assert!(r.get("result").is_some(), "initialize: {r}");
         c.notify("initialized", json!({}));
         c
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     pub fn stderr(&self) -> String {

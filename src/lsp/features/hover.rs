@@ -77,13 +77,13 @@ pub fn entry_markdown(e: &PaletteEntry) -> String {
 
 /// Markdown for a catalog event: display name, file, time or window, fields.
 pub fn event_markdown(d: &EventDescriptor) -> String {
+    // Shortest round-trip text, as `sinew catalog` prints times.
+    let num = |x: f64| serde_json::Value::from(x).to_string();
     let when = match d.kind {
-        EventKind::Notify { time } => format!("notify at {}", crate::cli::num(time)),
-        EventKind::Window { begin, end } => format!(
-            "window from {} to {}",
-            crate::cli::num(begin),
-            crate::cli::num(end)
-        ),
+        EventKind::Notify { time } => format!("notify at {}", num(time)),
+        EventKind::Window { begin, end } => {
+            format!("window from {} to {}", num(begin), num(end))
+        }
     };
     let mut s = format!("**{}** `{}`\n\n{when} in `{}`\n", d.name, d.id, d.file);
     if !d.fields.is_empty() {
