@@ -162,8 +162,6 @@ impl Server {
             .and_then(|d| d.dynamic_registration)
             .unwrap_or(false);
         self.initialized = true;
-        // Scanned now rather than at `initialized`, so a request that follows at once sees it.
-        self.project.scan();
         InitializeResult {
             capabilities: features::capabilities(),
             server_info: Some(ServerInfo {
@@ -269,9 +267,10 @@ impl Server {
         }
     }
 
-    /// `initialized`: asks the client to watch the assets (when it can) and reports an assets
-    /// folder that could not be read.
+    /// `initialized`: scans the catalog, asks the client to watch the assets (when it can) and
+    /// reports an assets folder that could not be read.
     fn initialized_<W: Write>(&mut self, out: &mut Writer<W>) -> std::io::Result<()> {
+        self.project.scan();
         if let Some(e) = &self.project.error {
             let n = Notification::new(
                 "window/showMessage".into(),
