@@ -121,6 +121,7 @@ fn main() {
             let exe = std::env::current_exe().unwrap();
             exe.parent().unwrap().parent().unwrap().join("sinew")
         });
+    let bin = std::path::absolute(bin).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("projet");
     let t = Instant::now();

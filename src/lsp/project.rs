@@ -19,6 +19,9 @@ pub struct Project {
     empty: Catalog,
     /// Why the assets folder could not be scanned (shown once to the user).
     pub error: Option<String>,
+    /// The palette's kinds in its order ([`crate::palette::kinds`]), kept with the catalog:
+    /// completion filters these strings and builds only the entries it answers.
+    kinds: Vec<Box<str>>,
 }
 
 impl Project {
@@ -37,7 +40,19 @@ impl Project {
             live: None,
             empty: Catalog::default(),
             error: None,
+            kinds: Vec::new(),
         }
+    }
+
+    /// The palette's kinds, in its order.
+    pub fn kinds(&self) -> &[Box<str>] {
+        &self.kinds
+    }
+
+    fn rebuild_kinds(&mut self) {
+        self.kinds = crate::palette::kinds(self.catalog())
+            .map(|k| k.kind().into())
+            .collect();
     }
 
     /// Scans the assets folder (again, whole).
@@ -55,6 +70,7 @@ impl Project {
                 ));
             }
         }
+        self.rebuild_kinds();
     }
 
     /// Brings the catalog up to date after `changed` paths changed (as `sinew watch` does):
@@ -69,7 +85,7 @@ impl Project {
         if changed.is_empty() {
             return false;
         }
-        match &mut self.live {
+        let changed = match &mut self.live {
             Some(l) if self.assets.is_dir() => {
                 let before = l.catalog().diagnostics();
                 let delta = l.refresh(&changed);
@@ -80,7 +96,11 @@ impl Project {
                 self.scan();
                 had || self.live.is_some()
             }
+        };
+        if changed {
+            self.rebuild_kinds();
         }
+        changed
     }
 
     /// Whether `p` lies in the assets folder.

@@ -193,24 +193,27 @@ fn doc_markdown(value: String) -> Option<Documentation> {
 /// asks again as more is typed (a catalog can hold 100,000 events).
 pub const MAX_ITEMS: usize = 200;
 
-/// Whether a candidate matches what was typed (case-insensitive substring).
+/// Whether a candidate matches what was typed (ASCII case-insensitive substring; nothing
+/// allocated: it runs once per palette entry).
 fn matches(candidate: &str, typed: &str) -> bool {
-    typed.is_empty() || candidate.to_lowercase().contains(&typed.to_lowercase())
+    typed.is_empty()
+        || candidate
+            .as_bytes()
+            .windows(typed.len())
+            .any(|w| w.eq_ignore_ascii_case(typed.as_bytes()))
 }
 
 /// Every node kind of the palette that matches the kind typed so far (`from..off`), which it
 /// replaces. Documentation is filled in by `completionItem/resolve`.
 fn kinds(project: &Project, doc: &Document, from: usize, off: usize) -> CompletionResponse {
-    let range = doc
-        .index
-        .range(&doc.text, crate::diag::Span::new(from, off));
+    let range = doc.index.range(&doc.text, crate::diag::Span::new(from, off));
     let typed = &doc.text[from..off];
-    let mut found = palette::kinds(project.catalog()).filter(|k| matches(&k.kind(), typed));
+    let mut found = project.kinds().iter().filter(|k| matches(k, typed));
     let items: Vec<CompletionItem> = found
         .by_ref()
         .take(MAX_ITEMS)
-        .map(|k| {
-            let e = k.entry();
+        .filter_map(|k| super::hover::entry_of_kind(project, k))
+        .map(|e| {
             // What a graph writes: `event custom::NAME` needs its name typed after.
             let written = if e.kind == "event custom" {
                 "event custom::".to_string()
@@ -289,9 +292,16 @@ fn events(project: &Project, typed: &str) -> CompletionResponse {
         .filter(|s| matches(s, typed))
         .map(|s| item(s, CompletionItemKind::EVENT, "event".into()))
         .collect();
-    let events = project.catalog().events();
-    let mut found = events.into_iter().filter(|d| matches(&d.id, typed));
-    for d in found.by_ref().take(MAX_ITEMS) {
+    // The catalog's events, from the palette's kinds (`event animseq::…`).
+    let mut found = project
+        .kinds()
+        .iter()
+        .filter_map(|k| k.strip_prefix("event "))
+        .filter(|id| id.starts_with("animseq::") && matches(id, typed));
+    for id in found.by_ref().take(MAX_ITEMS) {
+        let Some(d) = project.catalog().event(id) else {
+            continue;
+        };
         out.push(CompletionItem {
             label: d.id.to_string(),
             label_details: Some(CompletionItemLabelDetails {

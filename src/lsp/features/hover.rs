@@ -28,8 +28,12 @@ pub fn palette_key(n: &Node) -> String {
 /// The palette entry (built-in or catalog event; game nodes once the palette has them) of a
 /// node as written.
 pub fn entry(project: &Project, n: &Node) -> Option<PaletteEntry> {
-    let key = palette_key(n);
-    if let Some(k) = crate::nodes::lookup(&key) {
+    entry_of_kind(project, &palette_key(n))
+}
+
+/// The palette entry of a kind (a [`palette::PaletteKind::kind`]).
+pub fn entry_of_kind(project: &Project, key: &str) -> Option<PaletteEntry> {
+    if let Some(k) = crate::nodes::lookup(key) {
         return Some(palette::builtin_entry(k));
     }
     if let Some(id) = key.strip_prefix("event ") {
