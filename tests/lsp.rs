@@ -541,3 +541,67 @@ fn a_client_that_disconnects_ends_the_server_within_five_seconds() {
     c.notify("exit", Value::Null);
     assert_eq!(c.wait_exit(Duration::from_secs(5)).code(), Some(1));
 }
+
+#[test]
+fn every_position_of_every_prefix_answers_without_an_internal_error() {
+    // Every position of the fixture, as typed so far (each line prefix is the end of a buffer
+    // being written), for every position-taking request.
+    let root = fixture();
+    let path = root.join("graphs/pas.bpg");
+    let text = read(&path);
+    let u = uri(&path);
+    let mut c = Client::initialized(&root, json!({}));
+    c.open(&u, &text);
+    let mut version = 1;
+    let mut ends: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
+    ends.extend(text.char_indices().map(|(i, _)| i).filter(|i| i % 7 == 0));
+    ends.sort();
+    ends.dedup();
+    for end in ends {
+        let prefix = &text[..end];
+        version += 1;
+        c.change(&u, version, prefix);
+        let last = pos(prefix, prefix.lines().last().unwrap_or(""), 0, true);
+        let last = if prefix.ends_with('\n') || prefix.is_empty() {
+            json!({"line": prefix.matches('\n').count(), "character": 0})
+        } else {
+            json!({"line": prefix.matches('\n').count(), "character": last["character"]})
+        };
+        for method in [
+            "textDocument/completion",
+            "textDocument/hover",
+            "textDocument/definition",
+        ] {
+            let r = c.request(method, at(&u, last.clone()));
+            assert!(
+                r.get("error").is_none(),
+                "{method} at the end of {prefix:?}: {r}"
+            );
+        }
+        let r = c.request(
+            "textDocument/references",
+            json!({"textDocument": td(&u), "position": last, "context": {"includeDeclaration": true}}),
+        );
+        assert!(
+            r.get("error").is_none(),
+            "references at the end of {prefix:?}: {r}"
+        );
+    }
+    // Every position of the whole text.
+    version += 1;
+    c.change(&u, version, &text);
+    for (line, l) in text.lines().enumerate() {
+        for character in 0..=l.encode_utf16().count() {
+            let p = json!({"line": line, "character": character});
+            for method in [
+                "textDocument/completion",
+                "textDocument/hover",
+                "textDocument/definition",
+            ] {
+                let r = c.request(method, at(&u, p.clone()));
+                assert!(r.get("error").is_none(), "{method} at {p}: {r}");
+            }
+        }
+    }
+    assert_eq!(c.shutdown().code(), Some(0));
+}

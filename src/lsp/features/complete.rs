@@ -39,7 +39,9 @@ pub fn complete(project: &Project, doc: &Document, pos: Position) -> Option<Comp
         }
         _ => None,
     };
-    if word(&ctx[0]) == "node" && ctx.len() >= 3 && ctx[2].kind == Tok::Eq {
+    // Only the word being typed (`node|`, `var|`): nothing to complete from yet.
+    let first = ctx.first()?;
+    if word(first) == "node" && ctx.len() >= 3 && ctx[2].kind == Tok::Eq {
         node_item(project, doc, text, ctx, partial, off)
     } else if ctx.len() >= 2 && ctx[1].kind == Tok::Dot {
         link_item(project, doc, text, ctx)
@@ -206,7 +208,9 @@ fn matches(candidate: &str, typed: &str) -> bool {
 /// Every node kind of the palette that matches the kind typed so far (`from..off`), which it
 /// replaces. Documentation is filled in by `completionItem/resolve`.
 fn kinds(project: &Project, doc: &Document, from: usize, off: usize) -> CompletionResponse {
-    let range = doc.index.range(&doc.text, crate::diag::Span::new(from, off));
+    let range = doc
+        .index
+        .range(&doc.text, crate::diag::Span::new(from, off));
     let typed = &doc.text[from..off];
     let mut found = project.kinds().iter().filter(|k| matches(k, typed));
     let items: Vec<CompletionItem> = found
