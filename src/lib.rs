@@ -17,6 +17,8 @@ pub mod escape;
 pub mod fsutil;
 pub mod graph;
 pub mod import;
+#[cfg(feature = "cli")]
+pub mod lsp;
 pub mod nodes;
 pub mod number;
 pub mod palette;

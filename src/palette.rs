@@ -135,11 +135,39 @@ pub fn event_entry(d: &EventDescriptor) -> PaletteEntry {
 
 /// The whole palette: built-ins in table order, then events sorted by identity.
 pub fn build(catalog: &Catalog) -> Vec<PaletteEntry> {
+    kinds(catalog).map(|k| k.entry()).collect()
+}
+
+/// One palette entry before it is built: what an editor filters by kind first (a catalog of
+/// 100,000 events builds only the entries it shows).
+#[derive(Clone, Copy, Debug)]
+pub enum PaletteKind<'a> {
+    Builtin(&'static NodeKind),
+    Event(&'a EventDescriptor),
+}
+
+impl PaletteKind<'_> {
+    /// The entry's `kind` ([`PaletteEntry::kind`]).
+    pub fn kind(&self) -> std::borrow::Cow<'static, str> {
+        match self {
+            PaletteKind::Builtin(k) => k.kind.into(),
+            PaletteKind::Event(d) => format!("event {}", d.id).into(),
+        }
+    }
+    pub fn entry(&self) -> PaletteEntry {
+        match self {
+            PaletteKind::Builtin(k) => builtin_entry(k),
+            PaletteKind::Event(d) => event_entry(d),
+        }
+    }
+}
+
+/// The palette's entries unbuilt, in [`build`]'s order (the one list both read).
+pub fn kinds(catalog: &Catalog) -> impl Iterator<Item = PaletteKind<'_>> {
     BUILTINS
         .iter()
-        .map(builtin_entry)
-        .chain(catalog.events().into_iter().map(event_entry))
-        .collect()
+        .map(PaletteKind::Builtin)
+        .chain(catalog.events().into_iter().map(PaletteKind::Event))
 }
 
 /// What changed in the palette, by kind (each sorted).

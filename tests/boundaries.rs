@@ -41,6 +41,7 @@ const IO: &[&str] = &[
     "main.rs",
     "studio",
     "bevy",
+    "lsp",
 ];
 
 /// Modules a module must not name (`crate::X`) outside comments and tests.
@@ -87,6 +88,8 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["runtime", "project", "scene", "compile", "catalog", "cli"],
     ),
     ("workspace", &["runtime", "cli"]),
+    // The language server reads graphs through the compiler and the catalog, never runs them.
+    ("lsp", &["runtime", "cli", "studio", "reload", "bevy"]),
 ];
 
 /// The words that mean file-system access.

@@ -126,6 +126,13 @@ pub enum Command {
     Import(import::Args),
     /// Prints every bone's local transform of one `.animseq` at a clip time.
     Sample(sample::Args),
+    /// Serves the language server protocol for `.bpg` on standard input and output
+    /// (`docs/editors.md`); the project is the editor's workspace folder.
+    Lsp {
+        /// Accepted for clients that pass it; standard input and output is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
     /// Keeps the catalog, palette, graphs and scenes checked as files change (PATH: `graphs`).
     Watch {
         paths: Vec<PathBuf>,
@@ -251,6 +258,7 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
         Command::Diff(args) => review::run(ctx, &args, out),
         Command::Import(args) => import::run(ctx, &args, out),
         Command::Sample(args) => sample::run(ctx, &args, out),
+        Command::Lsp { stdio: _ } => Ok(crate::lsp::run()),
         Command::Watch {
             paths,
             assets,
