@@ -32,11 +32,12 @@ macro_rules! var_set {
 /// `dst = op(var)`, then `var = dst`: one lookup of the variable, the value kept in a machine
 /// register (the `var.*` update superinstructions).
 macro_rules! var_update {
-    ($m:expr, $pc:expr, $st:expr, $bank:expr, $dst:expr, $idx:expr, $variant:ident, $op:expr) => {{
+    ($m:expr, $pc:expr, $st:expr, $bank:expr, $dst:expr, $idx:expr, $variant:ident, |$x:ident| $op:expr) => {{
         let y = match $st.vars.get_mut($idx.0 as usize) {
-            Some(Value::$variant(x)) => {
-                let y = ($op)(*x);
-                *x = y;
+            Some(Value::$variant(v)) => {
+                let $x = *v;
+                let y = $op;
+                *v = y;
                 y
             }
             _ => return fail($m, $pc, STATE_MISMATCH),
@@ -333,35 +334,35 @@ pub(super) fn exec<R: Recorder>(
             Instr::BoolXor { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] ^ n.b[ix(b.0)],
             Instr::BoolNot { dst, a } => n.b[ix(dst.0)] = !n.b[ix(a.0)],
             Instr::VarAddI { dst, var, b } => {
-                var_update!(m, here, st, n.i, dst, var, Int, |x: i64| x
+                var_update!(m, here, st, n.i, dst, var, Int, |x| x
                     .wrapping_add(n.i[ix(b.0)]))
             }
             Instr::VarAddIK { dst, var, b } => {
-                var_update!(m, here, st, n.i, dst, var, Int, |x: i64| x
+                var_update!(m, here, st, n.i, dst, var, Int, |x| x
                     .wrapping_add(m.int_k(b)))
             }
             Instr::VarSubI { dst, var, b } => {
-                var_update!(m, here, st, n.i, dst, var, Int, |x: i64| x
+                var_update!(m, here, st, n.i, dst, var, Int, |x| x
                     .wrapping_sub(n.i[ix(b.0)]))
             }
             Instr::VarSubIK { dst, var, b } => {
-                var_update!(m, here, st, n.i, dst, var, Int, |x: i64| x
+                var_update!(m, here, st, n.i, dst, var, Int, |x| x
                     .wrapping_sub(m.int_k(b)))
             }
             Instr::VarAddF { dst, var, b } => {
-                var_update!(m, here, st, n.f, dst, var, Float, |x: f64| x + n.f[ix(b.0)])
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x + n.f[ix(b.0)])
             }
             Instr::VarAddFK { dst, var, b } => {
-                var_update!(m, here, st, n.f, dst, var, Float, |x: f64| x + m.float_k(b))
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x + m.float_k(b))
             }
             Instr::VarSubFK { dst, var, b } => {
-                var_update!(m, here, st, n.f, dst, var, Float, |x: f64| x - m.float_k(b))
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x - m.float_k(b))
             }
             Instr::VarMulF { dst, var, b } => {
-                var_update!(m, here, st, n.f, dst, var, Float, |x: f64| x * n.f[ix(b.0)])
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x * n.f[ix(b.0)])
             }
             Instr::VarMulFK { dst, var, b } => {
-                var_update!(m, here, st, n.f, dst, var, Float, |x: f64| x * m.float_k(b))
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x * m.float_k(b))
             }
             Instr::IntAddK { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_add(m.int_k(b)),
             Instr::IntSubK { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_sub(m.int_k(b)),

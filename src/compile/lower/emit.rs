@@ -650,8 +650,8 @@ impl<'a> Emitter<'a, '_> {
                     I::IntGeK { dst, a, b } => (cmp(5, dst), Err((a, b))),
                     _ => (None, Ok((bc::Reg::new(0), bc::Reg::new(0)))),
                 };
-                match rel.map(|r| if when { r } else { NOT[r] }) {
-                    Some(r) => Some(match regs {
+                rel.map(|r| if when { r } else { NOT[r] })
+                    .map(|r| match regs {
                         Ok((a, b)) => [
                             I::JmpIntEq { a, b, target },
                             I::JmpIntNe { a, b, target },
@@ -668,9 +668,7 @@ impl<'a> Emitter<'a, '_> {
                             I::JmpIntGtK { a, b, target },
                             I::JmpIntGeK { a, b, target },
                         ][r],
-                    }),
-                    None => None,
-                }
+                    })
             }
             None => None,
         };
