@@ -1,7 +1,8 @@
 //! VM speed side by side in one criterion run: the same footstep-counting handler and the same
 //! arithmetic loop as a Sinew graph (compiled from `.bpg` text, run by `Vm::run_handler`), as a
-//! rhai script, as Lua 5.4 (mlua, vendored) and as native Rust. Every implementation is checked
-//! to compute the same result before anything is timed.
+//! rhai script, as Lua 5.4 (mlua, vendored), as WebAssembly text (compiled by `wat`, run by the
+//! `wasmi` interpreter) and as native Rust. Every implementation is checked to compute the same
+//! result before anything is timed.
 
 use std::hint::black_box;
 
@@ -14,52 +15,10 @@ use sinew::diag::SourceFile;
 use sinew::vm::{InstanceState, NullHost, Outcome, Vm};
 
 /// Footstep handler: count the step; every fourth step is loud and is remembered.
-const FOOTSTEP_BPG: &str = r#"
-graph footsteps
-
-var steps: int = 0
-var last_loud_step: int = 0
-
-node step   = event custom::footstep
-node get    = var.get steps
-node inc    = int.add { b = 1 }
-node set    = var.set steps
-node rem    = int.rem { b = 4 }
-node loud   = int.eq { b = 0 }
-node branch = flow.branch
-node mark   = var.set last_loud_step
-
-step.then     -> set.exec
-get.value     -> inc.a
-inc.out       -> set.value
-set.then      -> branch.exec
-set.value     -> rem.a
-rem.out       -> loud.a
-loud.out      -> branch.condition
-branch.true   -> mark.exec
-set.value     -> mark.value
-"#;
+const FOOTSTEP_BPG: &str = include_str!("../tests/fixtures/graphs/vm/footsteps.bpg");
 
 /// Arithmetic loop: `sum = 0; for i in 0..=999 { sum = sum + i }`, the sum kept in a variable.
-const SUM_BPG: &str = r#"
-graph sum_loop
-
-var sum: int = 0
-
-node run   = event custom::run
-node reset = var.set sum { value = 0 }
-node loop  = flow.for { first = 0, last = 999 }
-node get   = var.get sum
-node add   = int.add
-node set   = var.set sum
-
-run.then   -> reset.exec
-reset.then -> loop.exec
-loop.body  -> set.exec
-get.value  -> add.a
-loop.index -> add.b
-add.out    -> set.value
-"#;
+const SUM_BPG: &str = include_str!("../tests/fixtures/graphs/vm/sum_loop.bpg");
 
 const FOOTSTEP_RHAI: &str = r#"
 fn on_footstep() {
@@ -111,6 +70,29 @@ local function run()
     end
 end
 return run, function() return sum end
+"#;
+
+/// State in mutable globals (a wasm module's own variables, as a graph's are its instance's).
+const FOOTSTEP_WAT: &str = r#"
+(module
+  (global $steps (export "steps") (mut i64) (i64.const 0))
+  (global $last_loud_step (export "last_loud_step") (mut i64) (i64.const 0))
+  (func (export "on_footstep")
+    (global.set $steps (i64.add (global.get $steps) (i64.const 1)))
+    (if (i64.eqz (i64.rem_s (global.get $steps) (i64.const 4)))
+      (then (global.set $last_loud_step (global.get $steps))))))
+"#;
+
+/// The sum in a global written every iteration, the counter in a local (as Lua's `for`).
+const SUM_WAT: &str = r#"
+(module
+  (global $sum (export "sum") (mut i64) (i64.const 0))
+  (func (export "run") (local $i i64)
+    (global.set $sum (i64.const 0))
+    (loop $next
+      (global.set $sum (i64.add (global.get $sum) (local.get $i)))
+      (local.set $i (i64.add (local.get $i) (i64.const 1)))
+      (br_if $next (i64.le_s (local.get $i) (i64.const 999))))))
 "#;
 
 /// Events per correctness check: ends on a loud step after a quiet one.
@@ -265,6 +247,48 @@ impl LuaSide {
 }
 
 // ---------------------------------------------------------------------------------------------
+// wasmi
+
+struct Wasmi {
+    store: wasmi::Store<()>,
+    instance: wasmi::Instance,
+    func: wasmi::TypedFunc<(), ()>,
+}
+
+impl Wasmi {
+    fn new(text: &str, func: &str) -> Wasmi {
+        let bytes = wat::parse_str(text).expect("wat parses");
+        let engine = wasmi::Engine::default();
+        let module = wasmi::Module::new(&engine, &bytes).expect("wasm module validates");
+        let mut store = wasmi::Store::new(&engine, ());
+        let instance = wasmi::Linker::<()>::new(&engine)
+            .instantiate_and_start(&mut store, &module)
+            .expect("wasm module instantiates");
+        let func = instance
+            .get_typed_func::<(), ()>(&store, func)
+            .expect("exported function");
+        Wasmi {
+            store,
+            instance,
+            func,
+        }
+    }
+
+    #[inline]
+    fn run(&mut self) {
+        let r: () = self.func.call(&mut self.store, ()).expect("wasm call");
+        black_box(r);
+    }
+
+    fn global(&self, name: &str) -> i64 {
+        self.instance
+            .get_global(&self.store, name)
+            .and_then(|g| g.get(&self.store).i64())
+            .expect("wasm i64 global")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Native
 
 #[derive(Default)]
@@ -309,12 +333,14 @@ fn footsteps(c: &mut Criterion) {
     let mut rhai = Rhai::new(FOOTSTEP_RHAI, "on_footstep", &["steps", "last_loud_step"]);
     let lua = LuaSide::new(FOOTSTEP_LUA_UPVALUES);
     let lua_g = LuaSide::new(FOOTSTEP_LUA_GLOBALS);
+    let mut wasm = Wasmi::new(FOOTSTEP_WAT, "on_footstep");
     let mut native = NativeFootsteps::default();
     for _ in 0..CHECK_EVENTS {
         sinew.run();
         rhai.run();
         lua.run();
         lua_g.run();
+        wasm.run();
         native.on_footstep();
     }
     let want = (CHECK_STEPS, CHECK_LAST_LOUD);
@@ -334,6 +360,11 @@ fn footsteps(c: &mut Criterion) {
         want,
         "lua globals"
     );
+    assert_eq!(
+        (wasm.global("steps"), wasm.global("last_loud_step")),
+        want,
+        "wasmi"
+    );
     assert_eq!((native.steps, native.last_loud_step), want, "native");
 
     let mut g = c.benchmark_group("vm_compare/footstep");
@@ -341,6 +372,7 @@ fn footsteps(c: &mut Criterion) {
     g.bench_function("rhai", |b| b.iter(|| rhai.run()));
     g.bench_function("lua54_upvalues", |b| b.iter(|| lua.run()));
     g.bench_function("lua54_globals", |b| b.iter(|| lua_g.run()));
+    g.bench_function("wasmi", |b| b.iter(|| wasm.run()));
     g.bench_function("native", |b| {
         b.iter(|| black_box(&mut native).on_footstep())
     });
@@ -351,22 +383,26 @@ fn sum_loop(c: &mut Criterion) {
     let mut sinew = Sinew::new("sum_loop.bpg", SUM_BPG, "custom::run");
     let mut rhai = Rhai::new(SUM_RHAI, "run", &["sum"]);
     let lua = LuaSide::new(SUM_LUA);
+    let mut wasm = Wasmi::new(SUM_WAT, "run");
     let mut native = NativeSum::default();
     for _ in 0..3 {
         sinew.run();
         rhai.run();
         lua.run();
+        wasm.run();
         native.run();
     }
     assert_eq!(sinew.var("sum"), CHECK_SUM, "sinew");
     assert_eq!(rhai.var("sum"), CHECK_SUM, "rhai");
     assert_eq!(lua.state::<i64>(), CHECK_SUM, "lua");
+    assert_eq!(wasm.global("sum"), CHECK_SUM, "wasmi");
     assert_eq!(native.sum, CHECK_SUM, "native");
 
     let mut g = c.benchmark_group("vm_compare/sum_0_999");
     g.bench_function("sinew", |b| b.iter(|| sinew.run()));
     g.bench_function("rhai", |b| b.iter(|| rhai.run()));
     g.bench_function("lua54", |b| b.iter(|| lua.run()));
+    g.bench_function("wasmi", |b| b.iter(|| wasm.run()));
     g.bench_function("native", |b| b.iter(|| black_box(&mut native).run()));
     g.finish();
 }

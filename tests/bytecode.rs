@@ -1961,3 +1961,126 @@ fn many_overlapping_handlers_are_rejected_before_scanning_code() {
     let e = verify(m).unwrap_err();
     assert!(e.message.contains("overlaps"), "{e}");
 }
+
+/// The definite-assignment analysis' notion of which register operands an instruction writes
+/// (`bytecode::defined::writes`) agrees with the node table: the instruction of a built-in
+/// node's name takes the node's data outputs first, then its inputs (`docs/bytecode.md`), so
+/// its first operands — exactly as many as the node has data outputs — are the written ones.
+#[test]
+fn written_operands_are_the_node_tables_outputs() {
+    use sinew::nodes::{PinSpec, PinType};
+    let mut checked = 0;
+    for k in sinew::nodes::BUILTINS {
+        let Some(op) = Instr::opcode_of(k.kind) else {
+            continue;
+        };
+        let info = Instr::info(op).expect("opcode");
+        let n = info.operands.len() as u32;
+        let ins = Instr::from_operands(op, &(0..n).collect::<Vec<_>>()).expect(k.kind);
+        let outs = k
+            .outputs
+            .iter()
+            .filter(|p| !matches!(p.ty, PinSpec::Fixed(PinType::Exec)))
+            .count();
+        let mut regs = Vec::new();
+        ins.for_each_operand(&mut |name, kind, _| {
+            if matches!(kind, OperandKind::Reg(_)) {
+                regs.push(sinew::bytecode::defined::writes(&ins, name));
+            }
+        });
+        let want: Vec<bool> = (0..regs.len()).map(|i| i < outs).collect();
+        assert_eq!(regs, want, "{}", k.kind);
+        checked += 1;
+    }
+    assert!(checked >= 60, "{checked} node kinds with an instruction");
+    // The superinstructions write their `dst` and read everything else.
+    for o in OPCODES.iter().filter(|o| o.opcode >= 0xE0) {
+        let ins = Instr::from_operands(o.opcode, &vec![0; o.operands.len()]).expect(o.mnemonic);
+        for (name, kind) in o.operands {
+            if matches!(kind, OperandKind::Reg(_)) {
+                assert_eq!(sinew::bytecode::defined::writes(&ins, name), *name == "dst");
+            }
+        }
+    }
+}
+
+/// Registers are zeroed before a handler runs exactly when some path may read one before
+/// writing it: a handler whose jump skips the write reads 0 even right after another handler
+/// left 5 in that register; one that writes on every path (a loop, both sides of a branch)
+/// needs no zeroing.
+#[test]
+fn registers_read_before_written_are_zeroed_and_only_then() {
+    let mut mb = ModuleBuilder::new("defined");
+    let out = mb.var::<I>("out", Const::Int(-1));
+    let five = mb.const_int(5);
+    let yes = mb.const_bool(true);
+    // `writer`: i0 = 5.
+    let mut h = mb.handler("custom::writer", &[]);
+    let (r, c) = (h.reg::<I>(), h.reg::<B>());
+    h.emit(Instr::LdcI { dst: r, c: five });
+    h.emit(Instr::VarSetI { var: out, src: r });
+    h.emit(Instr::Ret {});
+    h.finish().unwrap();
+    // `skipper`: jumps over its write of i0, then reads it.
+    let mut h = mb.handler("custom::skipper", &[]);
+    let (r, c2) = (h.reg::<I>(), h.reg::<B>());
+    let over = h.label();
+    h.emit(Instr::LdcB { dst: c2, c: yes });
+    h.emit(Instr::JmpIf {
+        cond: c2,
+        target: over.target(),
+    });
+    h.emit(Instr::LdcI { dst: r, c: five });
+    h.bind(over);
+    h.emit(Instr::VarSetI { var: out, src: r });
+    h.emit(Instr::Ret {});
+    h.finish().unwrap();
+    // `both`: writes i0 on both sides of a branch and in a loop, then reads it.
+    let mut h = mb.handler("custom::both", &[]);
+    let (r, c3) = (h.reg::<I>(), h.reg::<B>());
+    let (other, join) = (h.label(), h.label());
+    h.emit(Instr::LdcB { dst: c3, c: yes });
+    h.emit(Instr::JmpIfNot {
+        cond: c3,
+        target: other.target(),
+    });
+    h.emit(Instr::LdcI { dst: r, c: five });
+    h.emit(Instr::Jmp {
+        target: join.target(),
+    });
+    h.bind(other);
+    h.emit(Instr::LdcI { dst: r, c: five });
+    h.bind(join);
+    h.emit(Instr::VarSetI { var: out, src: r });
+    h.emit(Instr::Ret {});
+    h.finish().unwrap();
+    let _ = c;
+    let m = verify(mb.finish()).unwrap();
+    let idx = |e: &str| m.handler_index(e).unwrap();
+    assert!(!m.needs_reset(idx("custom::writer")));
+    assert!(m.needs_reset(idx("custom::skipper")));
+    assert!(!m.needs_reset(idx("custom::both")));
+    let mut vm = Vm::new();
+    let mut st = InstanceState::new(&m, 0);
+    for e in ["custom::writer", "custom::skipper"] {
+        let o = vm.run_handler(&m, &mut st, idx(e), &[], &mut NullHost, DEFAULT_BUDGET);
+        assert_eq!(o, Outcome::Completed);
+    }
+    assert_eq!(
+        st.vars()[0],
+        Value::Int(0),
+        "the skipped register reads zero"
+    );
+    let o = vm.run_handler(
+        &m,
+        &mut st,
+        idx("custom::both"),
+        &[],
+        &mut NullHost,
+        DEFAULT_BUDGET,
+    );
+    assert_eq!(
+        (o, st.vars()[0].clone()),
+        (Outcome::Completed, Value::Int(5))
+    );
+}

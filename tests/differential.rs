@@ -1,6 +1,6 @@
 //! Differential tests: the compiled bytecode on the VM against the tree-walking reference
-//! evaluator (`tests/support/reference.rs`) — on every `tests/fixtures/graphs/ok` fixture, on hand-written edge
-//! cases and on random well-typed graphs. After every invocation both sides must agree on the
+//! evaluator (`tests/support/reference.rs`) — on every `tests/fixtures/graphs/ok` and `vm`
+//! fixture, on hand-written edge cases and on random well-typed graphs. After every invocation both sides must agree on the
 //! outcome (completed / suspended for the same time / aborted by the same error at the same
 //! node), the variables, the stored exec-node outputs and the host calls.
 
@@ -215,6 +215,8 @@ struct Stats {
     yields: usize,
     /// Stopped early: a budget error (state after it is not comparable).
     stopped: bool,
+    /// The opcodes of the compiled module.
+    opcodes: BTreeSet<u16>,
 }
 
 struct Harness<'a> {
@@ -646,6 +648,7 @@ fn check(name: &str, text: &str, script: &[Step], budget: u64) -> Result<Stats, 
         }
     }
     let mut h = Harness::new(m, g, budget);
+    h.stats.opcodes = m.module().code.iter().map(|i| i.opcode()).collect();
     h.run(script).map_err(|e| {
         let tail: Vec<&String> = h.log.iter().rev().take(6).collect();
         format!("{name}: {e}\nlast invocations (newest first):\n{tail:#?}")
@@ -691,25 +694,55 @@ fn assert_agree(name: &str, text: &str) -> Stats {
     }
 }
 
-#[test]
-fn ok_fixtures_agree() {
-    let mut n = 0;
-    let mut paths: Vec<_> = std::fs::read_dir("tests/fixtures/graphs/ok")
-        .expect("tests/fixtures/graphs/ok")
+/// The `ok` fixtures that run (the others are syntax showcases) and the VM's own
+/// (`tests/fixtures/graphs/vm`: the benchmark graphs, compare-and-branch shapes), with their
+/// names.
+fn ok_fixtures() -> Vec<(String, String)> {
+    let mut paths: Vec<_> = ["tests/fixtures/graphs/ok", "tests/fixtures/graphs/vm"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).expect(d))
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "bpg"))
         .collect();
     paths.sort();
-    for p in paths {
-        let file = p
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
-        if file == "all_forms.bpg" || file == "messy.bpg" {
-            continue;
-        }
-        let text = std::fs::read_to_string(&p).expect("read fixture");
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let file = p.file_name()?.to_string_lossy().to_string();
+            let skip = file == "all_forms.bpg" || file == "messy.bpg";
+            (!skip).then(|| (file, std::fs::read_to_string(&p).expect("read fixture")))
+        })
+        .collect()
+}
+
+/// Every superinstruction the compiler emits (opcodes from 0xE0: literal operands, compare
+/// and branch, variable updates) is in graphs the VM and the reference agree on: the `ok`
+/// fixtures and the random graphs of `random_graphs_cover_the_node_library`.
+#[test]
+fn every_superinstruction_is_differentially_checked() {
+    let mut seen = BTreeSet::new();
+    for (file, text) in ok_fixtures() {
+        let stats = assert_agree(&file, &text);
+        assert!(stats.invocations >= 2, "{file}: {stats:?}");
+        seen.extend(stats.opcodes);
+    }
+    for text in random_texts(300) {
+        let s = check("random.bpg", &text, &random_script(), DEFAULT_BUDGET)
+            .unwrap_or_else(|e| panic!("{e}\n--- graph\n{text}"));
+        seen.extend(s.opcodes);
+    }
+    let missing: Vec<&str> = sinew::bytecode::OPCODES
+        .iter()
+        .filter(|o| o.opcode >= 0xE0 && !seen.contains(&o.opcode))
+        .map(|o| o.mnemonic)
+        .collect();
+    assert!(missing.is_empty(), "never emitted and checked: {missing:?}");
+}
+
+#[test]
+fn ok_fixtures_agree() {
+    let mut n = 0;
+    for (file, text) in ok_fixtures() {
         let stats = assert_agree(&file, &text);
         assert!(stats.invocations >= 2, "{file}: {stats:?}");
         n += 1;
@@ -740,6 +773,19 @@ fn div_and_rem_by_zero_abort_at_the_same_node() {
     ];
     let s = check("div0", text, &script, DEFAULT_BUDGET).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((s.errors, s.invocations), (2, 5), "{s:?}");
+    // A literal zero divisor: the constant-operand forms (`int.div.k`, `int.rem.k`) abort too.
+    let text = "graph div0k\nvar n: int = 5\n\
+         node start = event begin_play\nnode r = event custom::r\n\
+         node g = var.get n\nnode d = int.div { b = 0 }\nnode m = int.rem { b = 0 }\n\
+         node set1 = var.set n\nnode set2 = var.set n\n\
+         start.then -> set1.exec\ng.value -> d.a\nd.out -> set1.value\n\
+         r.then -> set2.exec\ng.value -> m.a\nm.out -> set2.value\n";
+    let s = check("div0k", text, &script, DEFAULT_BUDGET).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((s.errors, s.invocations), (4, 4), "{s:?}");
+    for k in ["int.div.k", "int.rem.k"] {
+        let op = sinew::bytecode::Instr::opcode_of(k).expect(k);
+        assert!(s.opcodes.contains(&op), "{k} not emitted: {:?}", s.opcodes);
+    }
 }
 
 /// Chains entered from several places in one handler stay real calls (a sequence output and
@@ -995,23 +1041,42 @@ fn random_case(text: &str) -> Result<(), TestCaseError> {
 /// The generator reaches what the differential test is meant to cover: 300 graphs from a fixed
 /// pseudo-random choice stream all compile and agree, and together they contain every exec
 /// kind, yield, abort, and run a non-trivial number of invocations.
+/// `count` random graphs from a fixed pseudo-random choice stream.
+fn random_texts(count: usize) -> Vec<String> {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    (0..count)
+        .map(|_| {
+            let choices: Vec<u16> = (0..400)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x >> 16) as u16
+                })
+                .collect();
+            support::graphgen::graph(&choices)
+        })
+        .collect()
+}
+
+/// The script each of [`random_texts`] runs.
+fn random_script() -> [Step; 5] {
+    [
+        Step::Fire("begin_play".into()),
+        Step::Tick(0.016),
+        Step::Fire("custom::ping".into()),
+        Step::Tick(0.5),
+        Step::Tick(2.0),
+    ]
+}
+
 #[test]
 fn random_graphs_cover_the_node_library() {
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut kinds = BTreeSet::new();
     let (mut invocations, mut errors, mut yields, mut nodes) = (0, 0, 0, 0);
     // Graphs declaring a payload for `custom::ping`, and links out of / into its fields.
     let (mut declared, mut read, mut given) = (0, 0, 0);
-    for _ in 0..300 {
-        let choices: Vec<u16> = (0..400)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 16) as u16
-            })
-            .collect();
-        let text = support::graphgen::graph(&choices);
+    for text in random_texts(300) {
         declared += usize::from(text.contains("event custom::ping {"));
         for line in text.lines() {
             let field = |s: &str| {
@@ -1030,14 +1095,7 @@ fn random_graphs_cover_the_node_library() {
                 }
             }
         }
-        let script = [
-            Step::Fire("begin_play".into()),
-            Step::Tick(0.016),
-            Step::Fire("custom::ping".into()),
-            Step::Tick(0.5),
-            Step::Tick(2.0),
-        ];
-        let s = check("random.bpg", &text, &script, DEFAULT_BUDGET)
+        let s = check("random.bpg", &text, &random_script(), DEFAULT_BUDGET)
             .unwrap_or_else(|e| panic!("{e}\n--- graph\n{text}"));
         invocations += s.invocations;
         errors += s.errors;

@@ -194,6 +194,7 @@ impl ModuleBuilder {
             floor: [0; 6],
             free: Default::default(),
             labels: Vec::new(),
+            bound_at: None,
             node,
         }
     }
@@ -222,6 +223,8 @@ pub struct HandlerBuilder<'a> {
     /// Registers freed by [`HandlerBuilder::free_reg`], reused before `next` grows.
     free: [Vec<u16>; 6],
     labels: Vec<Option<u32>>,
+    /// The pc the latest [`HandlerBuilder::bind`] bound a label to.
+    bound_at: Option<u32>,
     node: NodeId,
 }
 
@@ -304,6 +307,40 @@ impl HandlerBuilder<'_> {
         if let Some(slot) = self.labels.get_mut(l.0 as usize) {
             *slot = Some(pc);
         }
+        self.bound_at = Some(pc);
+    }
+
+    /// The handler's last `N` instructions, when the next one emitted may replace them by
+    /// [`HandlerBuilder::replace_tail`] (a superinstruction of them and what follows): `None`
+    /// when the handler has fewer or a label is bound inside them or after them (something
+    /// jumps into the middle or to the next instruction without passing through them).
+    pub fn tail<const N: usize>(&self) -> Option<[Instr; N]> {
+        let len = self.mb.m.code.len();
+        let first = len.checked_sub(N)?;
+        if first < self.start as usize || self.bound_at.is_some_and(|b| b as usize > first) {
+            return None;
+        }
+        self.mb.m.code[first..].try_into().ok()
+    }
+
+    /// The handler's last instruction, as [`HandlerBuilder::tail`].
+    pub fn last(&self) -> Option<Instr> {
+        self.tail::<1>().map(|[i]| i)
+    }
+
+    /// Replaces the last `n` instructions ([`HandlerBuilder::tail`] returned them) with `i`,
+    /// attributed to the current node; returns its pc.
+    pub fn replace_tail(&mut self, n: usize, i: Instr) -> u32 {
+        let len = self.mb.m.code.len();
+        let keep = len.saturating_sub(n).max(self.start as usize);
+        self.mb.m.code.truncate(keep);
+        self.mb.m.debug.truncate(keep);
+        self.emit(i)
+    }
+
+    /// [`HandlerBuilder::replace_tail`] of the last instruction.
+    pub fn replace_last(&mut self, i: Instr) -> u32 {
+        self.replace_tail(1, i)
     }
 
     /// Drops the last instruction when it is a `jmp` to `l` and `l` is about to be bound at the

@@ -579,6 +579,91 @@ isa! {
     SendArgS = 0x00D0, "send.arg.s" { src: Reg<S> };
     /// Append an entity to the payload of the next `event.send`.
     SendArgE = 0x00D1, "send.arg.e" { src: Reg<E> };
+
+    // ---- superinstructions (0xE0..): one instruction where lowering would emit two ----
+    /// `int.add` of a constant: `a + b` (wrapping), `b` from the pool (`ldc.i` + `int.add`).
+    IntAddK = 0x00E0, "int.add.k" { dst: Reg<I>, a: Reg<I>, b: ConstRef<I> };
+    /// `int.sub` of a constant (wrapping).
+    IntSubK = 0x00E1, "int.sub.k" { dst: Reg<I>, a: Reg<I>, b: ConstRef<I> };
+    /// `int.mul` by a constant (wrapping).
+    IntMulK = 0x00E2, "int.mul.k" { dst: Reg<I>, a: Reg<I>, b: ConstRef<I> };
+    /// `int.div` by a constant (by zero is a runtime error, as `int.div`).
+    IntDivK = 0x00E3, "int.div.k" { dst: Reg<I>, a: Reg<I>, b: ConstRef<I> };
+    /// `int.rem` by a constant (by zero is a runtime error, as `int.rem`).
+    IntRemK = 0x00E4, "int.rem.k" { dst: Reg<I>, a: Reg<I>, b: ConstRef<I> };
+    /// `a == b` with a constant `b`.
+    IntEqK = 0x00E5, "int.eq.k" { dst: Reg<B>, a: Reg<I>, b: ConstRef<I> };
+    /// `a != b` with a constant `b`.
+    IntNeK = 0x00E6, "int.ne.k" { dst: Reg<B>, a: Reg<I>, b: ConstRef<I> };
+    /// `a < b` with a constant `b`.
+    IntLtK = 0x00E7, "int.lt.k" { dst: Reg<B>, a: Reg<I>, b: ConstRef<I> };
+    /// `a <= b` with a constant `b`.
+    IntLeK = 0x00E8, "int.le.k" { dst: Reg<B>, a: Reg<I>, b: ConstRef<I> };
+    /// `a > b` with a constant `b`.
+    IntGtK = 0x00E9, "int.gt.k" { dst: Reg<B>, a: Reg<I>, b: ConstRef<I> };
+    /// `a >= b` with a constant `b`.
+    IntGeK = 0x00EA, "int.ge.k" { dst: Reg<B>, a: Reg<I>, b: ConstRef<I> };
+    /// `float.add` of a constant.
+    FloatAddK = 0x00EB, "float.add.k" { dst: Reg<F>, a: Reg<F>, b: ConstRef<F> };
+    /// `float.sub` of a constant.
+    FloatSubK = 0x00EC, "float.sub.k" { dst: Reg<F>, a: Reg<F>, b: ConstRef<F> };
+    /// `float.mul` by a constant.
+    FloatMulK = 0x00ED, "float.mul.k" { dst: Reg<F>, a: Reg<F>, b: ConstRef<F> };
+    /// `float.div` by a constant.
+    FloatDivK = 0x00EE, "float.div.k" { dst: Reg<F>, a: Reg<F>, b: ConstRef<F> };
+    /// `a < b` with a constant `b` (false with NaN).
+    FloatLtK = 0x00EF, "float.lt.k" { dst: Reg<B>, a: Reg<F>, b: ConstRef<F> };
+    /// `a <= b` with a constant `b` (false with NaN).
+    FloatLeK = 0x00F0, "float.le.k" { dst: Reg<B>, a: Reg<F>, b: ConstRef<F> };
+    /// `a > b` with a constant `b` (false with NaN).
+    FloatGtK = 0x00F1, "float.gt.k" { dst: Reg<B>, a: Reg<F>, b: ConstRef<F> };
+    /// `a >= b` with a constant `b` (false with NaN).
+    FloatGeK = 0x00F2, "float.ge.k" { dst: Reg<B>, a: Reg<F>, b: ConstRef<F> };
+    /// Compare and branch: jump to `target` when `a == b` (`int.eq` + `jmp_if`, without
+    /// writing the bool).
+    JmpIntEq = 0x00F3, "jmp.int.eq" { a: Reg<I>, b: Reg<I>, target: Target };
+    /// Jump to `target` when `a != b`.
+    JmpIntNe = 0x00F4, "jmp.int.ne" { a: Reg<I>, b: Reg<I>, target: Target };
+    /// Jump to `target` when `a < b`.
+    JmpIntLt = 0x00F5, "jmp.int.lt" { a: Reg<I>, b: Reg<I>, target: Target };
+    /// Jump to `target` when `a <= b`.
+    JmpIntLe = 0x00F6, "jmp.int.le" { a: Reg<I>, b: Reg<I>, target: Target };
+    /// Jump to `target` when `a > b`.
+    JmpIntGt = 0x00F7, "jmp.int.gt" { a: Reg<I>, b: Reg<I>, target: Target };
+    /// Jump to `target` when `a >= b`.
+    JmpIntGe = 0x00F8, "jmp.int.ge" { a: Reg<I>, b: Reg<I>, target: Target };
+    /// Jump to `target` when `a == b`, `b` a constant.
+    JmpIntEqK = 0x00F9, "jmp.int.eq.k" { a: Reg<I>, b: ConstRef<I>, target: Target };
+    /// Jump to `target` when `a != b`, `b` a constant.
+    JmpIntNeK = 0x00FA, "jmp.int.ne.k" { a: Reg<I>, b: ConstRef<I>, target: Target };
+    /// Jump to `target` when `a < b`, `b` a constant.
+    JmpIntLtK = 0x00FB, "jmp.int.lt.k" { a: Reg<I>, b: ConstRef<I>, target: Target };
+    /// Jump to `target` when `a <= b`, `b` a constant.
+    JmpIntLeK = 0x00FC, "jmp.int.le.k" { a: Reg<I>, b: ConstRef<I>, target: Target };
+    /// Jump to `target` when `a > b`, `b` a constant.
+    JmpIntGtK = 0x00FD, "jmp.int.gt.k" { a: Reg<I>, b: ConstRef<I>, target: Target };
+    /// Jump to `target` when `a >= b`, `b` a constant.
+    JmpIntGeK = 0x00FE, "jmp.int.ge.k" { a: Reg<I>, b: ConstRef<I>, target: Target };
+    /// Variable update (`var.get.i` + `int.add` + `var.set.i` of the same variable):
+    /// `dst = var + b` (wrapping), then `var = dst`.
+    VarAddI = 0x0100, "var.add.i" { dst: Reg<I>, var: Var<I>, b: Reg<I> };
+    /// `dst = var + b` with a constant `b`, then `var = dst`.
+    VarAddIK = 0x0101, "var.add.i.k" { dst: Reg<I>, var: Var<I>, b: ConstRef<I> };
+    /// `dst = var - b` (wrapping), then `var = dst`.
+    VarSubI = 0x0102, "var.sub.i" { dst: Reg<I>, var: Var<I>, b: Reg<I> };
+    /// `dst = var - b` with a constant `b`, then `var = dst`.
+    VarSubIK = 0x0103, "var.sub.i.k" { dst: Reg<I>, var: Var<I>, b: ConstRef<I> };
+    /// `dst = var + b`, then `var = dst` (float).
+    VarAddF = 0x0104, "var.add.f" { dst: Reg<F>, var: Var<F>, b: Reg<F> };
+    /// `dst = var + b` with a constant `b`, then `var = dst`.
+    VarAddFK = 0x0105, "var.add.f.k" { dst: Reg<F>, var: Var<F>, b: ConstRef<F> };
+    /// `dst = var - b` with a constant `b`, then `var = dst` (float; the register form has no
+    /// graph shape: a float right operand is always computed after the `var.get`).
+    VarSubFK = 0x0106, "var.sub.f.k" { dst: Reg<F>, var: Var<F>, b: ConstRef<F> };
+    /// `dst = var * b`, then `var = dst` (float).
+    VarMulF = 0x0107, "var.mul.f" { dst: Reg<F>, var: Var<F>, b: Reg<F> };
+    /// `dst = var * b` with a constant `b`, then `var = dst`.
+    VarMulFK = 0x0108, "var.mul.f.k" { dst: Reg<F>, var: Var<F>, b: ConstRef<F> };
 }
 
 impl Instr {

@@ -2,6 +2,7 @@
 //! compiler uses, the verifier and the disassembler. No I/O.
 
 pub mod builder;
+pub mod defined;
 pub mod disasm;
 pub mod isa;
 pub mod module;

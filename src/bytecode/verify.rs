@@ -64,6 +64,14 @@ pub struct VerifiedModule {
     by_event: BTreeMap<String, [Option<usize>; 3]>,
     /// Per pc: starts a variable update the VM may run as one step (see [`fusable`]).
     fused: Vec<bool>,
+    /// Per constant index: the constant when it is an int (0 otherwise), so an instruction
+    /// with a verified int constant operand reads it without a type test.
+    ints: Vec<i64>,
+    /// Per constant index: the constant when it is a float (0.0 otherwise).
+    floats: Vec<f64>,
+    /// Per handler: may it read a register before writing it ([`super::defined`])? Only then
+    /// does the VM zero its registers before a run.
+    reset: Vec<bool>,
 }
 
 impl VerifiedModule {
@@ -87,6 +95,25 @@ impl VerifiedModule {
     /// resolves `self`).
     pub(crate) fn const_value(&self, i: u32) -> Option<&Value> {
         self.values.get(i as usize)
+    }
+
+    /// Int constant `c` (the verifier checked its type).
+    #[inline(always)]
+    pub(crate) fn int_k(&self, c: super::isa::ConstRef<super::types::I>) -> i64 {
+        self.ints.get(c.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Float constant `c` (the verifier checked its type).
+    #[inline(always)]
+    pub(crate) fn float_k(&self, c: super::isa::ConstRef<super::types::F>) -> f64 {
+        self.floats.get(c.0 as usize).copied().unwrap_or(0.0)
+    }
+
+    /// Must handler `h`'s registers be zeroed before it runs (some path may read one before
+    /// writing it)?
+    #[inline]
+    pub fn needs_reset(&self, h: usize) -> bool {
+        self.reset.get(h).copied().unwrap_or(true)
     }
 
     /// Does a variable update the VM may run as one step start at `pc` (see [`fusable`])?
@@ -378,11 +405,29 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
         })
         .collect();
     let fused = fusable(&m.code);
+    let ints = m
+        .consts
+        .iter()
+        .map(|c| if let Const::Int(i) = c { *i } else { 0 })
+        .collect();
+    let floats = m
+        .consts
+        .iter()
+        .map(|c| if let Const::Float(f) = c { *f } else { 0.0 })
+        .collect();
+    let reset = m
+        .handlers
+        .iter()
+        .map(|h| super::defined::reads_unwritten(&m.code, h.start, h.start + h.len, h.regs))
+        .collect();
     Ok(VerifiedModule {
         module: m,
         values,
         by_event,
         fused,
+        ints,
+        floats,
+        reset,
     })
 }
 
@@ -447,6 +492,18 @@ fn fusable(code: &[super::isa::Instr]) -> Vec<bool> {
                 I::IntAdd { dst: d, a, b } | I::IntSub { dst: d, a, b },
                 I::VarSetI { var: v2, src },
             ] => (a == dst || b == dst) && v2 == var && src == d,
+            [
+                I::VarGetI { dst, var },
+                I::IntAddK { dst: d, a, .. } | I::IntSubK { dst: d, a, .. },
+                I::VarSetI { var: v2, src },
+            ] => a == dst && v2 == var && src == d,
+            [
+                I::VarGetF { dst, var },
+                I::FloatAddK { dst: d, a, .. }
+                | I::FloatSubK { dst: d, a, .. }
+                | I::FloatMulK { dst: d, a, .. },
+                I::VarSetF { var: v2, src },
+            ] => a == dst && v2 == var && src == d,
             [
                 I::VarGetF { dst, var },
                 I::FloatAdd { dst: d, a, b }

@@ -29,6 +29,23 @@ macro_rules! var_set {
     };
 }
 
+/// `dst = op(var)`, then `var = dst`: one lookup of the variable, the value kept in a machine
+/// register (the `var.*` update superinstructions).
+macro_rules! var_update {
+    ($m:expr, $pc:expr, $st:expr, $bank:expr, $dst:expr, $idx:expr, $variant:ident, |$x:ident| $op:expr) => {{
+        let y = match $st.vars.get_mut($idx.0 as usize) {
+            Some(Value::$variant(v)) => {
+                let $x = *v;
+                let y = $op;
+                *v = y;
+                y
+            }
+            _ => return fail($m, $pc, STATE_MISMATCH),
+        };
+        $bank[ix($dst.0)] = y;
+    }};
+}
+
 macro_rules! param {
     ($m:expr, $pc:expr, $payload:expr, $idx:expr, $variant:ident) => {
         match $payload.get($idx.0 as usize) {
@@ -75,12 +92,6 @@ pub(super) fn exec<R: Recorder>(
 ) -> Outcome {
     let code = &m.module().code[..];
     let mut left = budget;
-    let counts = m
-        .module()
-        .handlers
-        .get(frame.handler as usize)
-        .map(|h| h.regs.map(usize::from))
-        .unwrap_or_default();
     let Frame {
         handler,
         mut pc,
@@ -167,6 +178,12 @@ pub(super) fn exec<R: Recorder>(
                     continue;
                 }
                 *p = true;
+                let counts = m
+                    .module()
+                    .handlers
+                    .get(handler as usize)
+                    .map(|h| h.regs.map(usize::from))
+                    .unwrap_or_default();
                 let s = n.f[ix(seconds.0)];
                 let delay_seconds = if s.is_nan() || s < 0.0 { 0.0 } else { s };
                 return Outcome::Yielded {
@@ -206,6 +223,12 @@ pub(super) fn exec<R: Recorder>(
                         Some(&Instr::IntSub { dst: d, a, b }) => {
                             (d, pick(n, a).wrapping_sub(pick(n, b)))
                         }
+                        Some(&Instr::IntAddK { dst: d, a, b }) => {
+                            (d, pick(n, a).wrapping_add(m.int_k(b)))
+                        }
+                        Some(&Instr::IntSubK { dst: d, a, b }) => {
+                            (d, pick(n, a).wrapping_sub(m.int_k(b)))
+                        }
                         _ => continue,
                     };
                     n.i[ix(d.0)] = y;
@@ -223,6 +246,9 @@ pub(super) fn exec<R: Recorder>(
                         Some(&Instr::FloatAdd { dst: d, a, b }) => (d, pick(n, a) + pick(n, b)),
                         Some(&Instr::FloatSub { dst: d, a, b }) => (d, pick(n, a) - pick(n, b)),
                         Some(&Instr::FloatMul { dst: d, a, b }) => (d, pick(n, a) * pick(n, b)),
+                        Some(&Instr::FloatAddK { dst: d, a, b }) => (d, pick(n, a) + m.float_k(b)),
+                        Some(&Instr::FloatSubK { dst: d, a, b }) => (d, pick(n, a) - m.float_k(b)),
+                        Some(&Instr::FloatMulK { dst: d, a, b }) => (d, pick(n, a) * m.float_k(b)),
                         _ => continue,
                     };
                     n.f[ix(d.0)] = y;
@@ -307,6 +333,128 @@ pub(super) fn exec<R: Recorder>(
             Instr::BoolOr { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] | n.b[ix(b.0)],
             Instr::BoolXor { dst, a, b } => n.b[ix(dst.0)] = n.b[ix(a.0)] ^ n.b[ix(b.0)],
             Instr::BoolNot { dst, a } => n.b[ix(dst.0)] = !n.b[ix(a.0)],
+            Instr::VarAddI { dst, var, b } => {
+                var_update!(m, here, st, n.i, dst, var, Int, |x| x
+                    .wrapping_add(n.i[ix(b.0)]))
+            }
+            Instr::VarAddIK { dst, var, b } => {
+                var_update!(m, here, st, n.i, dst, var, Int, |x| x
+                    .wrapping_add(m.int_k(b)))
+            }
+            Instr::VarSubI { dst, var, b } => {
+                var_update!(m, here, st, n.i, dst, var, Int, |x| x
+                    .wrapping_sub(n.i[ix(b.0)]))
+            }
+            Instr::VarSubIK { dst, var, b } => {
+                var_update!(m, here, st, n.i, dst, var, Int, |x| x
+                    .wrapping_sub(m.int_k(b)))
+            }
+            Instr::VarAddF { dst, var, b } => {
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x + n.f[ix(b.0)])
+            }
+            Instr::VarAddFK { dst, var, b } => {
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x + m.float_k(b))
+            }
+            Instr::VarSubFK { dst, var, b } => {
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x - m.float_k(b))
+            }
+            Instr::VarMulF { dst, var, b } => {
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x * n.f[ix(b.0)])
+            }
+            Instr::VarMulFK { dst, var, b } => {
+                var_update!(m, here, st, n.f, dst, var, Float, |x| x * m.float_k(b))
+            }
+            Instr::IntAddK { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_add(m.int_k(b)),
+            Instr::IntSubK { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_sub(m.int_k(b)),
+            Instr::IntMulK { dst, a, b } => n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_mul(m.int_k(b)),
+            Instr::IntDivK { dst, a, b } => {
+                let d = m.int_k(b);
+                if d == 0 {
+                    return fail(m, here, "integer division by zero");
+                }
+                n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_div(d);
+            }
+            Instr::IntRemK { dst, a, b } => {
+                let d = m.int_k(b);
+                if d == 0 {
+                    return fail(m, here, "integer remainder by zero");
+                }
+                n.i[ix(dst.0)] = n.i[ix(a.0)].wrapping_rem(d);
+            }
+            Instr::IntEqK { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] == m.int_k(b),
+            Instr::IntNeK { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] != m.int_k(b),
+            Instr::IntLtK { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] < m.int_k(b),
+            Instr::IntLeK { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] <= m.int_k(b),
+            Instr::IntGtK { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] > m.int_k(b),
+            Instr::IntGeK { dst, a, b } => n.b[ix(dst.0)] = n.i[ix(a.0)] >= m.int_k(b),
+            Instr::FloatAddK { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] + m.float_k(b),
+            Instr::FloatSubK { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] - m.float_k(b),
+            Instr::FloatMulK { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] * m.float_k(b),
+            Instr::FloatDivK { dst, a, b } => n.f[ix(dst.0)] = n.f[ix(a.0)] / m.float_k(b),
+            Instr::FloatLtK { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] < m.float_k(b),
+            Instr::FloatLeK { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] <= m.float_k(b),
+            Instr::FloatGtK { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] > m.float_k(b),
+            Instr::FloatGeK { dst, a, b } => n.b[ix(dst.0)] = n.f[ix(a.0)] >= m.float_k(b),
+            Instr::JmpIntEq { a, b, target } => {
+                if n.i[ix(a.0)] == n.i[ix(b.0)] {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntNe { a, b, target } => {
+                if n.i[ix(a.0)] != n.i[ix(b.0)] {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntLt { a, b, target } => {
+                if n.i[ix(a.0)] < n.i[ix(b.0)] {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntLe { a, b, target } => {
+                if n.i[ix(a.0)] <= n.i[ix(b.0)] {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntGt { a, b, target } => {
+                if n.i[ix(a.0)] > n.i[ix(b.0)] {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntGe { a, b, target } => {
+                if n.i[ix(a.0)] >= n.i[ix(b.0)] {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntEqK { a, b, target } => {
+                if n.i[ix(a.0)] == m.int_k(b) {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntNeK { a, b, target } => {
+                if n.i[ix(a.0)] != m.int_k(b) {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntLtK { a, b, target } => {
+                if n.i[ix(a.0)] < m.int_k(b) {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntLeK { a, b, target } => {
+                if n.i[ix(a.0)] <= m.int_k(b) {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntGtK { a, b, target } => {
+                if n.i[ix(a.0)] > m.int_k(b) {
+                    pc = target.0;
+                }
+            }
+            Instr::JmpIntGeK { a, b, target } => {
+                if n.i[ix(a.0)] >= m.int_k(b) {
+                    pc = target.0;
+                }
+            }
             _ => {
                 if let Err(o) = rare(m, st, n, rs, re, send, payload, host, here, ins) {
                     return o;

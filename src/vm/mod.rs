@@ -360,8 +360,13 @@ impl Vm {
                 "event payload does not match the handler's parameters",
             );
         }
-        let c = h.regs.map(usize::from);
-        self.regs.reset(c, &self.empty);
+        // A handler that writes every register before reading it (the verifier's definite
+        // assignment; what the compiler emits) sees no earlier invocation's values.
+        if m.needs_reset(handler) {
+            self.regs.reset(h.regs.map(usize::from), &self.empty);
+        } else {
+            self.regs.send.clear();
+        }
         exec(
             m,
             st,

@@ -391,7 +391,10 @@ impl<'a> Emitter<'a, '_> {
                 let v = *v as u16;
                 let ty = self.data_type(node.inputs[1].ty);
                 let r = self.input(n, "value");
-                self.hb.emit(typed!(ty, [VarSetB, VarSetI, VarSetF, VarSetV, VarSetS, VarSetE] { var: Var(v), src: Reg(r) }));
+                match self.var_update(v, r) {
+                    Some(i) => self.hb.replace_tail(2, i),
+                    None => self.hb.emit(typed!(ty, [VarSetB, VarSetI, VarSetF, VarSetV, VarSetS, VarSetE] { var: Var(v), src: Reg(r) })),
+                };
                 if let Some(s) = out_slot(self, "value") {
                     self.slot_set(ty, s, r);
                 }
@@ -415,14 +418,22 @@ impl<'a> Emitter<'a, '_> {
             }
             (_, Some(KindId::FlowBranch), _) => {
                 let c = self.input(n, "condition");
-                let f = self.hb.label();
-                self.hb.emit(Instr::JmpIfNot {
-                    cond: bc::Reg::new(c),
-                    target: f.target(),
-                });
-                self.follow(n, "true", true)?;
-                self.hb.bind(f);
-                self.follow(n, "false", true)?;
+                let side = self.hb.label();
+                // An `if` without `else` jumps to its true side and falls into the end of the
+                // chain, so the taken side costs no `jmp` of its own; otherwise the false side
+                // is jumped to and the true side falls through.
+                let if_only = node
+                    .output("false")
+                    .is_none_or(|p| self.lay.next(n, p).is_none());
+                self.branch(c, if_only, side);
+                let (first, second) = if if_only {
+                    ("false", "true")
+                } else {
+                    ("true", "false")
+                };
+                self.follow(n, first, true)?;
+                self.hb.bind(side);
+                self.follow(n, second, true)?;
             }
             (_, Some(KindId::FlowSequence), _) => {
                 let count = self.node(n).outputs.len();
@@ -566,6 +577,107 @@ impl<'a> Emitter<'a, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The variable-update superinstruction (`var.add.i`, …) that replaces the last two
+    /// instructions and the `var.set` of `v` from register `r` about to follow: `var.get r0, v`
+    /// then an add, subtract or (float) multiply into `r` reading `r0` once (as its left
+    /// operand for a subtraction or a constant operand). `r0` is read by nothing else: it is
+    /// this `var.set`'s own dependency, evaluated for it alone.
+    fn var_update(&self, v: u16, r: u16) -> Option<Instr> {
+        use Instr as I;
+        let [get, op] = self.hb.tail::<2>()?;
+        let own = |var: u16, ok: bool| var == v && ok;
+        match (get, op) {
+            (I::VarGetI { dst: g, var }, I::IntAdd { dst, a, b }) if dst.0 == r => {
+                let other = if a == g { b } else { a };
+                own(var.0, (a == g) != (b == g)).then_some(I::VarAddI { dst, var, b: other })
+            }
+            (I::VarGetI { dst: g, var }, I::IntSub { dst, a, b }) if dst.0 == r => {
+                own(var.0, a == g && b != g).then_some(I::VarSubI { dst, var, b })
+            }
+            (I::VarGetI { dst: g, var }, I::IntAddK { dst, a, b }) if dst.0 == r => {
+                own(var.0, a == g).then_some(I::VarAddIK { dst, var, b })
+            }
+            (I::VarGetI { dst: g, var }, I::IntSubK { dst, a, b }) if dst.0 == r => {
+                own(var.0, a == g).then_some(I::VarSubIK { dst, var, b })
+            }
+            (I::VarGetF { dst: g, var }, I::FloatAdd { dst, a, b }) if dst.0 == r => {
+                let other = if a == g { b } else { a };
+                own(var.0, (a == g) != (b == g)).then_some(I::VarAddF { dst, var, b: other })
+            }
+            (I::VarGetF { dst: g, var }, I::FloatMul { dst, a, b }) if dst.0 == r => {
+                let other = if a == g { b } else { a };
+                own(var.0, (a == g) != (b == g)).then_some(I::VarMulF { dst, var, b: other })
+            }
+            (I::VarGetF { dst: g, var }, I::FloatAddK { dst, a, b }) if dst.0 == r => {
+                own(var.0, a == g).then_some(I::VarAddFK { dst, var, b })
+            }
+            (I::VarGetF { dst: g, var }, I::FloatSubK { dst, a, b }) if dst.0 == r => {
+                own(var.0, a == g).then_some(I::VarSubFK { dst, var, b })
+            }
+            (I::VarGetF { dst: g, var }, I::FloatMulK { dst, a, b }) if dst.0 == r => {
+                own(var.0, a == g).then_some(I::VarMulFK { dst, var, b })
+            }
+            _ => None,
+        }
+    }
+
+    /// Jumps to `to` when bool register `c` is `when`. When `c` was just computed by an int
+    /// comparison (the last instruction, nothing bound after it), the two become one
+    /// compare-and-branch (`jmp.int.*`, relation negated for `when == false`): `c` is the
+    /// branch's own condition, read by nothing after it.
+    fn branch(&mut self, c: u16, when: bool, to: Label) {
+        use Instr as I;
+        let target = to.target();
+        let fused = match self.hb.last() {
+            Some(last) => {
+                let cmp = |rel: usize, d: bc::Reg<bc::B>| (d.0 == c).then_some(rel);
+                // Relations in the order eq, ne, lt, le, gt, ge; `NOT[r]` is r's negation.
+                const NOT: [usize; 6] = [1, 0, 5, 4, 3, 2];
+                let (rel, regs) = match last {
+                    I::IntEq { dst, a, b } => (cmp(0, dst), Ok((a, b))),
+                    I::IntNe { dst, a, b } => (cmp(1, dst), Ok((a, b))),
+                    I::IntLt { dst, a, b } => (cmp(2, dst), Ok((a, b))),
+                    I::IntLe { dst, a, b } => (cmp(3, dst), Ok((a, b))),
+                    I::IntGt { dst, a, b } => (cmp(4, dst), Ok((a, b))),
+                    I::IntGe { dst, a, b } => (cmp(5, dst), Ok((a, b))),
+                    I::IntEqK { dst, a, b } => (cmp(0, dst), Err((a, b))),
+                    I::IntNeK { dst, a, b } => (cmp(1, dst), Err((a, b))),
+                    I::IntLtK { dst, a, b } => (cmp(2, dst), Err((a, b))),
+                    I::IntLeK { dst, a, b } => (cmp(3, dst), Err((a, b))),
+                    I::IntGtK { dst, a, b } => (cmp(4, dst), Err((a, b))),
+                    I::IntGeK { dst, a, b } => (cmp(5, dst), Err((a, b))),
+                    _ => (None, Ok((bc::Reg::new(0), bc::Reg::new(0)))),
+                };
+                rel.map(|r| if when { r } else { NOT[r] })
+                    .map(|r| match regs {
+                        Ok((a, b)) => [
+                            I::JmpIntEq { a, b, target },
+                            I::JmpIntNe { a, b, target },
+                            I::JmpIntLt { a, b, target },
+                            I::JmpIntLe { a, b, target },
+                            I::JmpIntGt { a, b, target },
+                            I::JmpIntGe { a, b, target },
+                        ][r],
+                        Err((a, b)) => [
+                            I::JmpIntEqK { a, b, target },
+                            I::JmpIntNeK { a, b, target },
+                            I::JmpIntLtK { a, b, target },
+                            I::JmpIntLeK { a, b, target },
+                            I::JmpIntGtK { a, b, target },
+                            I::JmpIntGeK { a, b, target },
+                        ][r],
+                    })
+            }
+            None => None,
+        };
+        let cond = bc::Reg::new(c);
+        match fused {
+            Some(i) => self.hb.replace_last(i),
+            None if when => self.hb.emit(I::JmpIf { cond, target }),
+            None => self.hb.emit(I::JmpIfNot { cond, target }),
+        };
     }
 
     /// Emits a host call: the instruction of the same name in the ISA table, whose register

@@ -143,11 +143,21 @@ impl Emitter<'_, '_> {
     }
 
     fn pure_builtin(&mut self, n: NodeId, kind: &str) -> Vec<u16> {
-        let inputs: Vec<(u16, bool)> = (0..self.node(n).inputs.len())
-            .map(|pin| self.input_temp(n, pin))
-            .collect();
+        let count = self.node(n).inputs.len();
+        // A literal right operand becomes the constant operand of the instruction's `.k` form
+        // (no `ldc` into a temporary).
+        let k =
+            constant_form(kind).and_then(|m| Some((m, self.literal(n, count.checked_sub(1)?)?)));
+        let evaluated = if k.is_some() { count - 1 } else { count };
+        let inputs: Vec<(u16, bool)> = (0..evaluated).map(|pin| self.input_temp(n, pin)).collect();
         let args: Vec<u16> = inputs.iter().map(|i| i.0).collect();
-        let result = self.op_by_name(n, kind, &args);
+        let result = match k {
+            Some((mnemonic, c)) => {
+                let c = self.hb.module().constant(c);
+                self.op_with_constant(n, mnemonic, &args, c)
+            }
+            None => self.op_by_name(n, kind, &args),
+        };
         for (pin, &(r, temp)) in inputs.iter().enumerate() {
             if temp
                 && !result.contains(&r)
@@ -191,6 +201,48 @@ impl Emitter<'_, '_> {
             None if self.internal.is_none() => {
                 self.internal = Some(BuildError {
                     message: format!("node kind `{kind}` has no instruction of that name"),
+                });
+            }
+            None => {}
+        }
+        outs
+    }
+
+    /// The constant input pin `pin` of `n` has when nothing links into it (its literal or the
+    /// type's default), for int and float pins; `None` when it is linked.
+    fn literal(&self, n: NodeId, pin: usize) -> Option<bc::Const> {
+        if self.lay.src(n, pin).is_some() {
+            return None;
+        }
+        let node = self.node(n);
+        let want = match node.inputs[pin].ty.data()? {
+            t @ (Type::Int | Type::Float) => t,
+            _ => return None,
+        };
+        Some(match node.defaults.get(pin) {
+            Some(d) => super::bc_const(d, want),
+            None => bc::Const::default_of(want),
+        })
+    }
+
+    /// [`Self::op_by_name`] for a `.k` form: outputs, then `args`, then constant `c`.
+    fn op_with_constant(&mut self, n: NodeId, mnemonic: &str, args: &[u16], c: u32) -> Vec<u16> {
+        let outs: Vec<u16> = self
+            .node(n)
+            .outputs
+            .iter()
+            .filter_map(|p| p.ty.data())
+            .map(|t| self.reg(t))
+            .collect();
+        let mut ops: Vec<u32> = outs.iter().chain(args).map(|&r| u32::from(r)).collect();
+        ops.push(c);
+        match Instr::opcode_of(mnemonic).and_then(|op| Instr::from_operands(op, &ops)) {
+            Some(ins) => {
+                self.hb.emit(ins);
+            }
+            None if self.internal.is_none() => {
+                self.internal = Some(BuildError {
+                    message: format!("`{mnemonic}` does not take these operands"),
                 });
             }
             None => {}
@@ -274,4 +326,31 @@ impl Emitter<'_, '_> {
             self.hb.free_reg(Type::Float, r);
         }
     }
+}
+
+/// The instruction of a binary built-in whose right operand is a constant (`int.add` →
+/// `int.add.k`): the ISA's superinstructions for "operation with a literal".
+fn constant_form(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "int.add" => "int.add.k",
+        "int.sub" => "int.sub.k",
+        "int.mul" => "int.mul.k",
+        "int.div" => "int.div.k",
+        "int.rem" => "int.rem.k",
+        "int.eq" => "int.eq.k",
+        "int.ne" => "int.ne.k",
+        "int.lt" => "int.lt.k",
+        "int.le" => "int.le.k",
+        "int.gt" => "int.gt.k",
+        "int.ge" => "int.ge.k",
+        "float.add" => "float.add.k",
+        "float.sub" => "float.sub.k",
+        "float.mul" => "float.mul.k",
+        "float.div" => "float.div.k",
+        "float.lt" => "float.lt.k",
+        "float.le" => "float.le.k",
+        "float.gt" => "float.gt.k",
+        "float.ge" => "float.ge.k",
+        _ => return None,
+    })
 }
