@@ -407,6 +407,11 @@ codes! {
         /// Validation: a manifest's source model lies outside the project, so it is not checked.
         W0711 W_SOURCE_OUTSIDE "an imported model's source lies outside the project (not checked)";
     }
+    /// Pictures (`picture`: `sinew graph --svg`, `sinew diff --svg`, the studio's picture).
+    pub mod picture {
+        /// A picture's SVG would pass the output budget of one picture (nothing is written).
+        E0801 E_PICTURE_TOO_LARGE "a graph's picture is larger than the budget of one picture";
+    }
 }
 
 /// The summary of a code, if registered.
