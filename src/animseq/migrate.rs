@@ -75,7 +75,7 @@ pub fn migrate(src: &SourceFile, target: Option<u32>) -> Result<Migration, Migra
         return Ok(Migration::Unchanged { format: target });
     }
     let text = src.text();
-    let root = ron_span::parse(text).map_err(|e| MigrateError::NotLossless(e.message))?;
+    let root = ron_span::parse_lazy(text).map_err(|e| MigrateError::NotLossless(e.message))?;
     let ValueKind::Struct { fields, .. } = &root.kind else {
         return Err(MigrateError::NotLossless("the root is not a struct".into()));
     };
@@ -91,7 +91,7 @@ pub fn migrate(src: &SourceFile, target: Option<u32>) -> Result<Migration, Migra
         |f: &Field| (f.name == "format" && target == 1) || root_field_version(&f.name) > target;
     edits.delete_fields(fields, drop);
     if let Some(f) = fields.iter().find(|f| f.name == "notifies" && !drop(f))
-        && let ValueKind::List(items) = &f.value.kind
+        && let Ok(items) = f.value.items(text)
     {
         for item in items {
             if let ValueKind::Struct { fields, .. } = &item.kind {
