@@ -98,7 +98,7 @@ fn within(src: &SourceFile, p: &Picture, budget: usize) -> Result<String, Vec<Di
 
 /// `64 MiB` for whole mebibytes, else bytes.
 fn budget_text(budget: usize) -> String {
-    if budget >= 1 << 20 && budget % (1 << 20) == 0 {
+    if budget >= 1 << 20 && budget.is_multiple_of(1 << 20) {
         format!("{} MiB", budget >> 20)
     } else {
         format!("{budget}-byte")
