@@ -298,3 +298,56 @@ fn git_difftool_and_textconv_wiring_work_in_a_real_repository() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("+node a ="), "{out}");
 }
+
+/// A graph of `nodes` nodes, each named by 1 000 characters (names are drawn in full: in
+/// `data-node-id`, every `data-pin` and the tooltip).
+fn long_named_graph(nodes: usize) -> String {
+    let mut text = String::from("graph big\n");
+    for n in 0..nodes {
+        let name = "n".repeat(1000);
+        text.push_str(&format!(
+            "node {name}{n} = debug.log at ({}, {})\n",
+            n % 100 * 300,
+            n / 100 * 900
+        ));
+    }
+    text
+}
+
+#[test]
+fn a_picture_past_its_budget_is_refused_before_anything_is_written() {
+    // Issue 24, item 3: a 10 MB graph drew a 70 MB SVG. One picture is at most 64 MiB.
+    let dir = tempfile::tempdir().unwrap();
+    let big = long_named_graph(10_000);
+    assert!(big.len() < 11 << 20);
+    std::fs::write(dir.path().join("big.bpg"), &big).unwrap();
+    std::fs::write(dir.path().join("small.bpg"), long_named_graph(100)).unwrap();
+    for args in [
+        &["graph", "big.bpg", "--svg", "out.svg"][..],
+        &["diff", "small.bpg", "big.bpg", "--svg", "out.svg"][..],
+    ] {
+        let (code, _, err) = sinew(dir.path(), args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("error[E0801]: the picture of this graph is larger than the 64 MiB budget of one picture; nothing was written"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("error: the picture of big.bpg was not written"),
+            "{err}"
+        );
+        assert!(
+            !dir.path().join("out.svg").exists(),
+            "{args:?} wrote a file"
+        );
+    }
+    // Within the budget the picture is drawn as before.
+    let (code, _, err) = sinew(dir.path(), &["graph", "small.bpg", "--svg", "out.svg"]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(dir.path().join("out.svg")).unwrap();
+    assert!(
+        svg.len() > 500_000 && svg.ends_with("</svg>\n"),
+        "{}",
+        svg.len()
+    );
+}

@@ -190,6 +190,31 @@ fn comments_from_an_editor_are_normalized() {
 }
 
 #[test]
+fn a_lone_cr_in_an_editor_comment_is_a_line_break_never_a_forged_line() {
+    // Issue 24, item 5: the studio's comment with a lone CR becomes two comment lines; a line
+    // comment or a string holding one cannot be written as one line, so it is refused.
+    assert_eq!(
+        normalize_comment("note\rnode evil = debug.log\r\rgraph h"),
+        "// note\n// node evil = debug.log\n// graph h"
+    );
+    let json = r#"{"graph": "g", "comment": "a\rgraph h", "nodes": [{"id": "a", "kind": "k", "comment": "note\rnode evil = debug.log"}]}"#;
+    let m: Model = serde_json::from_str(json).expect("normalized");
+    assert_eq!(
+        m.to_text(),
+        "// a\n// graph h\ngraph g\n\n// note\n// node evil = debug.log\nnode a = k\n"
+    );
+    let node = |fields: &str| format!(r#"{{"graph": "g", "nodes": [{{"id": "a", {fields}}}]}}"#);
+    refused(
+        &node(r#""kind": "k", "line_comment": "// a\rnode evil = k""#),
+        "nodes[0] (`a`)",
+    );
+    refused(
+        &node(r#""kind": "debug.log", "props": {"message": "a\rnode evil = k"}"#),
+        "nodes[0] (`a`)",
+    );
+}
+
+#[test]
 fn moving_a_node_changes_one_line() {
     let text = std::fs::read_to_string(root().join("graphs/demo/hero.bpg")).unwrap();
     let mut m = model_of(&text);

@@ -570,7 +570,8 @@ fn number() -> impl Strategy<Value = String> {
 fn literal() -> impl Strategy<Value = String> {
     prop_oneof![
         number(),
-        ".*".prop_map(|s: String| format!("\"{}\"", sinew::graph::lexer::escape(&s))),
+        // Any text but a CR, which ends a line like LF and has no escape.
+        "[^\r]*".prop_map(|s: String| format!("\"{}\"", sinew::graph::lexer::escape(&s))),
         prop::sample::select(vec!["true", "false"]).prop_map(String::from),
         (number(), number(), number(), ws())
             .prop_map(|(a, b, c, w)| format!("({w}{a},{w}{b} ,{c})")),
@@ -774,4 +775,19 @@ proptest! {
         prop_assert_eq!(comment_count(&got), comment_count(&expected), "{}", spaced);
         prop_assert_eq!(check_round_trip(&spaced), Ok(()));
     }
+}
+
+#[test]
+fn a_lone_cr_is_a_line_break_in_comments_and_strings() {
+    // Issue 24, item 5: every editor shows a lone CR as a line break, so the lexer ends a
+    // comment or a string there too; what follows is never comment or string text.
+    check_fmt(
+        "graph g\r// note\rnode evil = debug.log\r",
+        "graph g\n\n// note\nnode evil = debug.log\n",
+    );
+    check_fmt(
+        "graph g\r\n// note\r\nnode a = k // end\r\n",
+        "graph g\n\n// note\nnode a = k // end\n",
+    );
+    check("graph g\nnode a = x { s = \"open\r}", &[("E0402", 2, 18)]);
 }

@@ -834,3 +834,41 @@ fn the_studio_and_check_agree_on_a_graph_over_the_limit() {
         "debug.log without a message warns"
     );
 }
+
+#[test]
+fn a_lone_cr_never_saves_a_forged_line() {
+    // Issue 24, item 5: a comment holding a lone CR is saved as separate comment lines (editors
+    // show a lone CR as a line break); a string holding one is refused and writes nothing.
+    let s = start();
+    let comment = "note\rnode evil = debug.log\rgraph forged";
+    let model =
+        json!({"graph": "cr", "nodes": [{"id": "a", "kind": "debug.log", "comment": comment}]});
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=cr.bpg",
+        &json!({"base": null, "model": model}),
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let text = std::fs::read_to_string(s.graphs().join("cr.bpg")).unwrap();
+    assert_eq!(
+        text,
+        "graph cr\n\n// note\n// node evil = debug.log\n// graph forged\nnode a = debug.log\n"
+    );
+    let model = json!({"graph": "cr2", "nodes": [{"id": "a", "kind": "debug.log",
+                        "props": {"message": "x\rnode evil = debug.log"}}]});
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=cr2.bpg",
+        &json!({"base": null, "model": model}),
+    );
+    assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(&r.body));
+    assert!(!s.graphs().join("cr2.bpg").exists());
+    let source = "graph cr3\nnode a = debug.log { message = \"x\rnode evil = debug.log\" }\n";
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=cr3.bpg",
+        &json!({"base": null, "source": source}),
+    );
+    assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(&r.body));
+    assert!(!s.graphs().join("cr3.bpg").exists());
+}

@@ -184,3 +184,134 @@ mod paths {
         }
     }
 }
+
+/// The peak resident memory of process `pid` (`VmHWM`), in bytes.
+#[cfg(target_os = "linux")]
+fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// One request on its own connection: (status, head, body). `None` when the connection failed.
+fn exchange(
+    port: u16,
+    token: &str,
+    method: &str,
+    target: &str,
+    body: &[u8],
+) -> Option<(u16, String, Vec<u8>)> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(600))).ok()?;
+    let head = format!(
+        "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Sinew-Token: {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).ok()?;
+    s.write_all(body).ok()?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).ok()?;
+    let end = out.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&out[..end]).into_owned();
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    Some((status, head, out[end + 4..].to_vec()))
+}
+
+/// A 20,000-node model: a chain of `int.add` nodes, each reading the one before.
+fn chain_model(name: &str) -> Value {
+    let nodes: Vec<Value> = (0..20_000)
+        .map(|i| json!({"id": format!("n{i}"), "kind": "int.add", "x": i % 100 * 220, "y": i / 100 * 120, "props": {"b": 1}}))
+        .collect();
+    let links: Vec<Value> = (1..20_000)
+        .map(|i| json!({"from": format!("n{}.out", i - 1), "to": format!("n{i}.a")}))
+        .collect();
+    json!({"model": {"graph": name, "nodes": nodes, "links": links}})
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn hostile_load_stays_within_the_memory_budget() {
+    // Issue 24, item 1: a 10 000-tick run at dt 3600 and sixteen concurrent checks of
+    // 20,000-node models, against the real command. Its peak memory stays under 1 GiB, every
+    // answer is the work's or a 503 with Retry-After, and the studio keeps serving.
+    const GIB: u64 = 1 << 30;
+    let s = start(); // only for a project folder
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(["studio", "--port", "0"])
+        .current_dir(s.dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let rest = line
+        .trim()
+        .strip_prefix("studio: http://127.0.0.1:")
+        .expect("the address");
+    let (port, token) = rest.split_once("/?token=").expect("a token");
+    let (port, token): (u16, String) = (port.parse().unwrap(), token.to_string());
+
+    let mut clients = Vec::new();
+    let run = json!({"scene": "demo.scene.ron", "ticks": 10_000, "dt": 3600}).to_string();
+    let t = token.clone();
+    clients.push(std::thread::spawn(move || {
+        exchange(port, &t, "POST", "/api/run", run.as_bytes())
+    }));
+    let body = chain_model("big").to_string();
+    for _ in 0..16 {
+        let (t, b) = (token.clone(), body.clone());
+        clients.push(std::thread::spawn(move || {
+            exchange(port, &t, "POST", "/api/check", b.as_bytes())
+        }));
+    }
+    drop(body);
+    // Wait for every answer (deadline: ten minutes), watching the server's peak all along.
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(600);
+    while !clients.iter().all(|c| c.is_finished()) {
+        let peak = peak_rss(pid);
+        if peak > GIB || Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("peak {} MiB after {:?}", peak >> 20, started.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let peak = peak_rss(pid);
+    let answers: Vec<_> = clients.into_iter().map(|c| c.join().unwrap()).collect();
+    // The studio keeps serving.
+    let graphs = exchange(port, &token, "GET", "/api/graphs", b"").map(|a| a.0);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(peak <= GIB, "peak resident memory {} MiB", peak >> 20);
+    assert_eq!(graphs, Some(200));
+    let mut served = 0;
+    for (i, a) in answers.iter().enumerate() {
+        let (status, head, body) = a.as_ref().unwrap_or_else(|| panic!("request {i} failed"));
+        match status {
+            200 => served += 1,
+            503 => assert!(head.contains("Retry-After: 1"), "{head}"),
+            s => panic!("request {i}: {s} {}", String::from_utf8_lossy(body)),
+        }
+    }
+    assert!(served >= 2, "the budget still serves: {served} of 17");
+    // The run (first in, with the smallest body) answered its records up to its cap, with a
+    // notice.
+    let (status, _, body) = answers[0].as_ref().unwrap();
+    assert_eq!(*status, 200, "{}", String::from_utf8_lossy(body));
+    let v: Value = serde_json::from_slice(body).unwrap();
+    let notice = v["notice"].as_str().unwrap_or("");
+    assert!(notice.contains("32 MiB per run"), "{notice}");
+    assert!(body.len() < 40 << 20, "{} bytes", body.len());
+    eprintln!(
+        "peak resident memory: {} MiB, {served} of 17 served",
+        peak >> 20
+    );
+}

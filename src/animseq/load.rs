@@ -108,7 +108,8 @@ pub fn load(src: &SourceFile) -> Loaded {
         ),
         1,
     );
-    let value = match ron_span::parse(src.text()) {
+    // Lists are deferred and decoded one item at a time: the tree never holds a clip's keys.
+    let value = match ron_span::parse_lazy(src.text()) {
         Ok(v) => v,
         Err(e) => {
             cx.error(E_SYNTAX, e.span, e.message);
@@ -206,14 +207,15 @@ struct Cx<'s>(Decoder<'s>, u32);
 
 /// The lowest format whose fields cover every field the file writes: the root's fields and
 /// each notify's (a v1 file with notifies that carry `fields` needs format 3, not 2).
-fn fields_need(root: &Fields<'_>) -> u32 {
+fn fields_need(root: &Fields<'_>, text: &str) -> u32 {
     let mut need = 1;
     for f in &root.fields {
         need = need.max(root_field_version(&f.name));
         if f.name == "notifies"
-            && let ValueKind::List(items) = &f.value.kind
+            && let Ok(items) = f.value.items(text)
         {
             for item in items {
+                let item = &item;
                 if let ValueKind::Struct { fields, .. } = &item.kind {
                     for nf in fields {
                         need = need.max(markers::notify_field_version(&nf.name));
@@ -341,7 +343,7 @@ impl Cx<'_> {
     }
 
     fn seq(&mut self, root: &Fields<'_>, format: u32) -> (Option<AnimSeq>, Option<SeqSpans>) {
-        self.1 = fields_need(root);
+        self.1 = fields_need(root, self.src.text());
         let root = self.versioned(root.clone(), format, root_field_version, "sequence");
         let mut errs = Vec::new();
         let id_v = root.required("id", &mut errs);
@@ -460,11 +462,13 @@ impl Cx<'_> {
     }
 
     fn tracks(&mut self, v: &Value) -> Option<Vec<Track>> {
-        let items = self.ok(v.as_list())?;
-        let mut out = Vec::with_capacity(items.len());
+        let src = self.src;
+        let items = self.ok(v.items(src.text()))?;
+        let mut out = Vec::new();
         let mut ok = true;
         let mut bones: std::collections::BTreeMap<String, Span> = Default::default();
         for item in items {
+            let item = &item;
             match self.track(item) {
                 Some((t, bone_span)) => {
                     if let Some(first) = bones.get(t.bone.as_str()) {
@@ -514,11 +518,13 @@ impl Cx<'_> {
     }
 
     fn keys<const N: usize>(&mut self, v: &Value, what: &str) -> Option<Vec<(f64, [f32; N])>> {
-        let items = self.ok(v.as_list())?;
-        let mut out = Vec::with_capacity(items.len());
+        let src = self.src;
+        let items = self.ok(v.items(src.text()))?;
+        let mut out = Vec::new();
         let mut ok = true;
         let mut prev: Option<f64> = None;
         for item in items {
+            let item = &item;
             let Some(pair) = self.ok(item.as_tuple(2)) else {
                 ok = false;
                 continue;
@@ -570,11 +576,13 @@ impl Cx<'_> {
     }
 
     fn curves(&mut self, v: &Value, duration: Option<f64>) -> Option<Vec<Curve>> {
-        let items = self.ok(v.as_list())?;
-        let mut out = Vec::with_capacity(items.len());
+        let src = self.src;
+        let items = self.ok(v.items(src.text()))?;
+        let mut out = Vec::new();
         let mut ok = true;
         let mut seen: std::collections::BTreeMap<String, Span> = Default::default();
         for item in items {
+            let item = &item;
             match self.curve(item, duration) {
                 Some((c, span)) => {
                     if let Some(first) = seen.get(&c.name) {
@@ -634,12 +642,14 @@ impl Cx<'_> {
 
     fn curve_keys(&mut self, v: &Value, duration: Option<f64>) -> Option<Vec<(f64, CurveValue)>> {
         const EXPECTED: &str = "`Float(x)` or `Vec3((x, y, z))`";
-        let items = self.ok(v.as_list())?;
-        let mut out = Vec::with_capacity(items.len());
+        let src = self.src;
+        let items = self.ok(v.items(src.text()))?;
+        let mut out = Vec::new();
         let mut ok = true;
         let mut prev: Option<f64> = None;
         let mut first_kind: Option<(bool, Span)> = None;
         for item in items {
+            let item = &item;
             let Some(pair) = self.ok(item.as_tuple(2)) else {
                 ok = false;
                 continue;

@@ -44,9 +44,15 @@ pub fn read_text(ctx: &Ctx, path: &Path) -> Result<SourceFile, String> {
     Ok(SourceFile::new(name, text))
 }
 
-/// Prints syntax diagnostics and the one-line failure naming the file.
+/// Prints syntax diagnostics (or the picture budget's) and the one-line failure naming the file.
 pub fn parse_failure(ctx: &Ctx, src: &SourceFile, diags: &[Diagnostic]) -> String {
     eprint!("{}", crate::diag::render::human(diags, ctx.color));
+    if diags
+        .iter()
+        .any(|d| d.code == crate::picture::E_PICTURE_TOO_LARGE)
+    {
+        return format!("the picture of {} was not written", src.name());
+    }
     format!("{} does not parse", src.name())
 }
 

@@ -414,6 +414,11 @@ codes! {
         /// generated file or the model's `.meta` sidecar leads out (`..`, a symbolic link).
         E0723 E_OUTSIDE_PROJECT "an import's output folder, generated file or sidecar leads outside the project";
     }
+    /// Pictures (`picture`: `sinew graph --svg`, `sinew diff --svg`, the studio's picture).
+    pub mod picture {
+        /// A picture's SVG would pass the output budget of one picture (nothing is written).
+        E0801 E_PICTURE_TOO_LARGE "a graph's picture is larger than the budget of one picture";
+    }
 }
 
 /// The summary of a code, if registered.

@@ -22,7 +22,8 @@ pub enum Tok {
     #[regex(r"-?[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?")]
     #[regex(r"-?[0-9]+[eE][+-]?[0-9]+")]
     Float,
-    /// A double-quoted string on one line; `false` when the line or file ended first.
+    /// A double-quoted string on one line; `false` when the line or file ended first. A CR
+    /// ends a line like LF does (lone or before LF), as editors show it.
     #[token("\"", lex_string)]
     Str(bool),
     /// `animseq::ID.ID` as one token (IDs may start with a digit and contain `-`).
@@ -31,8 +32,9 @@ pub enum Tok {
     /// `custom::IDENT` as one token.
     #[regex(r"custom::[A-Za-z_][A-Za-z0-9_]*")]
     CustomRef,
-    /// `// …` to the end of the line (the newline is not part of it).
-    #[regex(r"//[^\n]*", allow_greedy = true)]
+    /// `// …` to the end of the line (the line break — LF, CR LF or a lone CR — is not part of
+    /// it: a lone CR is a line break in every editor, so text after it is never comment text).
+    #[regex(r"//[^\r\n]*", allow_greedy = true)]
     Comment,
     #[token("=")]
     Eq,
@@ -59,7 +61,7 @@ pub enum Tok {
 }
 
 /// Scans a string body after the opening quote; `true` when the closing quote was found.
-/// Stops before a newline (strings do not span lines); `\` escapes the next byte.
+/// Stops before a line break, LF or CR (strings do not span lines); `\` escapes the next byte.
 fn lex_string(lex: &mut logos::Lexer<Tok>) -> bool {
     let rest = lex.remainder().as_bytes();
     let mut i = 0;
@@ -69,8 +71,8 @@ fn lex_string(lex: &mut logos::Lexer<Tok>) -> bool {
                 lex.bump(i + 1);
                 return true;
             }
-            b'\n' => break,
-            b'\\' if rest.get(i + 1).is_some_and(|&b| b != b'\n') => i += 2,
+            b'\n' | b'\r' => break,
+            b'\\' if rest.get(i + 1).is_some_and(|&b| b != b'\n' && b != b'\r') => i += 2,
             _ => i += 1,
         }
     }
@@ -126,7 +128,7 @@ pub fn lex(src: &str) -> Tokens {
         }
         let gap = src.get(prev_end..range.start).unwrap_or("");
         let line_start = prev_end == start && out.tokens.is_empty() && out.comments.is_empty()
-            || gap.contains('\n');
+            || gap.contains(['\n', '\r']);
         prev_end = range.end;
         let span = Span::new(range.start, range.end);
         if kind == Tok::Comment {

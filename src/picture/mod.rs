@@ -30,6 +30,12 @@ pub const MAX_LINKS: usize = 60_000;
 pub const MAX_LINE_CHARS: usize = 60;
 /// Most comment lines drawn above one item.
 pub const MAX_COMMENT_LINES: usize = 6;
+/// Most bytes of SVG one picture writes (64 MiB): past it the picture is refused with
+/// [`E_PICTURE_TOO_LARGE`] before anything is written. The node and wire limits bound the
+/// drawing's items, not their text (a node's properties and the variables are all drawn).
+pub const MAX_SVG_BYTES: usize = 64 << 20;
+
+pub use crate::diag::codes::picture::E_PICTURE_TOO_LARGE;
 
 /// The picture of a graph source, compiled against `events` so pins are typed and erroring
 /// nodes are marked. Refuses (returns the syntax diagnostics) when the source does not parse.
@@ -52,9 +58,51 @@ pub fn graph_picture(
     Ok(picture)
 }
 
-/// The SVG of a graph source (see [`graph_picture`]).
+/// The SVG of a graph source (see [`graph_picture`]), within [`MAX_SVG_BYTES`].
 pub fn graph_svg(src: &SourceFile, events: &dyn EventCatalog) -> Result<String, Vec<Diagnostic>> {
-    graph_picture(src, events).map(|p| svg::render(&p))
+    graph_svg_within(src, events, MAX_SVG_BYTES)
+}
+
+/// [`graph_svg`] with another output budget, in bytes.
+pub fn graph_svg_within(
+    src: &SourceFile,
+    events: &dyn EventCatalog,
+    budget: usize,
+) -> Result<String, Vec<Diagnostic>> {
+    let p = graph_picture(src, events)?;
+    within(src, &p, budget)
+}
+
+/// Renders within `budget`, or the one diagnostic that names it.
+fn within(src: &SourceFile, p: &Picture, budget: usize) -> Result<String, Vec<Diagnostic>> {
+    svg::render_within(p, budget).map_err(|o| {
+        vec![
+            Diagnostic::error(
+                E_PICTURE_TOO_LARGE,
+                format!(
+                    "the picture of this graph is larger than the {} budget of one picture; \
+                     nothing was written",
+                    budget_text(o.budget)
+                ),
+            )
+            .at(src, crate::diag::Span::new(0, 0))
+            .with_note(format!(
+                "its {} nodes and {} wires are drawn with their names in full and every property \
+                 and variable; draw a smaller graph, or split it",
+                p.nodes.len(),
+                p.links.len()
+            )),
+        ]
+    })
+}
+
+/// `64 MiB` for whole mebibytes, else bytes.
+fn budget_text(budget: usize) -> String {
+    if budget >= 1 << 20 && budget.is_multiple_of(1 << 20) {
+        format!("{} MiB", budget >> 20)
+    } else {
+        format!("{budget}-byte")
+    }
 }
 
 /// The SVG of NEW (a graph source) marked with its differences from OLD (`sinew diff --svg`):
@@ -66,7 +114,7 @@ pub fn diff_svg(
 ) -> Result<String, Vec<Diagnostic>> {
     let mut p = graph_picture(new, events)?;
     view::apply_diff(&mut p, diff);
-    Ok(svg::render(&p))
+    within(new, &p, MAX_SVG_BYTES)
 }
 
 /// The SVG of a model without compiling it (pins from the node table and the links).

@@ -114,10 +114,25 @@ fn pin_y(i: usize) -> i64 {
     HEADER_H + i as i64 * ROW_H + ROW_H / 2
 }
 
-/// Renders a picture as SVG text.
+/// Renders a picture as SVG text, however large (see [`render_within`] for a budget).
 pub fn render(p: &Picture) -> String {
+    render_within(p, usize::MAX).unwrap_or_default()
+}
+
+/// The markup of a picture would pass its byte budget: rendering stopped there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverBudget {
+    /// The budget, in bytes.
+    pub budget: usize,
+}
+
+/// Renders a picture as SVG text of at most `budget` bytes, or stops as soon as the text
+/// passes it (so the text held never exceeds the budget by more than one item's markup).
+pub fn render_within(p: &Picture, budget: usize) -> Result<String, OverBudget> {
+    let over = |out: &String| out.len() > budget;
     let rects = layout::place(p);
-    let mut out = String::with_capacity(2048 + p.nodes.len() * 1400 + p.links.len() * 160);
+    let guess = 2048 + p.nodes.len() * 1400 + p.links.len() * 160;
+    let mut out = String::with_capacity(guess.min(budget.saturating_add(1)));
 
     // Extent of the nodes (with notes above and messages below).
     let mut min_x = i64::MAX;
@@ -165,17 +180,25 @@ pub fn render(p: &Picture) -> String {
          <rect class=\"bg\" x=\"{left}\" y=\"{top}\" width=\"{width}\" height=\"{height}\"/>\n",
         Esc(&p.title)
     );
-    header(&mut out, p, left + 40, top + 20);
+    if !header(&mut out, p, left + 40, top + 20, budget) {
+        return Err(OverBudget { budget });
+    }
 
     // Wires under nodes.
     let index = super::view::node_index(p);
     out.push_str("<g class=\"wires\">\n");
     for l in &p.links {
         wire(&mut out, p, &rects, &index, l);
+        if over(&out) {
+            return Err(OverBudget { budget });
+        }
     }
     out.push_str("</g>\n<g class=\"nodes\">\n");
     for (n, r) in p.nodes.iter().zip(&rects) {
         node(&mut out, n, r);
+        if over(&out) {
+            return Err(OverBudget { budget });
+        }
     }
     out.push_str("</g>\n");
 
@@ -203,7 +226,10 @@ pub fn render(p: &Picture) -> String {
         out.push_str("</g>\n");
     }
     out.push_str("</svg>\n");
-    out
+    if over(&out) {
+        return Err(OverBudget { budget });
+    }
+    Ok(out)
 }
 
 fn band_width(p: &Picture) -> i64 {
@@ -222,7 +248,8 @@ fn band_width(p: &Picture) -> i64 {
     w
 }
 
-fn header(out: &mut String, p: &Picture, x: i64, y: i64) {
+/// Writes the band above the nodes; `false` as soon as `out` passes `budget`.
+fn header(out: &mut String, p: &Picture, x: i64, y: i64, budget: usize) -> bool {
     let mut y = y + 20;
     let _ = writeln!(
         out,
@@ -239,7 +266,7 @@ fn header(out: &mut String, p: &Picture, x: i64, y: i64) {
         );
     }
     if p.vars.is_empty() {
-        return;
+        return out.len() <= budget;
     }
     y += 24;
     let _ = writeln!(
@@ -278,8 +305,12 @@ fn header(out: &mut String, p: &Picture, x: i64, y: i64) {
             y += line_h(12);
             badge_line(out, b, x + 16, y);
         }
+        if out.len() > budget {
+            return false;
+        }
     }
     out.push_str("</g>\n");
+    true
 }
 
 fn badge_line(out: &mut String, b: &Badge, x: i64, y: i64) {

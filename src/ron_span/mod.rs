@@ -24,7 +24,7 @@ mod value;
 pub use decode::{
     DecodeCodes, DecodeError, DecodeErrorKind, Decoder, Fields, closest, expect_struct, short,
 };
-pub use parse::{ParseError, parse, trivia_end};
+pub use parse::{ListItems, ParseError, parse, parse_lazy, trivia_end};
 pub use value::{Field, Name, Value, ValueKind, Variant};
 
 /// The deepest nesting of lists, tuples, structs and maps the reader accepts.

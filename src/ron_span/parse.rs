@@ -15,10 +15,24 @@ pub struct ParseError {
 
 /// Parses one RON value (the whole text; trailing non-whitespace is an error).
 pub fn parse(text: &str) -> Result<Value, ParseError> {
+    parse_with(text, false)
+}
+
+/// [`parse`] with deferred lists: every list is read and checked (syntax, nesting) but its
+/// items are not kept — its value is an empty `List` with the list's span — so the tree holds
+/// only the structure around the lists, whatever their length. [`ListItems`] reads a list's
+/// items again one at a time ([`Value::items`]). Readers of large files (`.animseq`) use it to
+/// stay within a small multiple of the file's size.
+pub fn parse_lazy(text: &str) -> Result<Value, ParseError> {
+    parse_with(text, true)
+}
+
+fn parse_with(text: &str, lazy: bool) -> Result<Value, ParseError> {
     let mut p = Parser {
         src: text,
         bytes: text.as_bytes(),
         pos: 0,
+        lazy,
     };
     // A leading byte-order mark is tolerated (editors on some platforms write one).
     if p.bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
@@ -41,6 +55,7 @@ pub fn trivia_end(text: &str, from: usize) -> usize {
         src: text,
         bytes: text.as_bytes(),
         pos: from.min(text.len()),
+        lazy: false,
     };
     match p.skip_trivia() {
         Ok(()) => p.pos,
@@ -52,6 +67,62 @@ struct Parser<'a> {
     src: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// Lists are checked, not kept ([`parse_lazy`]).
+    lazy: bool,
+}
+
+/// The items of a list read again from its text, one at a time ([`Value::items`]); nested
+/// lists inside them are deferred too. Ends at the list's `]` (or at an error, which cannot
+/// happen for a list [`parse_lazy`] has read).
+pub struct ListItems<'a> {
+    inner: Items<'a>,
+}
+
+enum Items<'a> {
+    Kept(std::slice::Iter<'a, Value>),
+    Text(Parser<'a>, usize),
+}
+
+impl<'a> ListItems<'a> {
+    /// The items of `list` (a `List` value read from `text`): its kept items, or, when it has
+    /// none, those its text holds.
+    pub(super) fn new(text: &'a str, list: &'a Value, kept: &'a [Value]) -> ListItems<'a> {
+        let inner =
+            if kept.is_empty() && text.as_bytes().get(list.span.start as usize) == Some(&b'[') {
+                let p = Parser {
+                    src: text,
+                    bytes: text.as_bytes(),
+                    pos: list.span.start as usize + 1,
+                    lazy: true,
+                };
+                Items::Text(p, (list.span.end as usize).min(text.len()))
+            } else {
+                Items::Kept(kept.iter())
+            };
+        ListItems { inner }
+    }
+}
+
+impl Iterator for ListItems<'_> {
+    type Item = Value;
+
+    fn next(&mut self) -> Option<Value> {
+        match &mut self.inner {
+            Items::Kept(it) => it.next().cloned(),
+            Items::Text(p, end) => {
+                p.skip_trivia().ok()?;
+                if p.pos >= *end || p.peek() == Some(b']') {
+                    return None;
+                }
+                let item = p.value(0).ok()?;
+                p.skip_trivia().ok()?;
+                if p.peek() == Some(b',') {
+                    p.pos += 1;
+                }
+                Some(item)
+            }
+        }
+    }
 }
 
 fn is_ident_start(b: u8) -> bool {
@@ -383,10 +454,39 @@ impl<'a> Parser<'a> {
         Ok(items)
     }
 
+    /// [`Parser::seq`] that checks each item and drops it.
+    fn skip_seq(&mut self, close: u8, depth: usize) -> Result<(), ParseError> {
+        let closing = if close == b')' {
+            "`,` or `)`"
+        } else {
+            "`,` or `]`"
+        };
+        loop {
+            self.skip_trivia()?;
+            if self.peek() == Some(close) {
+                break;
+            }
+            let end = self.value(depth)?.span.end as usize;
+            self.skip_trivia()?;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b) if b == close => break,
+                _ => return Err(self.missing_comma(end, closing, false)),
+            }
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
     fn list(&mut self, start: usize, depth: usize) -> Result<Value, ParseError> {
         let depth = self.enter(depth)?;
         self.pos += 1;
-        let items = self.seq(b']', depth)?;
+        let items = if self.lazy {
+            self.skip_seq(b']', depth)?;
+            Vec::new()
+        } else {
+            self.seq(b']', depth)?
+        };
         Ok(Value {
             kind: ValueKind::List(items),
             span: Span::new(start, self.pos),

@@ -167,6 +167,13 @@ impl Value {
         }
     }
 
+    /// The items of a list one at a time, read again from `text` (the text this value was
+    /// parsed from) when [`super::parse_lazy`] deferred them.
+    pub fn items<'a>(&'a self, text: &'a str) -> Result<super::parse::ListItems<'a>, DecodeError> {
+        let kept = self.as_list()?;
+        Ok(super::parse::ListItems::new(text, self, kept))
+    }
+
     /// The items of an anonymous tuple of exactly `n` elements.
     pub fn as_tuple(&self, n: usize) -> Result<&[Value], DecodeError> {
         match &self.kind {

@@ -29,6 +29,29 @@ pub fn handle(state: &Arc<State>, req: Request) -> Response {
         return Response::error(r.status, r.message);
     }
     let m = req.method.as_str();
+    // Everything that compiles, draws or runs shares the heavy slots (the memory budget).
+    let heavy = matches!(
+        (m, req.path.as_str()),
+        ("GET", "/api/graph")
+            | ("PUT", "/api/graph")
+            | ("POST", "/api/check")
+            | ("GET", "/api/graph.svg")
+            | ("POST", "/api/run")
+    );
+    if heavy {
+        let Some(slot) = state.heavy.take() else {
+            return Response::busy(format!(
+                "the studio is busy: {} checks, pictures or runs are in progress; try again",
+                super::budget::HEAVY_SLOTS
+            ));
+        };
+        return route(state, req).holding(Box::new(slot));
+    }
+    route(state, req)
+}
+
+fn route(state: &Arc<State>, req: Request) -> Response {
+    let m = req.method.as_str();
     match (m, req.path.as_str()) {
         ("GET", "/api/palette") => palette(state),
         ("GET", "/api/catalog") => catalog(state),

@@ -20,6 +20,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use super::budget::{Bytes, Reserved};
+
 /// Bounds on what one client may make the server hold.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -37,6 +39,9 @@ pub struct Limits {
     pub write_timeout: Duration,
     /// Most connections served at once.
     pub max_connections: usize,
+    /// Most bytes of request bodies held at once, over all connections (a body that does not
+    /// fit is `503` with `Retry-After`; see [`super::budget`]).
+    pub max_bodies: usize,
 }
 
 impl Default for Limits {
@@ -49,6 +54,7 @@ impl Default for Limits {
             body_deadline: Duration::from_secs(30),
             write_timeout: Duration::from_secs(10),
             max_connections: 128,
+            max_bodies: 128 * 1024 * 1024,
         }
     }
 }
@@ -102,6 +108,8 @@ pub struct Response {
     pub content_type: &'static str,
     pub headers: Vec<(&'static str, String)>,
     pub body: Body,
+    /// Kept alive until the response has been written (a heavy-request slot).
+    pub hold: Option<super::budget::Hold>,
 }
 
 impl Response {
@@ -112,6 +120,7 @@ impl Response {
             content_type,
             headers: Vec::new(),
             body,
+            hold: None,
         }
     }
     /// A JSON response.
@@ -132,6 +141,15 @@ impl Response {
     /// A JSON error `{"error": message}`.
     pub fn error(status: u16, message: impl Into<String>) -> Response {
         Response::json(status, &serde_json::json!({"error": message.into()}))
+    }
+    /// `503` with `Retry-After`: the studio's memory budget is in use; the client may retry.
+    pub fn busy(message: impl Into<String>) -> Response {
+        Response::error(503, message).with_header("Retry-After", super::budget::RETRY_AFTER)
+    }
+    /// Keeps `hold` alive until this response has been written.
+    pub fn holding(mut self, hold: super::budget::Hold) -> Response {
+        self.hold = Some(hold);
+        self
     }
     /// Adds a header.
     pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Response {
@@ -252,6 +270,17 @@ pub fn split_target(target: &str) -> Option<(String, Vec<(String, String)>)> {
 
 /// Reads one request from `s`, within the limits.
 pub fn read_request(s: &mut TcpStream, limits: &Limits) -> Result<Request, ReadError> {
+    let unlimited = Bytes::new(usize::MAX);
+    read_request_within(s, limits, &unlimited).map(|(r, _)| r)
+}
+
+/// [`read_request`] with the body reserved from `bodies` (shared by all connections) before
+/// it is read: `503` when it does not fit. The reservation is returned with the request.
+pub fn read_request_within(
+    s: &mut TcpStream,
+    limits: &Limits,
+    bodies: &Arc<Bytes>,
+) -> Result<(Request, Option<Reserved>), ReadError> {
     let start = Instant::now();
     let mut buf = vec![0u8; 0];
     let mut chunk = [0u8; 4096];
@@ -353,6 +382,16 @@ pub fn read_request(s: &mut TcpStream, limits: &Limits) -> Result<Request, ReadE
         ));
     }
     let len = len as usize;
+    let reserved = if len == 0 {
+        None
+    } else {
+        Some(bodies.reserve(len).ok_or_else(|| {
+            read_err(
+                503,
+                "the studio holds as many request bodies as its memory budget allows; try again",
+            )
+        })?)
+    };
     let mut body = buf[head_len..].to_vec();
     body.truncate(len);
     let start = Instant::now();
@@ -379,7 +418,7 @@ pub fn read_request(s: &mut TcpStream, limits: &Limits) -> Result<Request, ReadE
         }
     }
     request.body = body;
-    Ok(request)
+    Ok((request, reserved))
 }
 
 fn find_head_end(buf: &[u8]) -> Option<usize> {
@@ -392,7 +431,12 @@ pub type Handler = Arc<dyn Fn(Request) -> Response + Send + Sync>;
 /// Answers an error and closes, reading (and dropping) a little of what the client still sends
 /// so it sees the answer rather than a reset.
 fn refuse(mut s: TcpStream, status: u16, message: &str) {
-    let _ = write_response(&mut s, Response::error(status, message));
+    let r = if status == 503 {
+        Response::busy(message)
+    } else {
+        Response::error(status, message)
+    };
+    let _ = write_response(&mut s, r);
     let _ = s.shutdown(Shutdown::Write);
     let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
     let mut sink = [0u8; 8192];
@@ -405,13 +449,15 @@ fn refuse(mut s: TcpStream, status: u16, message: &str) {
     }
 }
 
-fn serve_connection(mut s: TcpStream, limits: &Limits, handler: &Handler) {
+fn serve_connection(mut s: TcpStream, limits: &Limits, handler: &Handler, bodies: &Arc<Bytes>) {
     let _ = s.set_write_timeout(Some(limits.write_timeout));
     let _ = s.set_nodelay(true);
-    match read_request(&mut s, limits) {
-        Ok(req) => {
+    match read_request_within(&mut s, limits, bodies) {
+        Ok((req, reserved)) => {
             let resp = handler(req);
+            // The body's reservation lasts until the answer is out.
             let _ = write_response(&mut s, resp);
+            drop(reserved);
             let _ = s.shutdown(Shutdown::Write);
         }
         Err(e) if e.status == 0 => {}
@@ -424,6 +470,7 @@ fn serve_connection(mut s: TcpStream, limits: &Limits, handler: &Handler) {
 /// one connection of its own (see [`wake`]).
 pub fn serve(listener: TcpListener, limits: Limits, handler: Handler, stop: Arc<AtomicBool>) {
     let active = Arc::new(AtomicUsize::new(0));
+    let bodies = Bytes::new(limits.max_bodies);
     while !stop.load(Ordering::SeqCst) {
         let s = match listener.accept() {
             Ok((s, _)) => s,
@@ -439,22 +486,20 @@ pub fn serve(listener: TcpListener, limits: Limits, handler: Handler, stop: Arc<
         if active.load(Ordering::SeqCst) >= limits.max_connections {
             let _ = s.set_write_timeout(Some(Duration::from_millis(500)));
             let mut s = s;
-            let _ = write_response(
-                &mut s,
-                Response::error(503, "too many connections; try again"),
-            );
+            let _ = write_response(&mut s, Response::busy("too many connections; try again"));
             continue;
         }
         active.fetch_add(1, Ordering::SeqCst);
         let guard = Slot(active.clone());
         let limits = limits.clone();
         let handler = handler.clone();
+        let bodies = bodies.clone();
         let spawned = std::thread::Builder::new()
             .name("studio-conn".into())
             .stack_size(1 << 20)
             .spawn(move || {
                 let _guard = guard;
-                serve_connection(s, &limits, &handler);
+                serve_connection(s, &limits, &handler, &bodies);
             });
         if spawned.is_err() {
             // The guard moved into the closure was dropped with it: the slot is free again.

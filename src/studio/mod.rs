@@ -10,6 +10,7 @@
 //! through [`crate::fsutil::write_atomic`]) and never leaves the folders it was given.
 
 pub mod api;
+pub mod budget;
 pub mod http;
 pub mod kinds;
 pub mod model;
@@ -98,6 +99,8 @@ pub struct State {
     pub writes: Mutex<()>,
     pub events: sse::Events,
     pub stop: Arc<AtomicBool>,
+    /// The slots heavy requests share ([`budget`]).
+    pub heavy: Arc<budget::Pool>,
 }
 
 /// A running studio.
@@ -192,6 +195,7 @@ pub fn start(ctx: &Ctx, config: &Config) -> Result<Running, String> {
         writes: Mutex::new(()),
         events: sse::Events::default(),
         stop: stop.clone(),
+        heavy: budget::Pool::heavy(),
     });
     let mut threads = Vec::new();
     let s = state.clone();

@@ -75,6 +75,13 @@ pub fn svg(state: &State, name: &str, text: &str) -> Response {
                     "default-src 'none'; style-src 'unsafe-inline'",
                 )
         }
+        Err(d)
+            if d.iter()
+                .any(|d| d.code == crate::picture::E_PICTURE_TOO_LARGE) =>
+        {
+            let message = d.first().map_or_else(String::new, |d| d.message.clone());
+            Response::json(413, &serde_json::json!({"error": message}))
+        }
         Err(d) => Response::json(
             422,
             &serde_json::json!({"error": format!("{name} does not parse, so it cannot be drawn"),

@@ -19,6 +19,8 @@ use crate::runtime::{
     ExecLog, Invocation, Trace, TraceFormat, TraceKind, TraceRecord, TraceWriter, VmDispatch,
 };
 use bevy_ecs::prelude::World;
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -26,12 +28,19 @@ use std::sync::Arc;
 pub const MAX_TICKS: u64 = 10_000;
 /// Most node entries one run answers (over all invocations); later invocations list none.
 pub const MAX_NODE_ENTRIES: usize = 2_000_000;
+/// Most bytes of records and their invocations one run answers (32 MiB of JSON): the run stops
+/// at the first record past it and says so in `notice` (`sinew run` prints the whole trace).
+pub const MAX_RUN_BYTES: usize = 32 << 20;
 
 #[derive(Default)]
 struct Recorder {
-    executed: Vec<Vec<Value>>,
+    /// Per record: its JSON line and the JSON array of its invocations.
+    records: Vec<(Box<RawValue>, Box<RawValue>)>,
+    bytes: usize,
     entries: usize,
     truncated: bool,
+    /// Set when the byte budget stopped the run.
+    full: bool,
 }
 
 fn same_notify(r: &TraceRecord, inv: &Invocation) -> bool {
@@ -51,26 +60,51 @@ fn same_notify(r: &TraceRecord, inv: &Invocation) -> bool {
     }
 }
 
+/// A JSON text as a raw value (a JSON string holding the text if it somehow is not JSON).
+fn raw(text: String) -> Box<RawValue> {
+    match RawValue::from_string(text) {
+        Ok(r) => r,
+        Err(e) => RawValue::from_string(Value::String(e.to_string()).to_string())
+            .unwrap_or_else(|_| empty_list()),
+    }
+}
+
+fn empty_list() -> Box<RawValue> {
+    RawValue::from_string("[]".into()).unwrap_or_default()
+}
+
 impl Recorder {
     fn world_ready(&mut self, world: &mut World) {
         world.insert_resource(Dispatcher::new(VmDispatch::recording()));
         world.insert_resource(ExecLog::default());
     }
 
-    fn after_tick(&mut self, world: &mut World, spawned: &Spawned, records: &[TraceRecord]) {
+    /// Records one tick's trace; `false` once the byte budget is spent (the rest of the tick
+    /// is dropped and the run should stop).
+    fn after_tick(
+        &mut self,
+        world: &mut World,
+        spawned: &Spawned,
+        records: &[TraceRecord],
+        writer: &TraceWriter,
+    ) -> bool {
         let invocations = world
             .get_resource_mut::<ExecLog>()
             .map(|mut l| std::mem::take(&mut l.invocations))
             .unwrap_or_default();
-        let mut per: Vec<Vec<Value>> = vec![Vec::new(); records.len()];
+        let mut per: Vec<Vec<usize>> = vec![Vec::new(); records.len()];
+        let mut entries: Vec<String> = Vec::with_capacity(invocations.len());
         for inv in &invocations {
+            let entity = spawned.name_of(inv.entity.to_bits());
             let entry = if self.entries + inv.nodes.len() > MAX_NODE_ENTRIES {
                 self.truncated = true;
-                json!({"graph": &*inv.graph, "entity": spawned.name_of(inv.entity.to_bits()), "event": inv.event, "nodes": []})
+                json!({"graph": &*inv.graph, "entity": entity, "event": inv.event, "nodes": []})
             } else {
                 self.entries += inv.nodes.len();
-                json!({"graph": &*inv.graph, "entity": spawned.name_of(inv.entity.to_bits()), "event": inv.event, "nodes": inv.nodes})
+                json!({"graph": &*inv.graph, "entity": entity, "event": inv.event, "nodes": inv.nodes})
             };
+            let at = entries.len();
+            entries.push(entry.to_string());
             let (start, end) = inv.trace_span;
             let end = end.min(records.len());
             if inv.notify.is_some()
@@ -78,14 +112,43 @@ impl Recorder {
                     .rev()
                     .find(|&j| same_notify(&records[j], inv))
             {
-                per[j].push(entry.clone());
+                per[j].push(at);
             }
             for p in per.iter_mut().take(end).skip(start) {
-                p.push(entry.clone());
+                p.push(at);
             }
         }
-        self.executed.extend(per);
+        drop(invocations);
+        for (r, list) in records.iter().zip(per) {
+            let line = writer.record(r);
+            let mut executed = String::from("[");
+            for (i, &e) in list.iter().enumerate() {
+                if i > 0 {
+                    executed.push(',');
+                }
+                executed.push_str(&entries[e]);
+            }
+            executed.push(']');
+            let size = line.len() + executed.len();
+            if self.bytes + size > MAX_RUN_BYTES {
+                self.full = true;
+                return false;
+            }
+            self.bytes += size;
+            self.records.push((raw(line), raw(executed)));
+        }
+        true
     }
+}
+
+/// The answer of a run, serialized straight from the recorded texts.
+#[derive(Serialize)]
+struct Answer<'a> {
+    records: Vec<&'a RawValue>,
+    executed: Vec<&'a RawValue>,
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notice: Option<String>,
 }
 
 pub fn handle(state: &Arc<State>, req: &Request) -> Response {
@@ -145,13 +208,18 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
         .canonical
         .join(path.strip_prefix(&state.scenes.root).unwrap_or(&path));
     match run_scene(state, &path, ticks, dt) {
-        Ok(v) => Response::json(200, &v),
+        Ok(r) => r,
         Err(msg) => Response::error(422, format!("the scene does not run: {msg}")),
     }
 }
 
 /// Loads and runs the scene; the error is the loader's diagnostics as `sinew run` prints them.
-fn run_scene(state: &State, scene: &std::path::Path, ticks: u64, dt: f64) -> Result<Value, String> {
+fn run_scene(
+    state: &State,
+    scene: &std::path::Path,
+    ticks: u64,
+    dt: f64,
+) -> Result<Response, String> {
     let ctx = &state.ctx;
     let (source, layout) = FsSource::open(Some(&state.project), scene, &state.assets.canonical)
         .map_err(|e| format!("cannot read {}: {e}", ctx.display(scene)))?;
@@ -168,19 +236,41 @@ fn run_scene(state: &State, scene: &std::path::Path, ticks: u64, dt: f64) -> Res
     rec.world_ready(&mut world);
     let spawned = spawn(&mut world, def, assets).map_err(|e| e.to_string())?;
     let writer = TraceWriter::new(&spawned, &loaded.event_names, TraceFormat::Json);
-    let mut records: Vec<Value> = Vec::new();
-    let line = |l: String| serde_json::from_str::<Value>(&l).unwrap_or(Value::String(l));
+    let mut ran = 0;
     for _ in 0..ticks {
         schedule.run(&mut world);
+        ran += 1;
         let tick = world
             .get_resource_mut::<Trace>()
             .map(|mut t| t.drain())
             .unwrap_or_default();
-        rec.after_tick(&mut world, &spawned, &tick);
-        records.extend(tick.iter().map(|r| line(writer.record(r))));
+        if !rec.after_tick(&mut world, &spawned, &tick, &writer) {
+            break;
+        }
     }
-    records.extend(writer.end_lines(&world).into_iter().map(line));
-    let mut executed = rec.executed;
-    executed.resize(records.len(), Vec::new());
-    Ok(json!({"records": records, "executed": executed, "truncated": rec.truncated}))
+    let notice = rec.full.then(|| {
+        format!(
+            "the run stopped at tick {ran} of {ticks}: its records reached the studio's limit of \
+             {} MiB per run; `sinew run` prints the whole trace",
+            MAX_RUN_BYTES >> 20
+        )
+    });
+    let end: Vec<Box<RawValue>> = writer.end_lines(&world).into_iter().map(raw).collect();
+    drop(world);
+    let empty = empty_list();
+    let mut answer = Answer {
+        records: Vec::with_capacity(rec.records.len() + end.len()),
+        executed: Vec::with_capacity(rec.records.len() + end.len()),
+        truncated: rec.truncated,
+        notice,
+    };
+    for (r, e) in &rec.records {
+        answer.records.push(r);
+        answer.executed.push(e);
+    }
+    for r in &end {
+        answer.records.push(r);
+        answer.executed.push(&empty);
+    }
+    Ok(Response::serialized(200, &answer))
 }

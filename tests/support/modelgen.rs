@@ -34,10 +34,16 @@ pub fn value() -> impl Strategy<Value = Value> {
         any::<f64>()
             .prop_filter("finite", |f| f.is_finite())
             .prop_map(Value::Float),
-        any::<String>().prop_map(Value::String),
+        string().prop_map(Value::String),
         any::<bool>().prop_map(Value::Bool),
         [number(), number(), number()].prop_map(Value::Vec3),
     ]
+}
+
+/// Any string a graph can hold: everything but a CR, which ends a line like LF does and has
+/// no escape (LF is written `\n`).
+fn string() -> impl Strategy<Value = String> {
+    "[^\r]{0,24}"
 }
 
 fn quoted(s: &str) -> String {
@@ -54,7 +60,7 @@ pub fn kind() -> impl Strategy<Value = String> {
         )
             .prop_map(|(a, b)| format!("animseq::{a}.{b}")),
         "[A-Za-z_][A-Za-z0-9_]{0,8}".prop_map(|n| format!("custom::{n}")),
-        any::<String>().prop_map(|s| quoted(&s)),
+        string().prop_map(|s| quoted(&s)),
     ];
     (path, prop::option::of(subject)).prop_map(|(p, s)| match s {
         Some(s) => format!("{p} {s}"),
@@ -62,9 +68,10 @@ pub fn kind() -> impl Strategy<Value = String> {
     })
 }
 
-/// One stored comment line: `//` and anything but a newline, trailing whitespace removed.
+/// One stored comment line: `//` and anything but a line break (LF or CR), trailing whitespace
+/// removed.
 pub fn comment_line() -> impl Strategy<Value = String> {
-    "[^\n]{0,16}".prop_map(|c| format!("//{c}").trim_end().to_string())
+    "[^\n\r]{0,16}".prop_map(|c| format!("//{c}").trim_end().to_string())
 }
 
 pub fn comment_block() -> impl Strategy<Value = String> {

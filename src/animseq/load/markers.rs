@@ -82,12 +82,14 @@ impl Cx<'_> {
         format: u32,
         duration: Option<f64>,
     ) -> Option<Decoded<Notify>> {
-        let items = self.ok(v.as_list())?;
+        let src = self.src;
+        let items = self.ok(v.items(src.text()))?;
         let mut out = Decoded {
-            items: Vec::with_capacity(items.len()),
+            items: Vec::new(),
             ok: true,
         };
         for item in items {
+            let item = &item;
             match self.notify(item, format, duration) {
                 Some(n) => out.items.push(n),
                 None => out.ok = false,
@@ -146,23 +148,24 @@ impl Cx<'_> {
         field: &Field,
         duration: Option<f64>,
     ) -> Option<Decoded<Window>> {
-        let items = self.ok(field.value.as_list())?;
-        if items.len() > MAX_WINDOWS {
+        let src = self.src;
+        let items = self.ok(field.value.items(src.text()))?;
+        // Counted by reading the list once more (no item is kept), before any is decoded.
+        let count = field.value.items(src.text()).map_or(0, Iterator::count);
+        if count > MAX_WINDOWS {
             self.error(
                 E_TOO_MANY_WINDOWS,
                 field.name_span,
-                format!(
-                    "{} windows in one sequence; at most {MAX_WINDOWS} are allowed",
-                    items.len()
-                ),
+                format!("{count} windows in one sequence; at most {MAX_WINDOWS} are allowed"),
             );
             return None;
         }
         let mut out = Decoded {
-            items: Vec::with_capacity(items.len()),
+            items: Vec::new(),
             ok: true,
         };
         for item in items {
+            let item = &item;
             match self.window(item, duration) {
                 Some(w) => out.items.push(w),
                 None => out.ok = false,
@@ -335,11 +338,13 @@ impl Cx<'_> {
     }
 
     fn fields(&mut self, v: &Value, kind: MarkerKind) -> Option<Vec<(String, FieldValue)>> {
-        let items = self.ok(v.as_list())?;
-        let mut out = Vec::with_capacity(items.len());
+        let src = self.src;
+        let items = self.ok(v.items(src.text()))?;
+        let mut out = Vec::new();
         let mut ok = true;
-        let mut seen: std::collections::BTreeMap<&str, Span> = Default::default();
+        let mut seen: std::collections::BTreeMap<String, Span> = Default::default();
         for item in items {
+            let item = &item;
             let Some(pair) = self.ok(item.as_tuple(2)) else {
                 ok = false;
                 continue;
@@ -357,17 +362,17 @@ impl Cx<'_> {
                     format!("field name \"{}\" is not an identifier", short(name)),
                 );
                 ok = false;
-            } else if let Some(first) = seen.get(name) {
+            } else if let Some(first) = seen.get(name).copied() {
                 let d = Diagnostic::error(
                     E_DUPLICATE_FIELD_NAME,
                     format!("duplicate field name `{name}` in this {}", kind.noun()),
                 )
                 .at(self.src, pair[0].span)
-                .with_label(self.src, *first, "first declared here");
+                .with_label(self.src, first, "first declared here");
                 self.push(d);
                 ok = false;
             } else {
-                seen.insert(name, pair[0].span);
+                seen.insert(name.to_string(), pair[0].span);
             }
             out.push((name.to_string(), value));
         }

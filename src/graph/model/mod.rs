@@ -402,12 +402,13 @@ impl Value {
     }
 }
 
-/// Turns comment text from an editor into the stored form: lines split at `\n`, trailing
+/// Turns comment text from an editor into the stored form: lines split at `\n`, `\r\n` or a
+/// lone `\r` (a line break in every editor, and in the lexer), trailing
 /// whitespace removed, blank lines dropped, and `// ` put before a line that does not start
 /// with `//` (leading whitespace before `//` removed). Idempotent; stored comments are fixed.
 pub fn normalize_comment(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for line in text.split('\n') {
+    for line in text.split(['\n', '\r']) {
         let line = line.trim();
         if line.is_empty() {
             continue;

@@ -71,7 +71,7 @@ pub struct FlushReport {
 /// Does nothing when the world has no [`EventHub`] or when called from inside a flush.
 pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
     let mut report = FlushReport::default();
-    let (mut current, mut deliveries, mut next, delivery_limit) = {
+    let (mut current, mut deliveries, mut next, delivery_limit, limit) = {
         let Some(mut hub) = world.get_resource_mut::<EventHub>() else {
             return report;
         };
@@ -84,7 +84,7 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
         let deliveries = std::mem::take(&mut hub.deliveries);
         let mut next = Publisher::with_limit(limit);
         next.events = std::mem::take(&mut hub.spare);
-        (current, deliveries, next, hub.delivery_limit)
+        (current, deliveries, next, hub.delivery_limit, limit)
     };
     // Snapshot of the notify field table: one reference-count operation per flush.
     let mut fields = world.resource::<EventHub>().fields.clone();
@@ -101,51 +101,75 @@ pub fn flush(world: &mut World, dispatch: &mut dyn Dispatch) -> FlushReport {
         }
         report.rounds += 1;
 
-        // Resolve this round's deliveries while the hub is borrowed …
+        // Resolve this round's deliveries while the hub is borrowed, as far as the delivery
+        // limit reaches (`stop`: the first event not delivered; the flush stops between two
+        // events once the limit is reached). Work is proportional to the events taken off the
+        // queue, never to what waits behind them.
         deliveries.clear();
+        let mut stop = None;
+        let mut hub_gone = false;
         {
             let Some(hub) = world.get_resource::<EventHub>() else {
                 current.clear();
                 break;
             };
+            let budget = delivery_limit.saturating_sub(report.delivered + report.dropped);
             for (index, event) in current.iter().enumerate() {
+                if deliveries.len() as u64 >= budget {
+                    stop = Some(index);
+                    break;
+                }
                 let list = hub.subs.get(event.id, event.channel);
                 deliveries.extend(list.iter().map(|s| (index, s.who)));
             }
         }
-        report.events = report.events.saturating_add(current.len() as u64);
+        let taken = stop.unwrap_or(current.len());
+        report.events = report.events.saturating_add(taken as u64);
 
-        // … then run handlers with the world free, stopping between two events once the
-        // delivery limit is reached (`stop`: the first event not delivered).
-        let mut stop = None;
+        // … then run handlers with the world free. The rest of this round, the main queue and
+        // what handlers publish (`next`) are one queue under one limit: handlers get only the
+        // room the others leave.
         let mut last = usize::MAX;
-        for &(index, to) in &deliveries {
+        for (at, &(index, to)) in deliveries.iter().enumerate() {
             if index != last {
-                if report.delivered + report.dropped >= delivery_limit {
-                    stop = Some(index);
-                    break;
-                }
                 last = index;
+                let waiting = current.len() - index - 1;
+                let Some(hub) = world.get_resource::<EventHub>() else {
+                    hub_gone = true;
+                    break;
+                };
+                next.limit = limit.saturating_sub(waiting + hub.queue.events.len());
             }
             if !world.entities().contains_spawned(to.entity) {
                 report.dropped += 1;
                 if dead.last() != Some(&to.entity) {
                     dead.push(to.entity);
                 }
-                continue;
+            } else {
+                let event = &current[index];
+                let fields: &[Value] = match event.payload {
+                    Payload::Notify(_) => fields.get(event.id.0 as usize).map_or(&[], |f| &f[..]),
+                    _ => &[],
+                };
+                dispatch.deliver(world, Delivery { to, event, fields }, &mut next);
+                report.delivered += 1;
             }
-            let event = &current[index];
-            let fields: &[Value] = match event.payload {
-                Payload::Notify(_) => fields.get(event.id.0 as usize).map_or(&[], |f| &f[..]),
-                _ => &[],
-            };
-            dispatch.deliver(world, Delivery { to, event, fields }, &mut next);
-            report.delivered += 1;
+            // After an event's last delivery: anything published straight to the hub past the
+            // shared limit is dropped like a refused publish (the newest first).
+            if deliveries.get(at + 1).is_none_or(|&(i, _)| i != index) {
+                let room = limit.saturating_sub(current.len() - index - 1 + next.events.len());
+                if let Some(mut hub) = world.get_resource_mut::<EventHub>() {
+                    hub.queue.truncate_to(room);
+                }
+            }
+        }
+        if hub_gone {
+            current.clear();
+            break;
         }
         if let Some(first) = stop {
             // The undelivered rest of this round, then what this round published.
             current.drain(..first);
-            report.events = report.events.saturating_sub(current.len() as u64);
             current.append(&mut next.events);
             if let Some(mut hub) = world.get_resource_mut::<EventHub>() {
                 current.append(&mut hub.queue.events);

@@ -487,8 +487,13 @@ impl EventHub {
     }
 
     /// Puts a queue taken with [`EventHub::take_queue`] back; events published to the hub in the
-    /// meantime follow it.
+    /// meantime follow it, as far as the one queue limit leaves room (the rest is dropped and
+    /// counted).
     pub(crate) fn restore_queue(&mut self, mut taken: Publisher) {
+        taken.dropped = taken.dropped.saturating_add(self.queue.dropped);
+        let room = taken.limit.saturating_sub(taken.events.len());
+        self.queue.dropped = 0;
+        self.queue.truncate_to(room);
         taken.dropped = taken.dropped.saturating_add(self.queue.dropped);
         taken.events.append(&mut self.queue.events);
         self.queue = taken;

@@ -89,6 +89,15 @@ impl Publisher {
         self.dropped
     }
 
+    /// Drops the newest events beyond `len`, counting them in [`Publisher::dropped`].
+    pub(super) fn truncate_to(&mut self, len: usize) {
+        if self.events.len() > len {
+            let excess = self.events.len() - len;
+            self.dropped = self.dropped.saturating_add(excess as u64);
+            self.events.truncate(len);
+        }
+    }
+
     /// Reserves room for `additional` more events (up to the limit).
     pub fn reserve(&mut self, additional: usize) {
         let room = self.limit.saturating_sub(self.events.len());
