@@ -2084,3 +2084,24 @@ fn registers_read_before_written_are_zeroed_and_only_then() {
         (Outcome::Completed, Value::Int(5))
     );
 }
+
+#[test]
+fn fused_debug_entries_round_trip_and_are_verified() {
+    // A superinstruction's replaced nodes travel with the module's bytes…
+    let mut m = sample();
+    assert!(!m.code.is_empty() && !m.nodes.is_empty());
+    m.fused = vec![(0, 0)];
+    let back = Module::decode(&m.encode()).expect("decodes");
+    assert_eq!(back.fused, vec![(0, 0)]);
+    verify(back).expect("a fused entry inside the code verifies");
+    // …and the verifier refuses one past the code, naming a missing node, or out of order.
+    for bad in [
+        vec![(m.code.len() as u32, 0)],
+        vec![(0, m.nodes.len() as u32)],
+        vec![(1, 0), (0, 0)],
+    ] {
+        let mut m = sample();
+        m.fused = bad.clone();
+        assert!(verify(m).is_err(), "{bad:?} verified");
+    }
+}

@@ -64,6 +64,7 @@ impl ModuleBuilder {
                 code: Vec::new(),
                 nodes: Vec::new(),
                 debug: Vec::new(),
+                fused: Vec::new(),
             },
             node_ids: HashMap::new(),
             const_ids: HashMap::new(),
@@ -330,12 +331,37 @@ impl HandlerBuilder<'_> {
 
     /// Replaces the last `n` instructions ([`HandlerBuilder::tail`] returned them) with `i`,
     /// attributed to the current node; returns its pc.
+    ///
+    /// The nodes of the replaced instructions (and of what they had replaced in turn) stay in
+    /// the module's debug info as the new instruction's `fused` entries, so a recorded run still
+    /// reports every node the instruction stands for.
     pub fn replace_tail(&mut self, n: usize, i: Instr) -> u32 {
-        let len = self.mb.m.code.len();
+        let m = &mut self.mb.m;
+        let len = m.code.len();
         let keep = len.saturating_sub(n).max(self.start as usize);
-        self.mb.m.code.truncate(keep);
-        self.mb.m.debug.truncate(keep);
-        self.emit(i)
+        let first = m.fused.partition_point(|&(pc, _)| (pc as usize) < keep);
+        let mut ran: Vec<u32> = Vec::new();
+        let mut earlier = m.fused.drain(first..).peekable();
+        for pc in keep..len {
+            while let Some((_, node)) = earlier.next_if(|&(at, _)| at as usize == pc) {
+                ran.push(node);
+            }
+            ran.push(m.debug[pc]);
+        }
+        drop(earlier);
+        m.code.truncate(keep);
+        m.debug.truncate(keep);
+        let pc = self.emit(i);
+        let own = self.node.0;
+        ran.dedup();
+        if ran.last() == Some(&own) {
+            ran.pop();
+        }
+        self.mb
+            .m
+            .fused
+            .extend(ran.into_iter().map(|node| (pc, node)));
+        pc
     }
 
     /// [`HandlerBuilder::replace_tail`] of the last instruction.
@@ -353,6 +379,8 @@ impl HandlerBuilder<'_> {
         {
             self.mb.m.code.pop();
             self.mb.m.debug.pop();
+            let len = self.mb.m.code.len() as u32;
+            self.mb.m.fused.retain(|&(pc, _)| pc < len);
         }
     }
 

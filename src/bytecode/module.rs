@@ -96,6 +96,11 @@ pub struct Module {
     pub nodes: Vec<String>,
     /// Per instruction: index into `nodes` (same length as `code`).
     pub debug: Vec<u32>,
+    /// Debug info of superinstructions: `(pc, node)` for each node whose instructions the
+    /// instruction at `pc` replaced (`var.get` + `int.add` + `var.set` as one `var.add.i`), in
+    /// the order they ran and before the instruction's own `debug` node; sorted by `pc`. A
+    /// recorded run ([`crate::vm::NodeTrace`]) reports every node a fused instruction stands for.
+    pub fused: Vec<(u32, u32)>,
 }
 
 /// Why bytes are not a module.
@@ -251,6 +256,11 @@ impl Module {
         self.nodes.iter().for_each(|n| s.str(n));
         s.len(self.debug.len());
         self.debug.iter().for_each(|d| s.u32(*d));
+        s.len(self.fused.len());
+        self.fused.iter().for_each(|(pc, n)| {
+            s.u32(*pc);
+            s.u32(*n);
+        });
         out.section(section::DEBUG, s);
 
         out.0
@@ -361,6 +371,10 @@ impl Module {
         for _ in 0..s.count("debug entries", limits::CODE)? {
             debug.push(s.u32()?);
         }
+        let mut fused = Vec::new();
+        for _ in 0..s.count("fused debug entries", limits::CODE)? {
+            fused.push((s.u32()?, s.u32()?));
+        }
         s.end()?;
 
         if r.pos != r.b.len() {
@@ -377,6 +391,7 @@ impl Module {
             code,
             nodes,
             debug,
+            fused,
         })
     }
 }

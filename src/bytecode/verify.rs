@@ -269,6 +269,22 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
             ));
         }
     }
+    let mut last_pc = 0;
+    for &(pc, n) in &m.fused {
+        if pc as usize >= m.code.len() || pc < last_pc || n as usize >= m.nodes.len() {
+            return Err(err(
+                format!(
+                    "fused debug entry ({pc}, {n}) is out of order or out of range ({} \
+                     instructions, {} nodes)",
+                    m.code.len(),
+                    m.nodes.len()
+                ),
+                None,
+                None,
+            ));
+        }
+        last_pc = pc;
+    }
 
     let mut by_event = BTreeMap::new();
     let mut ranges = Vec::new();

@@ -277,9 +277,26 @@ impl NodeTrace {
 impl Recorder for &mut NodeTrace {
     #[inline]
     fn at(&mut self, m: &VerifiedModule, pc: u32) {
-        let Some(&node) = m.module().debug.get(pc as usize) else {
+        let module = m.module();
+        let Some(&node) = module.debug.get(pc as usize) else {
             return;
         };
+        // A superinstruction stands for the nodes whose instructions it replaced, first.
+        if !module.fused.is_empty() {
+            let first = module.fused.partition_point(|&(at, _)| at < pc);
+            for &(_, n) in module.fused[first..]
+                .iter()
+                .take_while(|&&(at, _)| at == pc)
+            {
+                self.push(n);
+            }
+        }
+        self.push(node);
+    }
+}
+
+impl NodeTrace {
+    fn push(&mut self, node: u32) {
         if self.nodes.last() == Some(&node) {
             return;
         }
