@@ -395,15 +395,9 @@ fn core_update(mut core: ResMut<Core>, mut chars: Query<&mut CoreCharacter>) {
         let (_, phase) = c.player.advance(1.0 / DT, 1.0, &c.leaves, &c.clips, true);
         match path {
             CorePath::Soa => eval.evaluate(skel, &c.leaves, &c.clips, phase, true, &mut c.pose),
-            CorePath::Scalar => scalar::evaluate(
-                touched,
-                skel,
-                &c.leaves,
-                &c.clips,
-                phase,
-                true,
-                &mut c.pose,
-            ),
+            CorePath::Scalar => {
+                scalar::evaluate(touched, skel, &c.leaves, &c.clips, phase, true, &mut c.pose)
+            }
             CorePath::Floor => {
                 c.pose.set_rest(skel);
                 for lf in &c.leaves {

@@ -73,15 +73,16 @@ fn gather(out: &Pose, g: &Group) -> Lanes {
 /// Writes the live lanes (`live(l)`) of `v` into the pose.
 #[inline(always)]
 fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
-    for l in 0..usize::from(g.lanes) {
+    let [x, y, z, w] = v.map(|c| c.to_array());
+    for l in 0..usize::from(g.lanes).min(LANES) {
         if !live(l) {
             continue;
         }
         let b = g.bones[l] as usize;
         match g.kind {
-            Kind::Translation => out.translations[b] = lanes::vec3(v, l),
-            Kind::Rotation => out.rotations[b] = lanes::quat(v, l),
-            Kind::Scale => out.scales[b] = lanes::vec3(v, l),
+            Kind::Translation => out.translations[b] = Vec3::new(x[l], y[l], z[l]),
+            Kind::Rotation => out.rotations[b] = Quat::from_xyzw(x[l], y[l], z[l], w[l]),
+            Kind::Scale => out.scales[b] = Vec3::new(x[l], y[l], z[l]),
         }
     }
 }
