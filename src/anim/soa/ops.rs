@@ -200,17 +200,12 @@ pub fn apply_override(
             _ => lanes::lerp(&cur, &v, s, 3),
         };
         scatter(base, g, &r, live);
-    });
-    for &b in &soa.bound {
-        let b = b as usize;
-        let wi = match mask {
-            Some(m) => w * m.get(b).copied().unwrap_or(0.0),
-            None => w,
-        };
-        if !(wi <= 0.0) {
-            base.animated[b] = true;
+        // Every bound bone has a channel in some group, so this marks exactly the bound bones
+        // with a weight the scalar path does not skip.
+        for l in (0..usize::from(g.lanes).min(LANES)).filter(|&l| live(l)) {
+            base.animated[g.bones[l] as usize] = true;
         }
-    }
+    });
 }
 
 /// Additive difference from the clip's first frame (as [`scalar::add_difference`]); sampled
