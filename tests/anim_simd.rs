@@ -317,9 +317,7 @@ fn check_case(k: &Case) {
         scalar::sample(c, k.t, &mut b);
         check_same(&format!("sample clip {i}"), &a, &b);
         let mut short = k.start.clone();
-        for v in [&mut short.translations] {
-            v.truncate(k.short);
-        }
+        short.translations.truncate(k.short);
         short.rotations.truncate(k.short);
         short.scales.truncate(k.short);
         short.animated.truncate(k.short);

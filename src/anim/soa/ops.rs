@@ -159,6 +159,16 @@ pub fn blend_step(
     }
 }
 
+/// Whether a bone with layer weight `w` is blended: the scalar path skips it exactly when
+/// `w <= 0` (so a NaN weight is not skipped).
+#[inline(always)]
+fn kept(w: f32) -> bool {
+    !matches!(
+        w.partial_cmp(&0.0),
+        Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+    )
+}
+
 /// Lane weights of a group: the layer weight times the mask's weight of each lane's bone.
 #[inline(always)]
 fn lane_weights(g: &Group, w: f32, mask: Option<&[f32]>) -> [f32; 4] {
@@ -188,7 +198,7 @@ pub fn apply_override(
     soa.each_pos(clamp_time(c, t), hints, |g, pos| {
         let wl = lane_weights(g, w, mask);
         // The scalar path skips a bone exactly when its weight is `<= 0` (NaN is not).
-        let live = |l: usize| !(wl[l] <= 0.0);
+        let live = |l: usize| kept(wl[l]);
         if !(0..usize::from(g.lanes)).any(live) {
             return;
         }
@@ -229,7 +239,7 @@ pub fn add_difference(
     soa.each_pos(t, hints, |g, pos| {
         let wl = lane_weights(g, w, mask);
         let live: [bool; 4] = std::array::from_fn(|l| {
-            l < usize::from(g.lanes) && out.animated[g.bones[l] as usize] && !(wl[l] <= 0.0)
+            l < usize::from(g.lanes) && out.animated[g.bones[l] as usize] && kept(wl[l])
         });
         if !live.contains(&true) {
             return;
