@@ -1,5 +1,8 @@
 //! Benchmarks of the animation core: per-bone sampling + blending cost, and one frame of
-//! 1,000 animators (64-bone rigs, a 2-clip 1D blend, one masked override layer, root motion).
+//! 1,000 animators (64-bone rigs, a 2-clip 1D blend, one masked override layer, root motion),
+//! each on the SoA/SIMD path (the default), on today's scalar path (`anim::scalar`), and, for
+//! the 2-clip blend, against a memory floor (one pass reading the same key blocks and writing
+//! the pose, no math) — side by side in one run.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Quat, Vec3};
@@ -127,6 +130,7 @@ fn assets() -> Assets {
 
 /// Per-animator state (what the runtime would keep in a component).
 struct Animator {
+    eval: TreeEvaluator,
     speed: f32,
     player: SyncedPlayer,
     layer_time: f64,
@@ -135,11 +139,31 @@ struct Animator {
     motion: RootDelta,
 }
 
-fn update(a: &Assets, ev: &mut TreeEvaluator, an: &mut Animator, dt: f64) {
+/// Which path a frame takes.
+#[derive(Clone, Copy, PartialEq)]
+enum Path {
+    Soa,
+    Scalar,
+}
+
+fn update(a: &Assets, touched: &mut Vec<bool>, an: &mut Animator, dt: f64, path: Path) {
     let speed = an.speed;
     a.tree.leaves(&|_| speed, &mut an.leaves);
     let (from, to) = an.player.advance(1.0 / dt, 1.0, &an.leaves, &a.clips, true);
-    ev.evaluate(&a.skel, &an.leaves, &a.clips, to, true, &mut an.pose);
+    match path {
+        Path::Soa => an
+            .eval
+            .evaluate(&a.skel, &an.leaves, &a.clips, to, true, &mut an.pose),
+        Path::Scalar => scalar::evaluate(
+            touched,
+            &a.skel,
+            &an.leaves,
+            &a.clips,
+            to,
+            true,
+            &mut an.pose,
+        ),
+    }
     // Root motion: weighted sum of every playing clip's motion over its interval.
     an.motion = RootDelta::ZERO;
     for lf in an.leaves.iter().filter(|l| l.weight > 0.0) {
@@ -156,12 +180,20 @@ fn update(a: &Assets, ev: &mut TreeEvaluator, an: &mut Animator, dt: f64) {
     an.layer_time += dt;
     let lc = &a.clips[2];
     let lt = lc.clip.clip_time(an.layer_time, true);
-    apply_override_clip(&mut an.pose, lc, lt, Some(&a.mask), 0.8);
+    match path {
+        Path::Soa => an
+            .eval
+            .apply_layer(&mut an.pose, 2, lc, lt, Some(&a.mask), 0.8, false),
+        Path::Scalar => {
+            scalar::apply_override_clip(&mut an.pose, lc, lt, Some(&a.mask.weights), 0.8)
+        }
+    }
 }
 
 fn benches(c: &mut Criterion) {
     let a = assets();
     let mut ev = TreeEvaluator::new();
+    let mut touched = Vec::new();
 
     let mut g = c.benchmark_group("anim");
     g.throughput(Throughput::Elements(BONES as u64));
@@ -183,6 +215,37 @@ fn benches(c: &mut Criterion) {
             black_box(&pose);
         })
     });
+    g.bench_function("sample_blend_2_clips_64_bones_scalar", |b| {
+        b.iter(|| {
+            phase += 0.0123;
+            scalar::evaluate(
+                &mut touched,
+                &a.skel,
+                black_box(&leaves),
+                &a.clips,
+                phase,
+                true,
+                &mut pose,
+            );
+            black_box(&pose);
+        })
+    });
+    // The floor: the rest reset (the pose written once) and exactly the key blocks the 2-clip
+    // sample reads, summed, with no interpolation or blending.
+    let mut hints = [vec![0u32; 8], vec![0u32; 8]];
+    g.bench_function("floor_2_clips_64_bones", |b| {
+        b.iter(|| {
+            phase += 0.0123;
+            pose.set_rest(&a.skel);
+            let mut acc = glam::Vec4::ZERO;
+            for (lf, h) in black_box(&leaves).iter().zip(hints.iter_mut()) {
+                let c = &a.clips[lf.clip];
+                let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), true);
+                acc += c.soa().stream_floor(t, h);
+            }
+            black_box((&pose, acc));
+        })
+    });
     g.bench_function("sample_1_clip_64_bones", |b| {
         b.iter(|| {
             phase += 0.0123;
@@ -190,9 +253,18 @@ fn benches(c: &mut Criterion) {
             black_box(&pose);
         })
     });
+    g.bench_function("sample_1_clip_64_bones_scalar", |b| {
+        b.iter(|| {
+            phase += 0.0123;
+            pose.set_rest(&a.skel);
+            scalar::sample(&a.clips[0], black_box(phase % 1.0), &mut pose);
+            black_box(&pose);
+        })
+    });
 
     let mut animators: Vec<Animator> = (0..1000)
         .map(|i| Animator {
+            eval: TreeEvaluator::new(),
             speed: 1.0 + (i % 40) as f32 * 0.1,
             player: SyncedPlayer::at(i as f64 * 0.013),
             layer_time: i as f64 * 0.007,
@@ -202,14 +274,19 @@ fn benches(c: &mut Criterion) {
         })
         .collect();
     g.throughput(Throughput::Elements(1000));
-    g.bench_function("frame_1000_animators_64_bones", |b| {
-        b.iter(|| {
-            for an in animators.iter_mut() {
-                update(&a, &mut ev, an, 1.0 / 60.0);
-            }
-            black_box(&animators);
-        })
-    });
+    for (name, path) in [
+        ("frame_1000_animators_64_bones", Path::Soa),
+        ("frame_1000_animators_64_bones_scalar", Path::Scalar),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                for an in animators.iter_mut() {
+                    update(&a, &mut touched, an, 1.0 / 60.0, path);
+                }
+                black_box(&animators);
+            })
+        });
+    }
     g.finish();
 }
 

@@ -22,8 +22,12 @@
 //!
 //! * `core_shared_clips` / `core_clips_per_character` — attribution only: the pure `anim` core
 //!   (clip-synced phase, leaf weights, tree evaluation into a pose buffer) per character in one
-//!   system, with one shared copy of the bound clips or a copy per character (what the
-//!   runtime's `PoseRig` holds today); see `docs/benchmarks.md`.
+//!   system, with one shared copy of the bound clips or a copy per character (the copies share
+//!   the SoA sampling data, an `Arc`, so only the scalar path's data is copied); see
+//!   `docs/benchmarks.md`.
+//! * `core_shared_clips_scalar` — the same on today's scalar path (`anim::scalar::evaluate`);
+//!   `core_memory_floor` — the same bookkeeping, the pose written once and exactly the key
+//!   blocks the SoA sample reads summed without any math (how close the sampler is to memory).
 //!
 //! Neither side runs transform propagation (`TransformPlugin`): it is the same work for both
 //! once the local transforms are written. `*_1_thread` apps run a 1-thread task pool (the CPU
@@ -51,11 +55,11 @@ use bevy_math::{Quat as BQuat, Vec3 as BVec3};
 use bevy_time::{TimePlugin, TimeUpdateStrategy};
 use bevy_transform::components::Transform;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 use sinew::anim::state_machine::{Machine, State};
 use sinew::anim::{
     Blend1D, BlendTree, BoneDef, BoundClip, Leaf, Pose, Skeleton, SyncedPlayer,
-    Transform as RestTransform, TreeEvaluator,
+    Transform as RestTransform, TreeEvaluator, scalar,
 };
 use sinew::animseq::{AnimSeq, Track};
 use sinew::runtime::animator::PoseRig;
@@ -352,24 +356,65 @@ struct CoreCharacter {
     pose: Pose,
 }
 
+/// Which path the core variants evaluate on.
+#[derive(Clone, Copy, PartialEq)]
+enum CorePath {
+    /// The SoA/SIMD path (`TreeEvaluator`).
+    Soa,
+    /// Today's scalar path (`anim::scalar::evaluate`).
+    Scalar,
+    /// The memory floor: the pose written once (rest reset) and exactly the key blocks the
+    /// two-clip sample reads, summed, with no interpolation or blending.
+    Floor,
+}
+
 #[derive(Resource)]
 struct Core {
     skel: Arc<Skeleton>,
     tree: BlendTree,
     eval: TreeEvaluator,
+    path: CorePath,
+    touched: Vec<bool>,
+    hints: Vec<u32>,
+    sink: Vec4,
 }
 
 fn core_update(mut core: ResMut<Core>, mut chars: Query<&mut CoreCharacter>) {
-    let Core { skel, tree, eval } = &mut *core;
+    let Core {
+        skel,
+        tree,
+        eval,
+        path,
+        touched,
+        hints,
+        sink,
+    } = &mut *core;
     for mut c in &mut chars {
         let c = &mut *c;
         tree.leaves(&|_| W_B, &mut c.leaves);
         let (_, phase) = c.player.advance(1.0 / DT, 1.0, &c.leaves, &c.clips, true);
-        eval.evaluate(skel, &c.leaves, &c.clips, phase, true, &mut c.pose);
+        match path {
+            CorePath::Soa => eval.evaluate(skel, &c.leaves, &c.clips, phase, true, &mut c.pose),
+            CorePath::Scalar => {
+                scalar::evaluate(touched, skel, &c.leaves, &c.clips, phase, true, &mut c.pose)
+            }
+            CorePath::Floor => {
+                c.pose.set_rest(skel);
+                for lf in &c.leaves {
+                    let k = &c.clips[lf.clip];
+                    let t = k.clip.clip_time(SyncedPlayer::clip_time(phase, k), true);
+                    *sink += k.soa().stream_floor(t, hints);
+                }
+            }
+        }
     }
 }
 
 fn core_side(seqs: &[AnimSeq; 2], shared: bool) -> App {
+    core_side_on(seqs, shared, CorePath::Soa)
+}
+
+fn core_side_on(seqs: &[AnimSeq; 2], shared: bool, path: CorePath) -> App {
     let mut app = base_app(Some(1));
     app.add_systems(Update, core_update);
     let mut app = finish(app);
@@ -401,6 +446,10 @@ fn core_side(seqs: &[AnimSeq; 2], shared: bool) -> App {
         },
         skel,
         eval: TreeEvaluator::new(),
+        path,
+        touched: Vec::new(),
+        hints: vec![0; 8],
+        sink: Vec4::ZERO,
     });
     app
 }
@@ -600,6 +649,22 @@ fn benches(c: &mut Criterion) {
         &mut g,
         "core_shared_clips_1_thread",
         || core(true),
+        App::update,
+    );
+    bench_app(
+        &mut g,
+        "core_shared_clips_scalar_1_thread",
+        || {
+            let mut app = core_side_on(&seqs, true, CorePath::Scalar);
+            check_core(&seqs, &mut app);
+            app
+        },
+        App::update,
+    );
+    bench_app(
+        &mut g,
+        "core_memory_floor_1_thread",
+        || core_side_on(&seqs, true, CorePath::Floor),
         App::update,
     );
     bench_app(

@@ -13,13 +13,15 @@
 //! bones the base animates. Flattening an `Additive` nested inside a `Lerp` scales its overlay by
 //! the `Lerp` weight: exact for translation and scale, the usual first-order result for rotation.
 
+use std::sync::Arc;
+
 use super::clock::TickClock;
 use super::pose::Pose;
-use super::sample::{ClipBinding, CompiledClip, nlerp};
+use super::sample::{ClipBinding, CompiledClip};
 use super::skeleton::Skeleton;
+use super::soa::{self, SoaClip};
 use super::*;
 use crate::diag::Diagnostic;
-use glam::Quat;
 
 /// The deepest a blend tree may nest.
 pub const MAX_TREE_DEPTH: usize = 32;
@@ -455,13 +457,18 @@ pub fn unit(x: f32) -> f32 {
     if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }
 }
 
-/// A compiled clip and its binding to one skeleton.
+/// A compiled clip and its binding to one skeleton, with the bound channels laid out for
+/// SIMD sampling ([`SoaClip`], built once and shared through an `Arc` by every clone).
+///
+/// Build it with [`BoundClip::new`] or [`BoundClip::from_parts`]: the SoA layout is made from
+/// `clip` and `binding` then, so change neither afterwards (rebuild instead).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BoundClip {
     /// The clip.
     pub clip: CompiledClip,
     /// Its tracks bound to the skeleton.
     pub binding: ClipBinding,
+    soa: Arc<SoaClip>,
 }
 
 impl BoundClip {
@@ -474,13 +481,35 @@ impl BoundClip {
     ) -> (BoundClip, Vec<Diagnostic>) {
         let clip = CompiledClip::new(seq);
         let (binding, diags) = ClipBinding::new(&clip, skel, bone_map, clip_name);
-        (BoundClip { clip, binding }, diags)
+        (BoundClip::from_parts(clip, binding), diags)
+    }
+
+    /// A clip and its binding, laid out for sampling.
+    pub fn from_parts(clip: CompiledClip, binding: ClipBinding) -> BoundClip {
+        let soa = Arc::new(SoaClip::new(&clip, &binding));
+        BoundClip { clip, binding, soa }
+    }
+
+    /// The clip's sampling data as structure-of-arrays.
+    pub fn soa(&self) -> &SoaClip {
+        &self.soa
+    }
+
+    /// The shared handle of the SoA data (clones of this clip hold the same one).
+    pub fn soa_arc(&self) -> &Arc<SoaClip> {
+        &self.soa
     }
 
     /// Samples the clip at clip time `t` into `out` (reset to the rest pose first).
     pub fn sample_pose(&self, skel: &Skeleton, t: f64, out: &mut Pose) {
         out.set_rest(skel);
-        self.binding.sample(&self.clip, t, out);
+        self.sample(t, out);
+    }
+
+    /// Writes the clip's values at clip time `t` into `out` for every bound bone (as
+    /// [`ClipBinding::sample`], on the SoA path).
+    pub fn sample(&self, t: f64, out: &mut Pose) {
+        soa::sample(self, t, &mut [], out);
     }
 }
 
@@ -574,159 +603,5 @@ impl SyncedPlayer {
     /// Clip `c`'s unwrapped playback time at phase `phase`.
     pub fn clip_time(phase: f64, c: &BoundClip) -> f64 {
         phase * c.clip.duration
-    }
-}
-
-/// Reusable scratch for evaluating trees into poses (no allocation once sized).
-#[derive(Clone, Debug, Default)]
-pub struct TreeEvaluator {
-    touched: Vec<bool>,
-}
-
-impl TreeEvaluator {
-    /// A fresh evaluator.
-    pub fn new() -> TreeEvaluator {
-        TreeEvaluator::default()
-    }
-
-    /// Evaluates weighted `leaves` at shared `phase` into `out` (reset to the rest pose first).
-    /// Leaves with weight ≤ 0 or naming a missing slot are skipped; base weights are
-    /// renormalized; if no base leaf has weight the rest pose remains (additives still apply).
-    pub fn evaluate(
-        &mut self,
-        skel: &Skeleton,
-        leaves: &[Leaf],
-        clips: &[BoundClip],
-        phase: f64,
-        looping: bool,
-        out: &mut Pose,
-    ) {
-        out.set_rest(skel);
-        let n = out.len();
-        let (rest_t, rest_r, rest_s) = skel.rest_arrays();
-        // Running weighted mean: the first clip samples straight into the pose, each later one
-        // moves it toward its own values by `wᵢ / Σw so far` (bones it does not animate move
-        // toward the rest pose, which stands for that clip there).
-        let mut total = 0.0f32;
-        for lf in leaves.iter().filter(|l| !l.additive && l.weight > 0.0) {
-            let Some(c) = clips.get(lf.clip) else {
-                continue;
-            };
-            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
-            if total == 0.0 {
-                total = lf.weight;
-                c.binding.sample(&c.clip, t, out);
-                continue;
-            }
-            total += lf.weight;
-            let s = (lf.weight / total).clamp(0.0, 1.0);
-            self.touched.clear();
-            self.touched.resize(n, false);
-            let pos = c.clip.positions(t);
-            for &(b, ti) in &c.binding.pairs {
-                let (b, ti) = (b as usize, ti as usize);
-                let Some(tr) = c.clip.tracks.get(ti) else {
-                    continue;
-                };
-                if b >= n {
-                    continue;
-                }
-                let v = tr.translation.get(&pos, t).unwrap_or(rest_t[b]);
-                let q = tr.rotation.get(&pos, t).unwrap_or(rest_r[b]);
-                let sc = tr.scale.get(&pos, t).unwrap_or(rest_s[b]);
-                out.translations[b] = out.translations[b] * (1.0 - s) + v * s;
-                out.scales[b] = out.scales[b] * (1.0 - s) + sc * s;
-                out.rotations[b] = nlerp(out.rotations[b], q, s);
-                out.animated[b] = true;
-                self.touched[b] = true;
-            }
-            for b in 0..n {
-                if out.animated[b] && !self.touched[b] {
-                    out.translations[b] = out.translations[b] * (1.0 - s) + rest_t[b] * s;
-                    out.scales[b] = out.scales[b] * (1.0 - s) + rest_s[b] * s;
-                    out.rotations[b] = nlerp(out.rotations[b], rest_r[b], s);
-                }
-            }
-        }
-        self.additives(leaves, clips, phase, looping, out);
-    }
-
-    fn additives(
-        &self,
-        leaves: &[Leaf],
-        clips: &[BoundClip],
-        phase: f64,
-        looping: bool,
-        out: &mut Pose,
-    ) {
-        for lf in leaves.iter().filter(|l| l.additive && l.weight > 0.0) {
-            let Some(c) = clips.get(lf.clip) else {
-                continue;
-            };
-            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
-            add_difference(c, t, lf.weight, out, None);
-        }
-    }
-}
-
-/// Adds clip `c`'s difference at clip time `t` from its own first frame, scaled by `w`, onto
-/// bones `out` marks animated (and, when given, whose `mask` weight is positive, scaled by it):
-/// translation and scale add `w·(v(t) − v(0))`; rotation post-multiplies the shortest-path
-/// `nlerp(identity, q(0)⁻¹·q(t), w)`. Results that would not be finite leave the bone as it was.
-pub fn add_difference(c: &BoundClip, t: f64, w: f32, out: &mut Pose, mask: Option<&[f32]>) {
-    let n = out.len();
-    let w = unit(w);
-    if w <= 0.0 {
-        return;
-    }
-    let pos = c.clip.positions(t);
-    for &(b, ti) in &c.binding.pairs {
-        let (b, ti) = (b as usize, ti as usize);
-        let Some(tr) = c.clip.tracks.get(ti) else {
-            continue;
-        };
-        if b >= n || !out.animated[b] {
-            continue;
-        }
-        let wb = match mask {
-            Some(m) => w * m.get(b).copied().unwrap_or(0.0),
-            None => w,
-        };
-        if wb <= 0.0 {
-            continue;
-        }
-        if let (Some(v), Some(v0)) = (tr.translation.get(&pos, t), tr.translation.first()) {
-            let r = out.translations[b] + (v - v0) * wb;
-            if r.is_finite() {
-                out.translations[b] = r;
-            }
-        }
-        if let (Some(s), Some(s0)) = (tr.scale.get(&pos, t), tr.scale.first()) {
-            let r = out.scales[b] + (s - s0) * wb;
-            if r.is_finite() {
-                out.scales[b] = r;
-            }
-        }
-        if let (Some(q), Some(q0)) = (tr.rotation.get(&pos, t), tr.rotation.first()) {
-            let d = nlerp(Quat::IDENTITY, q0.inverse() * q, wb);
-            let r = (out.rotations[b] * d).normalize();
-            if r.is_finite() {
-                out.rotations[b] = r;
-            }
-        }
-    }
-}
-
-/// Blends `b` into `a` by `t` (clamped, NaN → 0): `a = lerp(a, b, t)` per bone, rotations by
-/// shortest-path nlerp; `animated` becomes the union of bones either side animates with
-/// nonzero weight.
-pub fn lerp_pose(a: &mut Pose, b: &Pose, t: f32) {
-    let t = unit(t);
-    let n = a.len().min(b.len());
-    for i in 0..n {
-        a.translations[i] = a.translations[i] * (1.0 - t) + b.translations[i] * t;
-        a.scales[i] = a.scales[i] * (1.0 - t) + b.scales[i] * t;
-        a.rotations[i] = nlerp(a.rotations[i], b.rotations[i], t);
-        a.animated[i] = (a.animated[i] && t < 1.0) || (b.animated[i] && t > 0.0);
     }
 }

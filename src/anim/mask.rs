@@ -7,7 +7,8 @@
 //! (bones it does not animate keep the pose below); `Additive` adds the clip's difference from
 //! its own first frame, by the layer weight, to masked bones something below animates.
 
-use super::blend::{BoundClip, add_difference, unit};
+use super::blend::{BoundClip, unit};
+use super::evaluate::add_difference;
 use super::pose::Pose;
 use super::sample::nlerp;
 use super::skeleton::{Skeleton, short};
@@ -120,44 +121,8 @@ pub fn apply_override_clip(
     mask: Option<&BoneMask>,
     weight: f32,
 ) {
-    let w = unit(weight);
-    if w <= 0.0 {
-        return;
-    }
-    let c = &clip.clip;
-    let t = if t.is_nan() || c.duration <= 0.0 {
-        0.0
-    } else {
-        t.clamp(0.0, c.duration)
-    };
-    let pos = c.positions(t);
-    let n = base.len();
-    for &(b, ti) in &clip.binding.pairs {
-        let (b, ti) = (b as usize, ti as usize);
-        if b >= n {
-            continue;
-        }
-        let wi = match mask {
-            Some(m) => w * m.weights.get(b).copied().unwrap_or(0.0),
-            None => w,
-        };
-        let Some(tr) = c.tracks.get(ti) else {
-            continue;
-        };
-        if wi <= 0.0 {
-            continue;
-        }
-        if let Some(v) = tr.translation.get(&pos, t) {
-            base.translations[b] = base.translations[b] * (1.0 - wi) + v * wi;
-        }
-        if let Some(v) = tr.scale.get(&pos, t) {
-            base.scales[b] = base.scales[b] * (1.0 - wi) + v * wi;
-        }
-        if let Some(q) = tr.rotation.get(&pos, t) {
-            base.rotations[b] = nlerp(base.rotations[b], q, wi);
-        }
-        base.animated[b] = true;
-    }
+    let mask = mask.map(|m| m.weights.as_slice());
+    super::soa::apply_override(base, clip, t, mask, weight, &mut []);
 }
 
 /// `Additive` layer: adds `clip`'s difference at clip time `t` from its first frame, scaled by

@@ -5,20 +5,24 @@
 pub mod blend;
 pub mod clock;
 pub mod command;
+pub mod evaluate;
 pub mod mask;
 pub mod pose;
 pub mod retarget;
 pub mod root_motion;
 pub mod sample;
+pub mod scalar;
 pub mod skeleton;
+pub mod soa;
 pub mod state_machine;
 
 pub use blend::{
     Blend1D, BlendError, BlendSpace2D, BlendTree, BoundClip, Leaf, SyncedPlayer, TreeError,
-    TreeEvaluator, add_difference, heaviest_leaf, lerp_pose,
+    heaviest_leaf,
 };
 pub use clock::TickClock;
 pub use command::{AnimCommand, CommandKind, CommandSpec};
+pub use evaluate::{TreeEvaluator, add_difference, lerp_pose};
 pub use mask::{BoneMask, LayerBlend, apply_additive, apply_override, apply_override_clip};
 pub use pose::{Pose, Transform};
 pub use retarget::{hips_scale, leg_length, retarget_clip};
@@ -28,5 +32,6 @@ pub use skeleton::{
     Bone, BoneDef, LoadedSkeleton, Skeleton, SkeletonError, load_skeleton, load_skeleton_bytes,
     names_match, normalize_bone_name,
 };
+pub use soa::SoaClip;
 
 pub use crate::diag::codes::anim::*;

@@ -101,28 +101,36 @@ pub fn locate(times: &[f64], t: f64) -> Option<KeyPos> {
     if n == 0 {
         return None;
     }
-    let i = times.partition_point(|&k| k <= t);
+    Some(key_pos(times, times.partition_point(|&k| k <= t), t))
+}
+
+/// The position of time `t` given `i`, the number of `times` at or before `t` (the partition
+/// point of `k <= t`); `times` is not empty. Shared by [`locate`] and the SoA sampler's key
+/// cursors, so both give the same position for the same `i`.
+#[inline]
+pub(crate) fn key_pos(times: &[f64], i: usize, t: f64) -> KeyPos {
+    let n = times.len();
     if i == 0 {
-        return Some(KeyPos {
+        return KeyPos {
             i0: 0,
             i1: 0,
             s: 0.0,
-        });
+        };
     }
     if i >= n {
-        return Some(KeyPos {
+        return KeyPos {
             i0: n - 1,
             i1: n - 1,
             s: 0.0,
-        });
+        };
     }
     let (t0, t1) = (times[i - 1], times[i]);
     let s = (((t - t0) / (t1 - t0)) as f32).clamp(0.0, 1.0);
-    Some(KeyPos {
+    KeyPos {
         i0: i - 1,
         i1: i,
         s,
-    })
+    }
 }
 
 impl<V: Interp> Channel<V> {

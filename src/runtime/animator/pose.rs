@@ -8,10 +8,7 @@ use std::sync::Arc;
 use super::Animator;
 use super::playback::{Motion, Playback};
 use crate::anim::state_machine::Machine;
-use crate::anim::{
-    BoneMask, BoundClip, Pose, Skeleton, TreeEvaluator, apply_additive, apply_override_clip,
-    hold_root, lerp_pose,
-};
+use crate::anim::{BoneMask, BoundClip, Pose, Skeleton, TreeEvaluator, hold_root, lerp_pose};
 
 /// Pose evaluation of an animator: the skeleton, each slot bound to it, per layer its mask and
 /// blend mode, the root bone, and reused pose buffers (no allocation once sized).
@@ -129,11 +126,7 @@ impl Animator {
                     return;
                 };
                 let t = wrapped(p.time(), c);
-                if additive {
-                    apply_additive(pose, c, t, mask, w);
-                } else {
-                    apply_override_clip(pose, c, t, mask, w);
-                }
+                eval.apply_layer(pose, p.slot, c, t, mask, w, additive);
             };
             let fade_in = match &l.fade {
                 Some(f) if f.duration > 0.0 => {

@@ -1,0 +1,115 @@
+//! Evaluating weighted blend-tree leaves into a pose (the running weighted mean of
+//! [`super::blend`]'s module docs), layers and additive differences, on the SoA path
+//! ([`super::soa`]) with per-slot key cursors; [`super::scalar`] is the same on the scalar path.
+
+use super::blend::{BoundClip, Leaf, SyncedPlayer, unit};
+use super::mask::BoneMask;
+use super::pose::Pose;
+use super::sample::nlerp;
+use super::skeleton::Skeleton;
+use super::soa::{self, Cursors};
+
+/// Reusable scratch for evaluating trees into poses: the scalar fallback's scratch and the key
+/// cursors of every clip slot (no allocation once sized).
+#[derive(Clone, Debug, Default)]
+pub struct TreeEvaluator {
+    touched: Vec<bool>,
+    /// Cursors of the tree's clips, per slot.
+    tree: Cursors,
+    /// Cursors of layer clips, per slot (a layer may play a slot the tree plays, elsewhere).
+    layers: Cursors,
+}
+
+impl TreeEvaluator {
+    /// A fresh evaluator.
+    pub fn new() -> TreeEvaluator {
+        TreeEvaluator::default()
+    }
+
+    /// Evaluates weighted `leaves` at shared `phase` into `out` (reset to the rest pose first).
+    /// Leaves with weight ≤ 0 or naming a missing slot are skipped; base weights are
+    /// renormalized; if no base leaf has weight the rest pose remains (additives still apply).
+    pub fn evaluate(
+        &mut self,
+        skel: &Skeleton,
+        leaves: &[Leaf],
+        clips: &[BoundClip],
+        phase: f64,
+        looping: bool,
+        out: &mut Pose,
+    ) {
+        out.set_rest(skel);
+        // Running weighted mean: the first clip samples straight into the pose, each later one
+        // moves it toward its own values by `wᵢ / Σw so far` (bones it does not animate move
+        // toward the rest pose, which stands for that clip there).
+        let mut total = 0.0f32;
+        for lf in leaves.iter().filter(|l| !l.additive && l.weight > 0.0) {
+            let Some(c) = clips.get(lf.clip) else {
+                continue;
+            };
+            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
+            let hints = self.tree.for_clip(lf.clip, c.soa());
+            if total == 0.0 {
+                total = lf.weight;
+                soa::sample(c, t, hints, out);
+                continue;
+            }
+            total += lf.weight;
+            let s = (lf.weight / total).clamp(0.0, 1.0);
+            soa::blend_step(&mut self.touched, skel.rest_arrays(), c, t, s, hints, out);
+        }
+        for lf in leaves.iter().filter(|l| l.additive && l.weight > 0.0) {
+            let Some(c) = clips.get(lf.clip) else {
+                continue;
+            };
+            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
+            let hints = self.tree.for_clip(lf.clip, c.soa());
+            soa::add_difference(c, t, lf.weight, out, None, hints);
+        }
+    }
+
+    /// A layer playing clip slot `slot` (`c`) at clip time `t` on `pose`: additive
+    /// ([`super::apply_additive`]) or override ([`super::apply_override_clip`]), with this
+    /// evaluator's cursors for the slot.
+    #[allow(clippy::too_many_arguments)]
+    pub fn apply_layer(
+        &mut self,
+        pose: &mut Pose,
+        slot: usize,
+        c: &BoundClip,
+        t: f64,
+        mask: Option<&BoneMask>,
+        weight: f32,
+        additive: bool,
+    ) {
+        let hints = self.layers.for_clip(slot, c.soa());
+        let mask = mask.map(|m| m.weights.as_slice());
+        if additive {
+            soa::add_difference(c, t, weight, pose, mask, hints);
+        } else {
+            soa::apply_override(pose, c, t, mask, weight, hints);
+        }
+    }
+}
+
+/// Adds clip `c`'s difference at clip time `t` from its own first frame, scaled by `w`, onto
+/// bones `out` marks animated (and, when given, whose `mask` weight is positive, scaled by it):
+/// translation and scale add `w·(v(t) − v(0))`; rotation post-multiplies the shortest-path
+/// `nlerp(identity, q(0)⁻¹·q(t), w)`. Results that would not be finite leave the bone as it was.
+pub fn add_difference(c: &BoundClip, t: f64, w: f32, out: &mut Pose, mask: Option<&[f32]>) {
+    soa::add_difference(c, t, w, out, mask, &mut []);
+}
+
+/// Blends `b` into `a` by `t` (clamped, NaN → 0): `a = lerp(a, b, t)` per bone, rotations by
+/// shortest-path nlerp; `animated` becomes the union of bones either side animates with
+/// nonzero weight.
+pub fn lerp_pose(a: &mut Pose, b: &Pose, t: f32) {
+    let t = unit(t);
+    let n = a.len().min(b.len());
+    for i in 0..n {
+        a.translations[i] = a.translations[i] * (1.0 - t) + b.translations[i] * t;
+        a.scales[i] = a.scales[i] * (1.0 - t) + b.scales[i] * t;
+        a.rotations[i] = nlerp(a.rotations[i], b.rotations[i], t);
+        a.animated[i] = (a.animated[i] && t < 1.0) || (b.animated[i] && t > 0.0);
+    }
+}

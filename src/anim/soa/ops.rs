@@ -1,0 +1,282 @@
+//! Sampling, blending, override and additive layers on the SoA path, each with the scalar
+//! path's semantics (and falling back to it when the SoA data does not fit the pose).
+
+use glam::{Quat, Vec3, Vec4};
+
+use super::lanes::{self, Lanes};
+use super::{BOUND, Group, Kind, LANES, SoaClip};
+use crate::anim::blend::{BoundClip, unit};
+use crate::anim::pose::Pose;
+use crate::anim::sample::{KeyPos, nlerp};
+use crate::anim::scalar;
+
+/// Per clip slot, the key segment each of its time lists was last found in (playback mostly
+/// moves forward, so the next sample usually finds its key in the same or the next segment
+/// without a search). Reused across frames: allocates only when a slot or a clip's list count
+/// is seen for the first time.
+#[derive(Clone, Debug, Default)]
+pub struct Cursors {
+    slots: Vec<Vec<u32>>,
+}
+
+impl Cursors {
+    /// The cursors of clip slot `slot` playing `clip`.
+    pub fn for_clip(&mut self, slot: usize, clip: &SoaClip) -> &mut [u32] {
+        if self.slots.len() <= slot {
+            self.slots.resize_with(slot + 1, Vec::new);
+        }
+        let h = &mut self.slots[slot];
+        if h.len() < clip.time_lists() {
+            h.resize(clip.time_lists(), 0);
+        }
+        &mut h[..]
+    }
+}
+
+impl SoaClip {
+    /// A group's values at a key position (the key itself when clamped to one key).
+    #[inline(always)]
+    fn values_at(&self, g: &Group, pos: KeyPos) -> Lanes {
+        let a = self.block(g, pos.i0);
+        if pos.i0 == pos.i1 {
+            return a;
+        }
+        let b = self.block(g, pos.i1);
+        let s = Vec4::splat(pos.s);
+        match g.kind {
+            Kind::Rotation => lanes::nlerp(&a, &b, s),
+            _ => lanes::lerp(&a, &b, s, 3),
+        }
+    }
+
+    /// Key `k` of a group.
+    #[inline(always)]
+    fn block(&self, g: &Group, k: usize) -> Lanes {
+        let w = g.kind.width();
+        let at = g.start as usize + k * w;
+        let v = &self.values[at..at + w];
+        [v[0], v[1], v[2], if w == 4 { v[3] } else { Vec4::ZERO }]
+    }
+}
+
+/// The pose's values of a group's bones.
+#[inline(always)]
+fn gather(out: &Pose, g: &Group) -> Lanes {
+    let b = g.bones.map(|b| b as usize);
+    match g.kind {
+        Kind::Translation => lanes::from_vec3(b.map(|i| out.translations[i])),
+        Kind::Rotation => lanes::from_quat(b.map(|i| out.rotations[i])),
+        Kind::Scale => lanes::from_vec3(b.map(|i| out.scales[i])),
+    }
+}
+
+/// Writes the live lanes (`live(l)`) of `v` into the pose.
+#[inline(always)]
+fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
+    let [x, y, z, w] = v.map(|c| c.to_array());
+    for l in 0..usize::from(g.lanes).min(LANES) {
+        if !live(l) {
+            continue;
+        }
+        let b = g.bones[l] as usize;
+        match g.kind {
+            Kind::Translation => out.translations[b] = Vec3::new(x[l], y[l], z[l]),
+            Kind::Rotation => out.rotations[b] = Quat::from_xyzw(x[l], y[l], z[l], w[l]),
+            Kind::Scale => out.scales[b] = Vec3::new(x[l], y[l], z[l]),
+        }
+    }
+}
+
+/// Clip time as sampling and override layers read it: NaN → 0, clamped to the duration.
+fn clamp_time(c: &BoundClip, t: f64) -> f64 {
+    if t.is_nan() || c.clip.duration <= 0.0 {
+        0.0
+    } else {
+        t.clamp(0.0, c.clip.duration)
+    }
+}
+
+/// Samples `c` at clip time `t` into `out` (as [`crate::anim::ClipBinding::sample`]).
+pub fn sample(c: &BoundClip, t: f64, hints: &mut [u32], out: &mut Pose) {
+    let soa = c.soa();
+    if !soa.fits(out.len()) {
+        return scalar::sample(c, t, out);
+    }
+    soa.each_pos(clamp_time(c, t), hints, |g, pos| {
+        let v = soa.values_at(g, pos);
+        scatter(out, g, &v, |_| true);
+    });
+    for &b in &soa.bound {
+        out.animated[b as usize] = true;
+    }
+}
+
+/// One running-mean step (as [`scalar::blend_step`]; `touched` is its scratch).
+pub fn blend_step(
+    touched: &mut Vec<bool>,
+    rest: (&[Vec3], &[Quat], &[Vec3]),
+    c: &BoundClip,
+    t: f64,
+    s: f32,
+    hints: &mut [u32],
+    out: &mut Pose,
+) {
+    let soa = c.soa();
+    let n = out.len();
+    if !soa.fits(n) || rest.0.len() < n || rest.1.len() < n || rest.2.len() < n {
+        return scalar::blend_step(touched, rest, c, t, s, out);
+    }
+    let sv = Vec4::splat(s);
+    soa.each_pos(t, hints, |g, pos| {
+        let v = soa.values_at(g, pos);
+        let cur = gather(out, g);
+        let r = match g.kind {
+            Kind::Rotation => lanes::nlerp(&cur, &v, sv),
+            _ => lanes::lerp(&cur, &v, sv, 3),
+        };
+        scatter(out, g, &r, |_| true);
+    });
+    // Channels the clip lacks on its bones, and animated bones it does not bind, move toward
+    // the rest pose (which stands for the clip there).
+    let (rest_t, rest_r, rest_s) = rest;
+    for b in 0..n {
+        let cov = soa.covered.get(b).copied().unwrap_or(0);
+        if cov & BOUND == 0 && !out.animated[b] {
+            continue;
+        }
+        if cov & Kind::Translation.bit() == 0 {
+            out.translations[b] = out.translations[b] * (1.0 - s) + rest_t[b] * s;
+        }
+        if cov & Kind::Scale.bit() == 0 {
+            out.scales[b] = out.scales[b] * (1.0 - s) + rest_s[b] * s;
+        }
+        if cov & Kind::Rotation.bit() == 0 {
+            out.rotations[b] = nlerp(out.rotations[b], rest_r[b], s);
+        }
+        if cov & BOUND != 0 {
+            out.animated[b] = true;
+        }
+    }
+}
+
+/// Whether a bone with layer weight `w` is blended: the scalar path skips it exactly when
+/// `w <= 0` (so a NaN weight is not skipped).
+#[inline(always)]
+fn kept(w: f32) -> bool {
+    !matches!(
+        w.partial_cmp(&0.0),
+        Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+    )
+}
+
+/// Lane weights of a group: the layer weight times the mask's weight of each lane's bone.
+#[inline(always)]
+fn lane_weights(g: &Group, w: f32, mask: Option<&[f32]>) -> [f32; 4] {
+    std::array::from_fn(|l| match mask {
+        Some(m) => w * m.get(g.bones[l] as usize).copied().unwrap_or(0.0),
+        None => w,
+    })
+}
+
+/// `Override` layer straight from the clip (as [`scalar::apply_override_clip`]).
+pub fn apply_override(
+    base: &mut Pose,
+    c: &BoundClip,
+    t: f64,
+    mask: Option<&[f32]>,
+    weight: f32,
+    hints: &mut [u32],
+) {
+    let w = unit(weight);
+    if w <= 0.0 {
+        return;
+    }
+    let soa = c.soa();
+    if !soa.fits(base.len()) {
+        return scalar::apply_override_clip(base, c, t, mask, weight);
+    }
+    soa.each_pos(clamp_time(c, t), hints, |g, pos| {
+        let wl = lane_weights(g, w, mask);
+        // The scalar path skips a bone exactly when its weight is `<= 0` (NaN is not).
+        let live = |l: usize| kept(wl[l]);
+        if !(0..usize::from(g.lanes)).any(live) {
+            return;
+        }
+        let v = soa.values_at(g, pos);
+        let cur = gather(base, g);
+        let s = Vec4::from_array(wl);
+        let r = match g.kind {
+            Kind::Rotation => lanes::nlerp(&cur, &v, s),
+            _ => lanes::lerp(&cur, &v, s, 3),
+        };
+        scatter(base, g, &r, live);
+        // Every bound bone has a channel in some group, so this marks exactly the bound bones
+        // with a weight the scalar path does not skip.
+        for l in (0..usize::from(g.lanes).min(LANES)).filter(|&l| live(l)) {
+            base.animated[g.bones[l] as usize] = true;
+        }
+    });
+}
+
+/// Additive difference from the clip's first frame (as [`scalar::add_difference`]); sampled
+/// four bones at a time, composed per bone with glam's own quaternion math.
+pub fn add_difference(
+    c: &BoundClip,
+    t: f64,
+    w: f32,
+    out: &mut Pose,
+    mask: Option<&[f32]>,
+    hints: &mut [u32],
+) {
+    let w = unit(w);
+    if w <= 0.0 {
+        return;
+    }
+    let soa = c.soa();
+    if !soa.fits(out.len()) {
+        return scalar::add_difference(c, t, w, out, mask);
+    }
+    soa.each_pos(t, hints, |g, pos| {
+        let wl = lane_weights(g, w, mask);
+        let live: [bool; 4] = std::array::from_fn(|l| {
+            l < usize::from(g.lanes) && out.animated[g.bones[l] as usize] && kept(wl[l])
+        });
+        if !live.contains(&true) {
+            return;
+        }
+        let v = soa.values_at(g, pos);
+        let v0 = soa.block(g, 0);
+        for l in (0..LANES).filter(|&l| live[l]) {
+            let b = g.bones[l] as usize;
+            match g.kind {
+                Kind::Translation => {
+                    let r = scalar::add_vec(
+                        out.translations[b],
+                        lanes::vec3(&v, l),
+                        lanes::vec3(&v0, l),
+                        wl[l],
+                    );
+                    out.translations[b] = r;
+                }
+                Kind::Scale => {
+                    let r = scalar::add_vec(
+                        out.scales[b],
+                        lanes::vec3(&v, l),
+                        lanes::vec3(&v0, l),
+                        wl[l],
+                    );
+                    out.scales[b] = r;
+                }
+                Kind::Rotation => {
+                    let r = scalar::add_rot(
+                        out.rotations[b],
+                        lanes::quat(&v, l),
+                        lanes::quat(&v0, l),
+                        wl[l],
+                    );
+                    out.rotations[b] = r;
+                }
+            }
+        }
+    });
+}
