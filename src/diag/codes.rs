@@ -387,6 +387,9 @@ codes! {
         E0721 E_SIGNATURE_MISMATCH "a clip's skeleton signature differs from the animator's skeleton (no retargeting)";
         /// Validation: a `manifest.ron` cannot be read or is not a valid manifest.
         E0722 E_BAD_MANIFEST "an import manifest cannot be read or is invalid";
+        /// `sinew import` would write or delete outside the project: its output folder, a
+        /// generated file or the model's `.meta` sidecar leads out (`..`, a symbolic link).
+        E0723 E_OUTSIDE_PROJECT "an import's output folder, generated file or sidecar leads outside the project";
         /// A node name changed for Sinew: duplicates become `name~index`, empty names `GltfNode{index}`.
         W0701 W_RENAMED "a node was renamed for Sinew (duplicate or empty name)";
         /// An animation channel was skipped (an unsupported path, a repeated target, weights on a
@@ -410,9 +413,6 @@ codes! {
         W0710 W_DUPLICATE_LABEL "two animations share one name";
         /// Validation: a manifest's source model lies outside the project, so it is not checked.
         W0711 W_SOURCE_OUTSIDE "an imported model's source lies outside the project (not checked)";
-        /// `sinew import` would write or delete outside the project: its output folder, a
-        /// generated file or the model's `.meta` sidecar leads out (`..`, a symbolic link).
-        E0723 E_OUTSIDE_PROJECT "an import's output folder, generated file or sidecar leads outside the project";
     }
     /// Pictures (`picture`: `sinew graph --svg`, `sinew diff --svg`, the studio's picture).
     pub mod picture {
@@ -451,7 +451,7 @@ mod tests {
     #[test]
     fn groups_partition_the_registry_and_ascend() {
         // Each group with the code ranges (after the `E`/`W`/`N`) it owns.
-        let groups: [(&[&str], &[&str]); 11] = [
+        let groups: [(&[&str], &[&str]); 12] = [
             (files::CODES, &["000"]),
             (bytecode::CODES, &["006"]),
             (animseq::CODES, &["01"]),
@@ -463,6 +463,7 @@ mod tests {
             (scene::CODES, &["055", "056", "057"]),
             (report::CODES, &["000"]),
             (import::CODES, &["07"]),
+            (picture::CODES, &["08"]),
         ];
         let all: Vec<&str> = groups.iter().flat_map(|g| g.0.iter().copied()).collect();
         let registry: Vec<&str> = CODES.iter().map(|(c, _)| *c).collect();
