@@ -156,8 +156,9 @@ fn hostile_project() -> tempfile::TempDir {
         .as_bytes(),
     );
     // The old graph says one thing, the new one another: `diff` shows both literals. A raw ESC,
-    // CR and U+202E in the literal (the lexer keeps them), LF as `\n`.
-    let raw = HOSTILE.replace('\n', "\\n");
+    // BEL and U+202E in the literal (the lexer keeps them), LF as `\n`; a CR would end the
+    // string (a lone CR is a line break, `docs/graph-syntax.md`), so it is left out here.
+    let raw = HOSTILE.replace('\n', "\\n").replace('\r', "");
     put(
         &format!("graphs/{HOSTILE}.bpg"),
         format!(
@@ -291,7 +292,9 @@ fn every_command_escapes_hostile_names_in_human_output() {
         );
         if shows {
             assert!(
-                out.contains("\\u{1b}]0;owned\\u{7}\\r\\n+ node backdoor\\u{202e}"),
+                // A graph's own literal holds no CR (see `hostile_project`).
+                out.contains("\\u{1b}]0;owned\\u{7}\\r\\n+ node backdoor\\u{202e}")
+                    || out.contains("\\u{1b}]0;owned\\u{7}\\n+ node backdoor\\u{202e}"),
                 "{args:?} does not show the name escaped:\n{out}"
             );
         }
