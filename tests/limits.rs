@@ -392,8 +392,9 @@ fn cases() -> Vec<Case> {
         Case {
             limit: "compile.format_code",
             reach: Lib(|| {
-                // 1,000 pure adds, read by each of 600 var.set nodes: 1.2 M instructions.
-                let (k, m) = (1_000, 600);
+                // 1,000 pure adds of a literal (one `int.add.k` each), read by each of 1,100
+                // var.set nodes: 1.1 M instructions.
+                let (k, m) = (1_000, 1_100);
                 let mut t = String::from("graph big\nvar x: int = 0\nnode t = event tick\n");
                 for i in 0..k {
                     writeln!(t, "node p{i} = int.add {{ b = 1 }}").unwrap();
@@ -409,7 +410,7 @@ fn cases() -> Vec<Case> {
                     writeln!(t, "s{}.then -> s{j}.exec", j - 1).unwrap();
                 }
                 // At the node whose code is past 2^20 (one of the chain's, evaluated for the
-                // 525th set).
+                // 1,048th set).
                 let text = compile_errors(&t, "E0322", 0);
                 assert!(text.contains("instructions"), "{text}");
                 text
@@ -518,6 +519,45 @@ fn cases() -> Vec<Case> {
                 status: 1,
             },
             says: &["E0061", "outside 1..=100000000"],
+        },
+        Case {
+            limit: "bytecode.definite_assignment",
+            reach: Lib(|| {
+                // One handler writes 4,096 int registers (64 bitset words), then `extra` more
+                // loads: over 2^20 words of analysis it is zeroed before every run (never
+                // refused, never different), under it not.
+                let build = |extra: usize| {
+                    let mut mb = ModuleBuilder::new("wide");
+                    let out = mb.var::<bytecode::I>("out", Const::Int(-1));
+                    let five = mb.const_int(5);
+                    let mut h = mb.handler("tick", &[]);
+                    let regs: Vec<_> = (0..4096).map(|_| h.reg::<bytecode::I>()).collect();
+                    for &r in &regs {
+                        h.emit(Instr::LdcI { dst: r, c: five });
+                    }
+                    for _ in 0..extra {
+                        h.emit(Instr::LdcI {
+                            dst: regs[0],
+                            c: five,
+                        });
+                    }
+                    h.emit(Instr::VarSetI {
+                        var: out,
+                        src: regs[4095],
+                    });
+                    h.emit(Instr::Ret {});
+                    h.finish().unwrap();
+                    let m = bytecode::verify(mb.finish()).expect("verifies at any size");
+                    m.needs_reset(m.handler_index("tick").unwrap())
+                };
+                assert!(!build(0), "4,097 instructions × 64 words are analysed");
+                assert!(
+                    build(12_500),
+                    "16,597 instructions × 64 words are over 2^20"
+                );
+                "no message".into()
+            }),
+            says: &["no message"],
         },
         Case {
             limit: "disasm.memory",
