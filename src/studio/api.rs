@@ -218,7 +218,7 @@ pub fn annotate<'a>(source: Option<&str>, diags: &'a [Diagnostic]) -> Vec<Annota
                 a.node = Some(l.to_node.name.clone());
                 a.link = Some(link_text(l));
             }
-            Item::Var(_) | Item::Event(_) => {}
+            Item::Var(_) | Item::Event(_) | Item::Box(_) => {}
         }
     }
     out
