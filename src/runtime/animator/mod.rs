@@ -459,8 +459,13 @@ impl Animator {
                 }
             }
             AnimCommand::SetSpeed(s) => {
-                if s.is_finite() {
+                if s.is_finite() && s.abs() <= crate::scene::MAX_SPEED {
                     self.speed = s;
+                } else {
+                    self.rejected.push(format!(
+                        "speed {s} requested: the speed must be finite and within ±{}",
+                        crate::scene::MAX_SPEED
+                    ));
                 }
             }
         }
