@@ -469,3 +469,59 @@ fn the_runtime_is_layered() {
     }
     assert!(bad.is_empty(), "runtime layering:\n{}", bad.join("\n"));
 }
+
+/// Issue #25: tests wait for a condition through `tests/support/wait.rs` (`wait_until`,
+/// `wait_exit`: a deadline, checks, a short park between them) or a blocking read with a
+/// timeout, never by sleeping in a poll loop of their own. The sleeps left are not waits for a
+/// condition; a new `thread::sleep` fails here until it is one of them or goes through the helper.
+#[test]
+fn tests_wait_through_the_one_helper() {
+    const PAUSES: &[(&str, usize, &str)] = &[
+        (
+            "tests/bevy_plugin.rs",
+            1,
+            "paces the frames of a running App",
+        ),
+        (
+            "tests/bevy_reload.rs",
+            2,
+            "paces frames; the pause before a save's rename is the case under test",
+        ),
+        ("tests/import_cli.rs", 1, "a later modification time"),
+        (
+            "tests/studio_api.rs",
+            2,
+            "the event stream sends no ready event to wait on",
+        ),
+        (
+            "tests/support/watch.rs",
+            1,
+            "100 saves in one second are the case",
+        ),
+    ];
+    let mut files = Vec::new();
+    rust_files(Path::new("tests"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        if rel.starts_with("tests/fixtures/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("source");
+        let n = code(&text)
+            .matches(["thread", "::sleep("].concat().as_str())
+            .count();
+        let allowed = PAUSES
+            .iter()
+            .find(|(p, _, _)| *p == rel)
+            .map_or(0, |(_, n, _)| *n);
+        if n > allowed {
+            bad.push(format!("{rel}: {n} thread::sleep (allowed {allowed})"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "wait through tests/support/wait.rs instead:\n{}",
+        bad.join("\n")
+    );
+}
