@@ -192,7 +192,7 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
             None => return Response::error(400, "`dt` must be a number of seconds"),
         },
     };
-    let dt = dt.unwrap_or(crate::runtime::schedule::DEFAULT_DT);
+    let dt = dt.unwrap_or(crate::runtime::time::DEFAULT_DT);
     if !(dt.is_finite() && dt > 0.0 && dt <= crate::cli::run::MAX_DT) {
         return Response::error(
             400,
