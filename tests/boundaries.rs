@@ -248,33 +248,55 @@ fn every_module_is_classified_pure_or_io() {
     );
 }
 
-/// Issue #24: every recursive folder walk goes through `fsutil::walk` (one rule for links,
-/// loops, names that are not UTF-8, depth and order). Outside `fsutil`, `read_dir` is allowed only
-/// where one folder is listed, not walked: a new walker elsewhere fails here.
+/// Issues #24 and #25: `fsutil` is the one reader (`read_input`, bounded), the one walker
+/// (`walk`) and the one folder listing (`list`). Outside `fsutil`, no source reads a file or
+/// lists a folder itself: a second reader or walker fails here.
+const READ_WORDS: &[&str] = &["read_dir(", "fs::read", "File::open"];
+
+/// The reading words in `code` (see [`READ_WORDS`]).
+fn reads(code: &str) -> Vec<&'static str> {
+    READ_WORDS
+        .iter()
+        .copied()
+        .filter(|w| code.contains(w))
+        .collect()
+}
+
 #[test]
-fn folders_are_walked_only_through_fsutil() {
-    const LISTINGS: &[&str] = &[
-        // `Source::list` / `folders`: the entries of one folder a scene names.
-        "src/project/fs.rs",
-        // The generated folder's manifests and one output folder's stale files.
-        "src/cli/import.rs",
-    ];
+fn files_are_read_and_folders_listed_only_through_fsutil() {
     let mut files = Vec::new();
     rust_files(Path::new("src"), &mut files);
     let mut offenders = Vec::new();
     for f in files {
         let rel = f.to_string_lossy().replace('\\', "/");
-        if rel.starts_with("src/fsutil/") || LISTINGS.contains(&rel.as_str()) {
+        if rel.starts_with("src/fsutil/") {
             continue;
         }
         let text = std::fs::read_to_string(&f).expect("source");
         // `read_dir(`: std's (Bevy's `AssetReader::read_directory` is not the file system).
-        if code(&text).contains("read_dir(") {
-            offenders.push(rel);
+        for w in reads(&code(&text)) {
+            offenders.push(format!("{rel}: {w}"));
         }
     }
     assert!(
         offenders.is_empty(),
-        "walk these through fsutil::walk: {offenders:?}"
+        "read through fsutil::read_input, walk through fsutil::walk, list through \
+         fsutil::list:\n{}",
+        offenders.join("\n")
     );
+}
+
+#[test]
+fn the_reader_rule_finds_readers() {
+    // Not vacuous: the words are found where they are used, and not in comments.
+    for f in ["src/fsutil/list.rs", "src/fsutil/walk.rs"] {
+        let text = std::fs::read_to_string(f).expect("source");
+        assert!(!reads(&code(&text)).is_empty(), "{f}");
+    }
+    assert_eq!(reads("let b = std::fs::read(p)?;"), ["fs::read"]);
+    assert_eq!(reads("let t = fs::read_to_string(p)?;"), ["fs::read"]);
+    assert_eq!(reads("File::open(p)"), ["File::open"]);
+    assert_eq!(reads("for e in read_dir(p) {}"), ["read_dir("]);
+    assert!(reads("reader.read_directory(&p).await").is_empty());
+    assert!(reads(&code("// std::fs::read in a comment\nlet x = 1;")).is_empty());
 }

@@ -302,12 +302,10 @@ fn expand(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<Vec<crate::fsutil
 /// Unreadable ones are reported on standard error and ignored for reconciliation.
 fn existing_manifests(ctx: &Ctx, generated: &Path) -> Vec<(String, AnimManifest, PathBuf)> {
     let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(generated) else {
+    let Ok(entries) = crate::fsutil::list(generated) else {
         return out;
     };
-    let mut dirs: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    dirs.sort();
-    for d in dirs {
+    for d in entries.into_iter().map(|e| e.path) {
         let f = d.join("manifest.ron");
         let Ok(text) = read_input(&f, InputKind::Manifest).map(String::from_utf8) else {
             continue;
