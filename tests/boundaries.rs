@@ -33,6 +33,7 @@ const PURE: &[(&str, &[&str])] = &[
 /// Modules that own file-system access (everything else under `src/` must be in `PURE`).
 /// `bevy` (the plugin) reads through Bevy's asset reader, never `std::fs`, but walks folders.
 const IO: &[&str] = &[
+    "app",
     "cli",
     "catalog",
     "fsutil",
@@ -90,6 +91,94 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("workspace", &["runtime", "cli"]),
     // The language server reads graphs through the compiler and the catalog, never runs them.
     ("lsp", &["runtime", "cli", "studio", "reload", "bevy"]),
+    // Issue #25: the rows the layer rules of `docs/ARCHITECTURE.md` lacked.
+    // The leaves: the value type, the node table, the palette, the diagnostics.
+    ("types.rs", BELOW_CATALOG),
+    ("nodes.rs", BELOW_CATALOG),
+    ("nodes", BELOW_CATALOG),
+    (
+        "palette.rs",
+        &[
+            "compile",
+            "scene",
+            "project",
+            "runtime",
+            "reload",
+            "workspace",
+            "app",
+            "cli",
+            "studio",
+            "lsp",
+            "bevy",
+        ],
+    ),
+    ("diag.rs", BELOW_NODES),
+    ("diag", BELOW_NODES),
+    (
+        "fsutil",
+        &[
+            "catalog",
+            "compile",
+            "scene",
+            "project",
+            "runtime",
+            "reload",
+            "workspace",
+            "app",
+            "cli",
+            "studio",
+            "lsp",
+            "bevy",
+        ],
+    ),
+    // The services: the checked project and the application layer name no front end.
+    (
+        "workspace",
+        &["app", "reload", "cli", "studio", "lsp", "bevy"],
+    ),
+    ("app", FRONT_ENDS),
+    // The front ends are siblings: none names another (`cli` only dispatches `sinew studio`
+    // and `sinew lsp`, see `only_main_names_cli`).
+    ("studio", FRONT_ENDS),
+    ("bevy", FRONT_ENDS),
+];
+
+/// The front ends: named by nothing below them (and `cli` by nothing but `main.rs`).
+const FRONT_ENDS: &[&str] = &["cli", "studio", "lsp", "bevy"];
+
+/// What the leaves below the catalog (`types`, `nodes`) must not name.
+const BELOW_CATALOG: &[&str] = &[
+    "catalog",
+    "palette",
+    "compile",
+    "scene",
+    "project",
+    "runtime",
+    "reload",
+    "workspace",
+    "app",
+    "cli",
+    "studio",
+    "lsp",
+    "bevy",
+];
+
+/// What `diag` (named by every stage) must not name.
+const BELOW_NODES: &[&str] = &[
+    "nodes",
+    "catalog",
+    "palette",
+    "compile",
+    "scene",
+    "project",
+    "runtime",
+    "reload",
+    "workspace",
+    "app",
+    "cli",
+    "studio",
+    "lsp",
+    "bevy",
 ];
 
 /// The words that mean file-system access.
@@ -210,10 +299,11 @@ fn no_module_reaches_into_a_layer_above_it() {
         for f in files_of(module) {
             let text = code(&std::fs::read_to_string(&f).expect("source"));
             for m in *forbidden {
-                if text.contains(&format!("crate::{m}::"))
-                    || text.contains(&format!("crate::{m};"))
-                    || text.contains(&format!("crate::{m}::{{"))
-                {
+                // A module names itself freely (`crate::studio::security` in `studio`).
+                if module.trim_end_matches(".rs") == *m {
+                    continue;
+                }
+                if names(&text, m) {
                     bad.push(format!("{} uses crate::{m}", f.display()));
                 }
             }
@@ -299,4 +389,82 @@ fn the_reader_rule_finds_readers() {
     assert_eq!(reads("for e in read_dir(p) {}"), ["read_dir("]);
     assert!(reads("reader.read_directory(&p).await").is_empty());
     assert!(reads(&code("// std::fs::read in a comment\nlet x = 1;")).is_empty());
+}
+
+/// Whether `code` names `crate::{module}` (a path, a `use`, or a `use` group).
+fn names(code: &str, module: &str) -> bool {
+    code.contains(&format!("crate::{module}::"))
+        || code.contains(&format!("crate::{module};"))
+        || code.contains(&format!("crate::{module}::{{"))
+}
+
+/// Issue #25: `cli` and `studio` are sibling front ends; only `src/main.rs` names `cli` (the
+/// `cli` module names itself; `lib.rs` declares it), and nothing but `bevy` names `bevy`.
+#[test]
+fn only_main_names_cli_and_nothing_names_bevy() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        if !rel.starts_with("src/cli/") && rel != "src/main.rs" && names(&text, "cli") {
+            bad.push(format!("{rel} names cli"));
+        }
+        if !rel.starts_with("src/bevy/") && names(&text, "bevy") {
+            bad.push(format!("{rel} names bevy"));
+        }
+        if rel == "src/main.rs" {
+            assert!(text.contains("sinew::cli"), "main.rs dispatches to cli");
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "front ends named from below:\n{}",
+        bad.join("\n")
+    );
+    assert!(names("use crate::cli::Ctx;", "cli"));
+    assert!(names("crate::cli::{Ctx, OK}", "cli"));
+    assert!(!names("crate::client::x", "cli"));
+}
+
+/// Whether `code` uses the `notify` crate: `notify_debouncer_full` (which re-exports it) or one
+/// of the crate's own items (never Sinew's `runtime::notify` step, whose path looks alike).
+fn uses_notify(code: &str) -> bool {
+    const CRATE_ITEMS: &[&str] = &[
+        "notify_debouncer_full",
+        "notify::Watcher",
+        "notify::RecommendedWatcher",
+        "notify::RecursiveMode",
+        "notify::EventKind",
+        "notify::Event",
+        "notify::Config",
+        "notify::{",
+    ];
+    CRATE_ITEMS.iter().any(|w| code.contains(w))
+}
+
+/// Issue #25: one file watcher. Only `app::watch` (and the Bevy plugin's watching of its asset
+/// folder, `bevy/renames.rs`) uses `notify`.
+#[test]
+fn only_app_watch_uses_notify() {
+    const WATCHERS: &[&str] = &["src/app/watch.rs", "src/bevy/renames.rs"];
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        if uses_notify(&text) && !WATCHERS.contains(&rel.as_str()) {
+            bad.push(rel);
+        }
+    }
+    assert!(bad.is_empty(), "watch through crate::app::watch: {bad:?}");
+    for w in WATCHERS {
+        let text = code(&std::fs::read_to_string(w).expect("source"));
+        assert!(uses_notify(&text), "{w}");
+    }
+    assert!(uses_notify("use notify::Event;"));
+    assert!(!uses_notify("crate::runtime::notify::publish_notifies"));
+    assert!(!uses_notify("pub use notify::publish_notifies;"));
 }
