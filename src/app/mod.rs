@@ -5,6 +5,8 @@
 //! - [`watch`]: the one file watcher (debounced batches, folders re-armed when they vanish and
 //!   return), driven by what loads recorded they read ([`watch::scene_dependencies`]); `sinew
 //!   watch`, `sinew run --watch` and the studio use it;
+//! - [`import`]: the import session (identities planned and reconciled, files written
+//!   atomically, stale ones removed) `sinew import` renders;
 //! - [`documents`]: the JSON documents the front ends serve and print (catalog, palette,
 //!   diagnostics);
 //! - [`run`]: the bounds of a headless run (`MAX_DT`, `MAX_TICKS`) and the one run loop `sinew
@@ -14,6 +16,7 @@
 //! Names no front end (`cli`, `studio`, `lsp`, `bevy`): `tests/boundaries.rs`.
 
 pub mod documents;
+pub mod import;
 pub mod run;
 #[cfg(feature = "cli")]
 pub mod watch;
