@@ -33,6 +33,7 @@ const PURE: &[(&str, &[&str])] = &[
 /// Modules that own file-system access (everything else under `src/` must be in `PURE`).
 /// `bevy` (the plugin) reads through Bevy's asset reader, never `std::fs`, but walks folders.
 const IO: &[&str] = &[
+    "app",
     "cli",
     "catalog",
     "fsutil",
@@ -90,6 +91,94 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("workspace", &["runtime", "cli"]),
     // The language server reads graphs through the compiler and the catalog, never runs them.
     ("lsp", &["runtime", "cli", "studio", "reload", "bevy"]),
+    // Issue #25: the rows the layer rules of `docs/ARCHITECTURE.md` lacked.
+    // The leaves: the value type, the node table, the palette, the diagnostics.
+    ("types.rs", BELOW_CATALOG),
+    ("nodes.rs", BELOW_CATALOG),
+    ("nodes", BELOW_CATALOG),
+    (
+        "palette.rs",
+        &[
+            "compile",
+            "scene",
+            "project",
+            "runtime",
+            "reload",
+            "workspace",
+            "app",
+            "cli",
+            "studio",
+            "lsp",
+            "bevy",
+        ],
+    ),
+    ("diag.rs", BELOW_NODES),
+    ("diag", BELOW_NODES),
+    (
+        "fsutil",
+        &[
+            "catalog",
+            "compile",
+            "scene",
+            "project",
+            "runtime",
+            "reload",
+            "workspace",
+            "app",
+            "cli",
+            "studio",
+            "lsp",
+            "bevy",
+        ],
+    ),
+    // The services: the checked project and the application layer name no front end.
+    (
+        "workspace",
+        &["app", "reload", "cli", "studio", "lsp", "bevy"],
+    ),
+    ("app", FRONT_ENDS),
+    // The front ends are siblings: none names another (`cli` only dispatches `sinew studio`
+    // and `sinew lsp`, see `only_main_names_cli`).
+    ("studio", FRONT_ENDS),
+    ("bevy", FRONT_ENDS),
+];
+
+/// The front ends: named by nothing below them (and `cli` by nothing but `main.rs`).
+const FRONT_ENDS: &[&str] = &["cli", "studio", "lsp", "bevy"];
+
+/// What the leaves below the catalog (`types`, `nodes`) must not name.
+const BELOW_CATALOG: &[&str] = &[
+    "catalog",
+    "palette",
+    "compile",
+    "scene",
+    "project",
+    "runtime",
+    "reload",
+    "workspace",
+    "app",
+    "cli",
+    "studio",
+    "lsp",
+    "bevy",
+];
+
+/// What `diag` (named by every stage) must not name.
+const BELOW_NODES: &[&str] = &[
+    "nodes",
+    "catalog",
+    "palette",
+    "compile",
+    "scene",
+    "project",
+    "runtime",
+    "reload",
+    "workspace",
+    "app",
+    "cli",
+    "studio",
+    "lsp",
+    "bevy",
 ];
 
 /// The words that mean file-system access.
@@ -210,10 +299,11 @@ fn no_module_reaches_into_a_layer_above_it() {
         for f in files_of(module) {
             let text = code(&std::fs::read_to_string(&f).expect("source"));
             for m in *forbidden {
-                if text.contains(&format!("crate::{m}::"))
-                    || text.contains(&format!("crate::{m};"))
-                    || text.contains(&format!("crate::{m}::{{"))
-                {
+                // A module names itself freely (`crate::studio::security` in `studio`).
+                if module.trim_end_matches(".rs") == *m {
+                    continue;
+                }
+                if names(&text, m) {
                     bad.push(format!("{} uses crate::{m}", f.display()));
                 }
             }
@@ -248,34 +338,178 @@ fn every_module_is_classified_pure_or_io() {
     );
 }
 
-/// Issue #24: every recursive folder walk goes through `fsutil::walk` (one rule for links,
-/// loops, names that are not UTF-8, depth and order). Outside `fsutil`, `read_dir` is allowed only
-/// where one folder is listed, not walked: a new walker elsewhere fails here.
+/// Issues #24 and #25: `fsutil` is the one reader (`read_input`, bounded), the one walker
+/// (`walk`) and the one folder listing (`list`). Outside `fsutil`, no source reads a file or
+/// lists a folder itself: a second reader or walker fails here.
+const READ_WORDS: &[&str] = &["read_dir(", "fs::read", "File::open"];
+
+/// The reading words in `code` (see [`READ_WORDS`]).
+fn reads(code: &str) -> Vec<&'static str> {
+    READ_WORDS
+        .iter()
+        .copied()
+        .filter(|w| code.contains(w))
+        .collect()
+}
+
 #[test]
-fn folders_are_walked_only_through_fsutil() {
-    const LISTINGS: &[&str] = &[
-        // `Source::list` / `folders`: the entries of one folder a scene names.
-        "src/project/fs.rs",
-        // The generated folder's manifests and one output folder's stale files.
-        "src/cli/import.rs",
-    ];
+fn files_are_read_and_folders_listed_only_through_fsutil() {
     let mut files = Vec::new();
     rust_files(Path::new("src"), &mut files);
     let mut offenders = Vec::new();
     for f in files {
         let rel = f.to_string_lossy().replace('\\', "/");
-        if rel.starts_with("src/fsutil/") || LISTINGS.contains(&rel.as_str()) {
+        if rel.starts_with("src/fsutil/") {
             continue;
         }
         let text = std::fs::read_to_string(&f).expect("source");
         // `read_dir(`: std's (Bevy's `AssetReader::read_directory` is not the file system).
-        if code(&text).contains("read_dir(") {
-            offenders.push(rel);
+        for w in reads(&code(&text)) {
+            offenders.push(format!("{rel}: {w}"));
         }
     }
     assert!(
         offenders.is_empty(),
-        "walk these through fsutil::walk: {offenders:?}"
+        "read through fsutil::read_input, walk through fsutil::walk, list through \
+         fsutil::list:\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_rule_finds_readers() {
+    // Not vacuous: the words are found where they are used, and not in comments.
+    for f in ["src/fsutil/list.rs", "src/fsutil/walk.rs"] {
+        let text = std::fs::read_to_string(f).expect("source");
+        assert!(!reads(&code(&text)).is_empty(), "{f}");
+    }
+    assert_eq!(reads("let b = std::fs::read(p)?;"), ["fs::read"]);
+    assert_eq!(reads("let t = fs::read_to_string(p)?;"), ["fs::read"]);
+    assert_eq!(reads("File::open(p)"), ["File::open"]);
+    assert_eq!(reads("for e in read_dir(p) {}"), ["read_dir("]);
+    assert!(reads("reader.read_directory(&p).await").is_empty());
+    assert!(reads(&code("// std::fs::read in a comment\nlet x = 1;")).is_empty());
+}
+
+/// Whether `code` names `crate::{module}` (a path, a `use`, or a `use` group).
+fn names(code: &str, module: &str) -> bool {
+    code.contains(&format!("crate::{module}::"))
+        || code.contains(&format!("crate::{module};"))
+        || code.contains(&format!("crate::{module}::{{"))
+}
+
+/// Issue #25: `cli` and `studio` are sibling front ends; only `src/main.rs` names `cli` (the
+/// `cli` module names itself; `lib.rs` declares it), and nothing but `bevy` names `bevy`.
+#[test]
+fn only_main_names_cli_and_nothing_names_bevy() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        if !rel.starts_with("src/cli/") && rel != "src/main.rs" && names(&text, "cli") {
+            bad.push(format!("{rel} names cli"));
+        }
+        if !rel.starts_with("src/bevy/") && names(&text, "bevy") {
+            bad.push(format!("{rel} names bevy"));
+        }
+        if rel == "src/main.rs" {
+            assert!(text.contains("sinew::cli"), "main.rs dispatches to cli");
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "front ends named from below:\n{}",
+        bad.join("\n")
+    );
+    assert!(names("use crate::cli::Ctx;", "cli"));
+    assert!(names("crate::cli::{Ctx, OK}", "cli"));
+    assert!(!names("crate::client::x", "cli"));
+}
+
+/// Whether `code` uses the `notify` crate: `notify_debouncer_full` (which re-exports it) or one
+/// of the crate's own items (never Sinew's `runtime::notify` step, whose path looks alike).
+fn uses_notify(code: &str) -> bool {
+    const CRATE_ITEMS: &[&str] = &[
+        "notify_debouncer_full",
+        "notify::Watcher",
+        "notify::RecommendedWatcher",
+        "notify::RecursiveMode",
+        "notify::EventKind",
+        "notify::Event",
+        "notify::Config",
+        "notify::{",
+    ];
+    CRATE_ITEMS.iter().any(|w| code.contains(w))
+}
+
+/// Issue #25: one file watcher. Only `app::watch` (and the Bevy plugin's watching of its asset
+/// folder, `bevy/renames.rs`) uses `notify`.
+#[test]
+fn only_app_watch_uses_notify() {
+    const WATCHERS: &[&str] = &["src/app/watch.rs", "src/bevy/renames.rs"];
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        if uses_notify(&text) && !WATCHERS.contains(&rel.as_str()) {
+            bad.push(rel);
+        }
+    }
+    assert!(bad.is_empty(), "watch through crate::app::watch: {bad:?}");
+    for w in WATCHERS {
+        let text = code(&std::fs::read_to_string(w).expect("source"));
+        assert!(uses_notify(&text), "{w}");
+    }
+    assert!(uses_notify("use notify::Event;"));
+    assert!(!uses_notify("crate::runtime::notify::publish_notifies"));
+    assert!(!uses_notify("pub use notify::publish_notifies;"));
+}
+
+/// `docs/ARCHITECTURE.md` ("One decoder"): every RON format a scene loads decodes through
+/// `ron_span::Decoder`; serde's `ron` reads only the two import files not moved to it yet (the
+/// generated manifest, `AnimManifest::from_ron`, and the `.meta` sidecar). A third fails here.
+#[test]
+fn serde_ron_reads_only_manifests_and_sidecars() {
+    const SERDE_RON: &[&str] = &["src/import/manifest.rs", "src/import/identity.rs"];
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        let reads = text.contains("ron::from_str") || text.contains("ron::de::");
+        if reads && !SERDE_RON.contains(&rel.as_str()) {
+            bad.push(rel);
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "decode RON through ron_span::Decoder: {bad:?}"
+    );
+}
+
+/// `docs/ARCHITECTURE.md`'s test list is complete: it names every file of `tests/`.
+#[test]
+fn the_architecture_lists_every_test_file() {
+    let doc = std::fs::read_to_string("docs/ARCHITECTURE.md").expect("ARCHITECTURE.md");
+    let tests = &doc[doc.find("## Tests").expect("a Tests section")..];
+    let mut missing = Vec::new();
+    let mut files = Vec::new();
+    rust_files(Path::new("tests"), &mut files);
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        // Top-level test targets only (helpers live in `tests/support/` and `tests/common/`).
+        if rel.matches('/').count() == 1 && !tests.contains(&format!("`{rel}`")) {
+            missing.push(rel);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "name these in docs/ARCHITECTURE.md's Tests section: {missing:?}"
     );
 }
 

@@ -664,6 +664,23 @@ fn runs_answer_the_cli_records_and_the_nodes_that_ran() {
     .unwrap();
     let r = s.send("POST", "/api/run", &json!({"scene": "bad.scene.ron"}));
     assert_eq!(r.status, 422);
+    // Issue #25: the loader's diagnostics as data (the shape of `sinew check --format json`),
+    // never human text; `error` is one line naming the first.
+    let d = r.json();
+    let diags = d["diagnostics"].as_array().expect("diagnostics");
+    assert!(!diags.is_empty(), "{d}");
+    assert!(
+        diags
+            .iter()
+            .all(|x| x["code"].is_string() && x["severity"].is_string()),
+        "{d}"
+    );
+    let error = d["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("the scene does not run: error[E0"),
+        "{error}"
+    );
+    assert!(!error.contains('\n'), "{error}");
 }
 
 #[test]

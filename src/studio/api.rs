@@ -97,7 +97,7 @@ fn palette(state: &State) -> Response {
         return Response::error(500, "studio state is unavailable");
     };
     let entries = crate::palette::build(ws.catalog().catalog());
-    Response::json(200, &crate::cli::assets::palette_document(&entries))
+    Response::json(200, &crate::app::documents::palette_document(&entries))
 }
 
 fn catalog(state: &State) -> Response {
@@ -106,7 +106,7 @@ fn catalog(state: &State) -> Response {
     };
     Response::json(
         200,
-        &crate::cli::assets::catalog_document(ws.catalog().catalog()),
+        &crate::app::documents::catalog_document(ws.catalog().catalog()),
     )
 }
 
