@@ -102,6 +102,7 @@ pub(super) fn exec<R: Recorder>(
         s: rs,
         e: re,
         send,
+        game,
     } = r;
     let n: &mut Nums = n;
     loop {
@@ -453,6 +454,11 @@ pub(super) fn exec<R: Recorder>(
             Instr::JmpIntGeK { a, b, target } => {
                 if n.i[ix(a.0)] >= m.int_k(b) {
                     pc = target.0;
+                }
+            }
+            _ if super::game::is_game(ins) => {
+                if let Err(o) = super::game::step(m, n, rs, re, game, host, here, ins) {
+                    return o;
                 }
             }
             _ => {
