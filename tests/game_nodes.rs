@@ -115,6 +115,7 @@ fn a_kind_two_files_declare_is_quarantined_naming_both() {
         kinds,
         [
             "game.apply_damage",
+            "game.echo",
             "game.health",
             "game.play_sound",
             "game.stats.level"
