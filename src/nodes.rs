@@ -9,6 +9,7 @@ use std::fmt;
 
 pub use crate::types::Type;
 
+pub mod game;
 pub mod reference;
 
 /// What a pin carries: control flow (exec), or a value of one [`Type`].

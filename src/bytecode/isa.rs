@@ -24,6 +24,8 @@ pub enum OperandKind {
     Delay,
     /// An absolute code address inside the current handler.
     Target,
+    /// An import table index (`bytecode::game`).
+    Import,
 }
 
 /// Operand encoding shared by all operand newtypes.
@@ -410,6 +412,7 @@ fn map_target_field<T: MaybeTarget>(x: &mut T, f: &mut dyn FnMut(u32) -> u32) {
     x.map_target(f);
 }
 
+use super::game::ImportRef;
 use super::types::{B, E, F, I, S, V};
 
 crate::commands::commands! { graph isa [
@@ -756,6 +759,35 @@ crate::commands::commands! { graph isa [
     VarMulF = 0x0107, "var.mul.f" { dst: Reg<F>, var: Var<F>, b: Reg<F> };
     /// `dst = var * b` with a constant `b`, then `var = dst`.
     VarMulFK = 0x0108, "var.mul.f.k" { dst: Reg<F>, var: Var<F>, b: ConstRef<F> };
+
+    // ---- game-node calls (0x110..; `bytecode::game`): args, call, results ----
+    /// Append a bool argument to the next `game.call`.
+    GameArgB = 0x0110, "game.arg.b" { src: Reg<B> };
+    /// Append an int argument to the next `game.call`.
+    GameArgI = 0x0111, "game.arg.i" { src: Reg<I> };
+    /// Append a float argument to the next `game.call`.
+    GameArgF = 0x0112, "game.arg.f" { src: Reg<F> };
+    /// Append a vec3 argument to the next `game.call`.
+    GameArgV = 0x0113, "game.arg.v" { src: Reg<V> };
+    /// Append a string argument to the next `game.call`.
+    GameArgS = 0x0114, "game.arg.s" { src: Reg<S> };
+    /// Append an entity argument to the next `game.call`.
+    GameArgE = 0x0115, "game.arg.e" { src: Reg<E> };
+    /// Call game node `import` (the module's import table) with the arguments pushed since the
+    /// last call; its outputs are read by the `game.ret.*` that follow, in declaration order.
+    GameCall = 0x0116, "game.call" { import: ImportRef };
+    /// Take the next output of the last `game.call` (bool).
+    GameRetB = 0x0118, "game.ret.b" { dst: Reg<B> };
+    /// Take the next output of the last `game.call` (int).
+    GameRetI = 0x0119, "game.ret.i" { dst: Reg<I> };
+    /// Take the next output of the last `game.call` (float).
+    GameRetF = 0x011A, "game.ret.f" { dst: Reg<F> };
+    /// Take the next output of the last `game.call` (vec3).
+    GameRetV = 0x011B, "game.ret.v" { dst: Reg<V> };
+    /// Take the next output of the last `game.call` (string).
+    GameRetS = 0x011C, "game.ret.s" { dst: Reg<S> };
+    /// Take the next output of the last `game.call` (entity).
+    GameRetE = 0x011D, "game.ret.e" { dst: Reg<E> };
 ] }
 
 impl Instr {

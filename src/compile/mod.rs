@@ -32,11 +32,29 @@ pub enum EventInfo {
     Unknown,
 }
 
+/// What the compiler needs to know about one game node kind (`game.*`, `nodes::game`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameInfo {
+    Published(Box<crate::nodes::game::GameNode>),
+    /// Declared by several files; the files.
+    Quarantined(Vec<String>),
+    Unknown,
+}
+
 /// The catalog as the compiler sees it.
 pub trait EventCatalog {
     fn event(&self, identity: &str) -> EventInfo;
     /// Every published identity, sorted (for suggestions).
     fn published(&self) -> Vec<String>;
+    /// A game node kind's declaration (none by default: a catalog without `.nodes.ron`).
+    fn game_node(&self, kind: &str) -> GameInfo {
+        let _ = kind;
+        GameInfo::Unknown
+    }
+    /// Every published game node kind, sorted (for suggestions).
+    fn game_kinds(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The result of compiling one graph up to the checked IR.
@@ -89,6 +107,19 @@ impl EventCatalog for crate::catalog::Catalog {
         self.events()
             .into_iter()
             .map(|d| d.id.to_string())
+            .collect()
+    }
+    fn game_node(&self, kind: &str) -> GameInfo {
+        match self.game_status(kind) {
+            crate::catalog::GameStatus::Published(n) => GameInfo::Published(Box::new(n)),
+            crate::catalog::GameStatus::Quarantined(f) => GameInfo::Quarantined(f),
+            crate::catalog::GameStatus::Absent => GameInfo::Unknown,
+        }
+    }
+    fn game_kinds(&self) -> Vec<String> {
+        self.game_nodes()
+            .into_iter()
+            .map(|n| n.kind.clone())
             .collect()
     }
 }

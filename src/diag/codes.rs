@@ -126,6 +126,18 @@ codes! {
     pub mod catalog {
         /// Two or more files declare one sequence ID (an error on every claimant).
         E0201 E_SEQUENCE_CONFLICT "two or more files declare one sequence ID (identities quarantined)";
+        /// A `.nodes.ron` file is not valid RON or has the wrong shape (unknown, missing or
+        /// duplicate fields, a value of the wrong type).
+        E0202 E_NODES_SYNTAX "a .nodes.ron file is malformed";
+        /// A `.nodes.ron` `format` newer than this reader (refused by name).
+        E0203 E_NODES_FORMAT "the .nodes.ron format version is newer than this reader";
+        /// A game node declaration is invalid: a bad kind, pin name, type or default, too many pins.
+        E0204 E_NODES_BAD_DECL "a game node declaration is invalid";
+        /// A game node kind declared twice: in one file (the second is refused) or by two files
+        /// (both quarantined).
+        E0205 E_NODES_DUPLICATE "a game node kind is declared twice";
+        /// A game node kind that is a built-in node kind.
+        E0206 E_NODES_BUILTIN "a game node kind shadows a built-in node kind";
     }
     /// The graph compiler's semantic passes (`compile`).
     pub mod compile {

@@ -102,6 +102,7 @@ pub(super) fn exec<R: Recorder>(
         s: rs,
         e: re,
         send,
+        game,
     } = r;
     let n: &mut Nums = n;
     loop {
@@ -453,6 +454,24 @@ pub(super) fn exec<R: Recorder>(
             Instr::JmpIntGeK { a, b, target } => {
                 if n.i[ix(a.0)] >= m.int_k(b) {
                     pc = target.0;
+                }
+            }
+            // Game-node calls (`vm::game`).
+            Instr::GameArgB { .. }
+            | Instr::GameArgI { .. }
+            | Instr::GameArgF { .. }
+            | Instr::GameArgV { .. }
+            | Instr::GameArgS { .. }
+            | Instr::GameArgE { .. }
+            | Instr::GameCall { .. }
+            | Instr::GameRetB { .. }
+            | Instr::GameRetI { .. }
+            | Instr::GameRetF { .. }
+            | Instr::GameRetV { .. }
+            | Instr::GameRetS { .. }
+            | Instr::GameRetE { .. } => {
+                if let Err(o) = super::game::step(m, n, rs, re, game, host, here, ins) {
+                    return o;
                 }
             }
             // Out of line (`rare`): every other instruction, named, so the match stays
