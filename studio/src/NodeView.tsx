@@ -10,6 +10,10 @@ import { FAMILY_COLORS, HEADER, NODE_WIDTH, ROW, TYPE_COLORS, litText, type Node
 export interface NodeData extends Record<string, unknown> {
   id: string;
   kind: string;
+  /** What people read: an event's display name, else the node's id. */
+  title: string;
+  /** The `.animseq` an event comes from, else the kind. */
+  subtitle: string;
   family: string;
   pins: NodePins;
   props: Record<string, Lit>;
@@ -19,7 +23,7 @@ export interface NodeData extends Record<string, unknown> {
   comment: string;
 }
 
-export type SinewNode = Node<NodeData, 'sinew'>;
+export type SinewNode = Node<NodeData, 'sinew' | 'reroute'>;
 
 function PinDot({ type }: { type: string }) {
   const c = TYPE_COLORS[type] ?? '#aaa';
@@ -54,8 +58,8 @@ function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
     >
       {data.comment && <div className="sn-comment">{data.comment.replace(/^\/\/ ?/gm, '')}</div>}
       <div className="sn-header" style={{ background: FAMILY_COLORS[data.family] ?? '#444', height: HEADER }}>
-        <span className="sn-id">{id}</span>
-        <span className="sn-kind">{data.kind}</span>
+        <span className="sn-id">{data.title}</span>
+        <span className="sn-kind" title={data.kind}>{data.subtitle}</span>
         {executed.length > 0 && <span className="sn-order" title="run order">{executed.join(',')}</span>}
       </div>
       {worst && (

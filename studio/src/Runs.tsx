@@ -1,7 +1,8 @@
 // Runs: pick a scene, run N ticks, read the trace; selecting a record highlights (on the
 // canvas) the nodes that ran for it, in order. Test hook: data-trace-index.
 import { useEffect, useState } from 'react';
-import { api, type Executed, type RunDoc } from './api';
+import { api, type RunDoc } from './api';
+import { useStudio } from './store';
 
 function summary(r: Record<string, unknown>): string {
   const k = String(r.kind);
@@ -22,10 +23,8 @@ function summary(r: Record<string, unknown>): string {
   }
 }
 
-export function Runs(props: {
-  graph: string;
-  onSelect: (executed: Executed[] | null) => void;
-}) {
+export function Runs(props: { graph: string }) {
+  const ran = useStudio((s) => s.ran);
   const [scenes, setScenes] = useState<string[]>([]);
   const [scene, setScene] = useState('');
   const [ticks, setTicks] = useState(120);
@@ -46,7 +45,7 @@ export function Runs(props: {
     setBusy(true);
     setError(null);
     setSelected(null);
-    props.onSelect(null);
+    ran(null, null, null);
     try {
       setRun(await api.run(scene, ticks));
     } catch (e) {
@@ -90,7 +89,7 @@ export function Runs(props: {
                 className={`trace-rec ${String(r.kind)}${selected === i ? ' selected' : ''}${here.length ? ' mine' : ''}`}
                 onClick={() => {
                   setSelected(i);
-                  props.onSelect(ex);
+                  ran(ex, run.values?.[i] ?? null, r);
                 }}
               >
                 <span className="tick">{r.tick !== undefined ? `t${r.tick}` : ''}</span>
