@@ -307,13 +307,14 @@ test('performance: 1,000 nodes pan at 30 fps or more; /api/check of them answers
   const x0 = pane.x + pane.width / 2;
   const y0 = pane.y + pane.height / 2;
   await page.mouse.move(x0, y0);
-  await page.mouse.down();
+  // Left-drag on empty canvas box-selects; the middle (or right) button pans.
+  await page.mouse.down({ button: 'middle' });
   for (let i = 1; i <= 90; i++) {
     const a = (i / 90) * Math.PI * 2;
     await page.mouse.move(x0 + Math.sin(a) * 300, y0 + (1 - Math.cos(a)) * 120);
     await page.waitForTimeout(16);
   }
-  await page.mouse.up();
+  await page.mouse.up({ button: 'middle' });
   const { frames, measured } = await page.evaluate(() => {
     window.__stop = true;
     performance.mark('pan-end');

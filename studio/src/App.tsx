@@ -23,7 +23,7 @@ function middle(): { x: number; y: number } {
 }
 
 export function App() {
-  const ready = useStudio((s) => !!s.model && s.checkedOnce);
+  const ready = useStudio((s) => !!s.model && s.checkedOnce && !s.needsFit);
   const dirty = useStudio((s) => s.dirty);
   const model = useStudio((s) => s.model);
   const doc = useStudio((s) => s.doc);

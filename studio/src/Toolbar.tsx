@@ -5,7 +5,7 @@ import { api } from './api';
 import { newGraph, openGraph, reloadFromDisk, save } from './actions';
 import { useStudio } from './store';
 import { GraphPicker } from './GraphPicker';
-import { MIN_FIT_ZOOM } from './Canvas';
+import { fitMinZoom } from './Canvas';
 
 function ask(q: string, def: string): string | null {
   const p = prompt(q, def);
@@ -72,7 +72,7 @@ export function Toolbar() {
       <button onClick={() => useStudio.getState().redo()} disabled={!canRedo} title="Ctrl+Shift+Z" data-testid="redo">
         Redo
       </button>
-      <button onClick={() => rf.fitView({ padding: 0.15, duration: 200, minZoom: MIN_FIT_ZOOM })}>Fit</button>
+      <button onClick={() => rf.fitView({ padding: 0.15, duration: 200, minZoom: fitMinZoom(model?.nodes.length ?? 0) })}>Fit</button>
       <button onClick={exportSvg} data-testid="export-svg">
         Export picture
       </button>

@@ -3,11 +3,12 @@
 // objects are reused while their inputs are the same (React Flow then skips them), so an edit
 // of one node rebuilds one node. No effect copies state into state, no JSON cache keys.
 import type { Diagnostic, Model, ModelNode, PaletteEntry } from './api';
-import { EMPTY_PINS, familyOf, pinsOf, splitRef, type NodePins } from './graph';
+import { EMPTY_PINS, baseKind, familyOf, pinsOf, splitRef, type NodePins } from './graph';
 import { linkId, type Pos } from './edits';
 import type { StudioState } from './store';
 import type { NodeData, SinewNode } from './NodeView';
 import type { SinewWire } from './WireView';
+import { DEFAULT_BOX_COLOR, type BoxNode } from './BoxView';
 
 /** Memoizes `f` on the identity of the values `deps` picks from the state. */
 function memo<T>(deps: (s: StudioState) => unknown[], f: (s: StudioState) => T): (s: StudioState) => T {
@@ -102,6 +103,7 @@ const sameArr = (a: unknown[], b: unknown[]) => a.length === b.length && a.every
 function makeNodeSelector() {
   const dataCache = new Map<string, NodeCacheEntry>();
   const nodeCache = new Map<string, { inputs: unknown[]; node: SinewNode }>();
+  const boxCache = new Map<string, { inputs: unknown[]; node: BoxNode }>();
   return memo(
     (s) => [s.model, s.vocab, s.pins, s.pinKinds, s.diags, s.executed, s.catalog, s.layout, s.selection, s.measured, s.drag],
     (s) => {
@@ -121,7 +123,8 @@ function makeNodeSelector() {
         const li = (linked.get(n.id) ?? []).join(',');
         const family = familyOf(n.kind, s.vocab);
         const t = titleOf(n, s.vocab.palette, files);
-        const inputs = [n, p, d, ex, li, family, t.title, t.subtitle];
+        const description = s.vocab.palette.get(n.kind)?.description ?? s.vocab.palette.get(baseKind(n.kind))?.description ?? '';
+        const inputs = [n, p, d, ex, li, family, t.title, t.subtitle, description];
         let c = dataCache.get(n.id);
         if (!c || !sameArr(c.inputs, inputs)) {
           c = {
@@ -131,6 +134,7 @@ function makeNodeSelector() {
               kind: n.kind,
               title: t.title,
               subtitle: t.subtitle,
+              description,
               family,
               pins: p,
               props: n.props,
@@ -160,12 +164,40 @@ function makeNodeSelector() {
         return node;
       });
       for (const id of [...dataCache.keys()]) if (!seen.has(id)) dataCache.delete(id);
+      // Comment boxes first: drawn under the nodes.
+      const boxes = (model.boxes ?? []).map((b, i) => {
+        const id = boxId(i);
+        const pos = s.drag?.[id] ?? { x: b.x, y: b.y };
+        const size = s.measured[id] ?? { width: b.w, height: b.h };
+        const sel = s.selection.boxes.has(i);
+        const inputs = [b, pos.x, pos.y, size.width, size.height, sel];
+        const bc = boxCache.get(id);
+        if (bc && sameArr(bc.inputs, inputs)) return bc.node;
+        const node: BoxNode = {
+          id,
+          type: 'box',
+          position: { x: pos.x, y: pos.y },
+          data: { index: i, title: b.title, color: b.color ?? DEFAULT_BOX_COLOR },
+          width: size.width,
+          height: size.height,
+          measured: { width: size.width, height: size.height },
+          selected: sel,
+          dragHandle: '.sn-box-bar',
+        };
+        boxCache.set(id, { inputs, node });
+        return node;
+      });
+      if (boxes.length) return [...(boxes as unknown as SinewNode[]), ...out];
       for (const id of [...nodeCache.keys()]) if (!seen.has(id)) nodeCache.delete(id);
       return out;
     },
   );
 }
 const NO_DIAGS: Diagnostic[] = [];
+
+/** The canvas id of comment box `i` (boxes have no names in the format). */
+export const boxId = (i: number) => `box:${i}`;
+export const boxIndex = (id: string) => (id.startsWith('box:') ? Number(id.slice(4)) : -1);
 
 export const selectRfNodes = makeNodeSelector();
 

@@ -5,7 +5,7 @@
 // (`derive.ts`) and change it only through the named actions below; every user action that
 // changes the model is exactly one `commit`, so exactly one undo step.
 import { create } from 'zustand';
-import type { Catalog, Diagnostic, Executed, KindInfo, Model, PaletteEntry, PinMap } from './api';
+import type { Catalog, Diagnostic, Executed, KindInfo, Model, PaletteEntry, PinMap, RunDoc } from './api';
 import type { Vocabulary } from './graph';
 import type { Pos } from './edits';
 import type { PaletteChange } from './Palette';
@@ -77,6 +77,7 @@ export interface StudioState {
   drag: Record<string, Pos> | null;
   needsFit: boolean;
   // the debugger
+  run: (RunDoc & { scene: string }) | null;
   executed: Executed[] | null;
   values: RunValues[] | null;
   record: Record<string, unknown> | null;
@@ -112,6 +113,7 @@ export interface StudioState {
   selectAll: () => void;
   measuredNodes: (m: Record<string, { width: number; height: number }>) => void;
   dragging: (d: Record<string, Pos> | null) => void;
+  runLoaded: (r: (RunDoc & { scene: string }) | null) => void;
   ran: (executed: Executed[] | null, values: RunValues[] | null, record: Record<string, unknown> | null) => void;
   showTab: (t: Tab) => void;
   openSearch: (s: Search | null) => void;
@@ -140,6 +142,7 @@ export const useStudio = create<StudioState>()((set, get) => ({
   measured: {},
   drag: null,
   needsFit: false,
+  run: null,
   executed: null,
   values: null,
   record: null,
@@ -210,6 +213,7 @@ export const useStudio = create<StudioState>()((set, get) => ({
       future: [],
       dirty: true,
       selection: select ? { ...NONE, ...select } : pruneSelection(s.selection, next),
+      measured: pruneMeasured(s.measured, next),
     }));
     return true;
   },
@@ -223,6 +227,7 @@ export const useStudio = create<StudioState>()((set, get) => ({
       future: [model, ...s.future],
       dirty: true,
       selection: pruneSelection(s.selection, prev),
+      measured: pruneMeasured(s.measured, prev),
     }));
     return true;
   },
@@ -236,6 +241,7 @@ export const useStudio = create<StudioState>()((set, get) => ({
       future: future.slice(1),
       dirty: true,
       selection: pruneSelection(s.selection, next),
+      measured: pruneMeasured(s.measured, next),
     }));
     return true;
   },
@@ -279,6 +285,7 @@ export const useStudio = create<StudioState>()((set, get) => ({
     set((s) => ({ selection: { ...NONE, nodes: new Set(s.model?.nodes.map((n) => n.id) ?? []), boxes: new Set((s.model?.boxes ?? []).map((_, i) => i)) } })),
   measuredNodes: (m) => set((s) => ({ measured: { ...s.measured, ...m } })),
   dragging: (drag) => set({ drag }),
+  runLoaded: (run) => set({ run }),
   ran: (executed, values, record) => set({ executed, values, record }),
   showTab: (tab) => set({ tab }),
   openSearch: (search) => set({ search }),
@@ -286,6 +293,15 @@ export const useStudio = create<StudioState>()((set, get) => ({
   clearToast: () => set({ toast: null }),
   setBusy: (busy) => set({ busy }),
 }));
+
+/** Measurements of nodes the model still has: a node removed and brought back (undo) is
+ * measured afresh, so React Flow finds its handles and draws its wires. */
+function pruneMeasured(measured: Record<string, { width: number; height: number }>, m: Model) {
+  const ids = new Set(m.nodes.map((n) => n.id));
+  const keys = Object.keys(measured);
+  if (keys.every((k) => ids.has(k) || k.startsWith('box:'))) return measured;
+  return Object.fromEntries(keys.filter((k) => ids.has(k) || k.startsWith('box:')).map((k) => [k, measured[k]]));
+}
 
 /** The selection without what the model no longer has. */
 function pruneSelection(s: Selection, m: Model): Selection {
