@@ -13,6 +13,7 @@ import {
   type FinalConnectionState,
   type NodeChange,
   SelectionMode,
+  useStore as useFlowStore,
 } from '@xyflow/react';
 import { NodeView, type NodeData, type SinewNode } from './NodeView';
 import { RerouteView } from './RerouteView';
@@ -27,14 +28,19 @@ import { cutWiresAt, pinType } from './commands';
 import { cursor, useEditorKeys } from './keys';
 
 const nodeTypes = { sinew: NodeView, reroute: RerouteView, box: BoxView };
+export const FAR_ZOOM = 0.7;
+/** In the far view a title is drawn as large as 13 px at this zoom (so ≥ 13 px on screen). */
+const FAR_TITLE_ZOOM = 1;
+export const TINY_ZOOM = 0.3;
 /** Graphs up to this many nodes are fitted no smaller than MIN_FIT_ZOOM (studio.md). */
 export const READABLE_FIT_NODES = 60;
 export function fitMinZoom(nodes: number): number | undefined {
   return nodes <= READABLE_FIT_NODES ? MIN_FIT_ZOOM : undefined;
 }
 const edgeTypes = { wire: WireView };
-/** The smallest zoom "fit" picks: node titles and pin names stay readable (docs/studio.md). */
-export const MIN_FIT_ZOOM = 0.55;
+/** The smallest zoom "fit" picks for graphs up to READABLE_FIT_NODES nodes; with the far
+ * view's titles (13 px × up to 3) they stay at least 11.7 px on screen (docs/studio.md). */
+export const MIN_FIT_ZOOM = 0.3;
 
 export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
   const rf = useReactFlow<SinewNode, SinewWire>();
@@ -46,6 +52,10 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
   const search = useStudio((s) => s.search);
   const toast = useStudio((s) => s.toast);
   useEditorKeys();
+  // Far views (studio.md: readable at fit): under FAR_ZOOM a node shows its title large and
+  // hides pin names; under TINY_ZOOM only coloured boxes and wires are painted.
+  const zoom = useFlowStore((s) => Math.round(s.transform[2] * 100) / 100);
+  const view = zoom < TINY_ZOOM ? 'tiny' : zoom < FAR_ZOOM ? 'far' : 'near';
   cursor.toFlow = rf.screenToFlowPosition;
   /** Nodes a dragged comment box carries (those inside it when the drag started). */
   const carry = useRef(new Map<string, { ids: string[]; from: Pos; starts: Map<string, Pos> }>());
@@ -307,7 +317,9 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
 
   return (
     <main
-      className="canvas"
+      className={`canvas zoom-${view}`}
+      data-zoom-view={view}
+      style={{ '--title-scale': Math.min(3, Math.max(1, FAR_TITLE_ZOOM / zoom)) } as React.CSSProperties}
       onDrop={onDrop}
       onDragOver={(e) => e.preventDefault()}
       onDoubleClick={onDoubleClick}

@@ -4,6 +4,7 @@
 import { useMemo, useState } from 'react';
 import Fuse from 'fuse.js';
 import type { Catalog, PaletteEntry } from './api';
+import { shortFile } from './graph';
 
 export interface PaletteChange {
   added: string[];
@@ -51,7 +52,7 @@ export function Palette(props: {
     return [...m.entries()];
   }, [shown]);
   const q = props.catalog?.quarantined ?? [];
-  const files = useMemo(() => new Map((props.catalog?.events ?? []).map((e) => [`event ${e.id}`, e.file])), [props.catalog]);
+  const files = useMemo(() => new Map((props.catalog?.events ?? []).map((e) => [`event ${e.id}`, shortFile(e.file)])), [props.catalog]);
   for (const e of props.entries) seenNames.set(e.kind, e.name);
   const label = (k: string) => {
     const n = seenNames.get(k) ?? seenNames.get(`event ${k}`);

@@ -3,7 +3,7 @@
 // objects are reused while their inputs are the same (React Flow then skips them), so an edit
 // of one node rebuilds one node. No effect copies state into state, no JSON cache keys.
 import type { Diagnostic, Model, ModelNode, PaletteEntry } from './api';
-import { EMPTY_PINS, baseKind, familyOf, pinsOf, splitRef, type NodePins } from './graph';
+import { EMPTY_PINS, baseKind, familyOf, pinsOf, shortFile, splitRef, type NodePins } from './graph';
 import { linkId, type Pos } from './edits';
 import type { StudioState } from './store';
 import type { NodeData, SinewNode } from './NodeView';
@@ -76,7 +76,7 @@ export const selectLinkedInputs = memo(
 /** Catalog events by kind (`event animseq::S.N`): the `.animseq` each comes from. */
 export const selectEventFiles = memo(
   (s) => [s.catalog],
-  (s) => new Map((s.catalog?.events ?? []).map((e) => [`event ${e.id}`, e.file])),
+  (s) => new Map((s.catalog?.events ?? []).map((e) => [`event ${e.id}`, shortFile(e.file)])),
 );
 
 /** The title people read on a node (an event's display name) and a subtitle. */

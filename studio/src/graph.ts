@@ -171,3 +171,11 @@ export function litText(v: Lit | undefined): string {
   if (typeof v === 'string') return JSON.stringify(v);
   return String(v);
 }
+
+/** An asset's path as people read it: relative to the assets folder when the path names one
+ * (the catalog gives paths as the server was started with them). */
+export function shortFile(f: string): string {
+  const i = f.lastIndexOf('/assets/');
+  if (i >= 0) return f.slice(i + 8);
+  return f.startsWith('assets/') ? f.slice(7) : f;
+}
