@@ -74,9 +74,9 @@ async function center(sel) {
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 }
 
-async function open(path) {
+async function open(path, timeout = 15000) {
   await page.goto(`${url}&graph=${encodeURIComponent(path)}`);
-  await page.waitForSelector('.app[data-ready="true"]');
+  await page.waitForSelector('.app[data-ready="true"]', { timeout });
   await page.waitForSelector('[data-node-id]');
   await page.waitForFunction(() => [...document.querySelectorAll('.react-flow__node')].every((n) => getComputedStyle(n).visibility !== 'hidden'));
 }
@@ -462,7 +462,7 @@ test('debugger: payload, values, variables before and after, filters, a graph no
 });
 
 test('performance: paste of 200 nodes, its undo, box select of 1,000 nodes (Chromium)', async () => {
-  await open('perf/big.bpg');
+  await open('perf/big.bpg', 60000);
   // paste 200 nodes
   const text = bigGraph(200).replace('graph big', 'graph clip');
   await page.evaluate((t) => navigator.clipboard.writeText(t), text);
