@@ -425,6 +425,10 @@ struct CheckAnswer<'a> {
     diagnostics: Vec<Annotated<'a>>,
     source: &'a str,
     pins: Pins<'a>,
+    /// The text read as a model, when the body sent `source` (the page's paste: the server
+    /// parses `.bpg` text, the page never does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<Value>,
 }
 
 fn check(state: &State, req: &Request) -> Response {
@@ -443,6 +447,7 @@ fn check(state: &State, req: &Request) -> Response {
         Ok(t) => t,
         Err(r) => return r,
     };
+    let from_source = b.source.is_some();
     match compile_text(state, &name, text) {
         Ok(c) => Response::serialized(
             200,
@@ -451,6 +456,7 @@ fn check(state: &State, req: &Request) -> Response {
                 diagnostics: c.diagnostics(),
                 source: &c.text,
                 pins: c.pins(),
+                model: from_source.then(|| super::model::model_json(&name, &c.text)),
             },
         ),
         Err(r) => r,
@@ -518,6 +524,7 @@ fn put_graph(state: &State, req: &Request) -> Response {
                 diagnostics: c.diagnostics(),
                 source: &c.text,
                 pins: c.pins(),
+                model: None,
             },
         ),
         Err(r) => r,
