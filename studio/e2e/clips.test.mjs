@@ -175,9 +175,14 @@ test('the preview canvas renders and the playhead moves', async () => {
   assert.equal(await page.locator('[data-flash="true"]').count(), 0);
 });
 
-test('a state machine is drawn', async () => {
+test('a state machine is drawn, and a run marks the current state per entity', async () => {
   await page.goto(`${url}&clip=hero.animsm`);
-  await page.waitForSelector('[data-testid="machine"] svg');
+  await page.waitForSelector('.clips-app[data-open-path="hero.animsm"] [data-testid="machine"] svg [data-state="idle"]');
+  await page.selectOption('[data-testid="machine-scene"]', 'demo.scene.ron');
+  await page.click('[data-testid="machine-run"]');
+  await page.waitForSelector('[data-entity="hero"][data-entity-state="move"]');
+  await page.waitForSelector('[data-testid="machine"] [data-state="move"][data-current="true"]');
+  assert.equal(await page.locator('[data-testid="machine"] [data-transition="idle -> move"][data-current="true"]').count() > 0, true);
   await shot('05-machine');
 });
 

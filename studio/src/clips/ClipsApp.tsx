@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ClipError, clipsApi, type ClipDoc, type ClipEntry, type Edit } from './api';
 import { applyEdits } from './model';
+import { MachineView } from './MachineView';
 import { MarkerPanel } from './MarkerPanel';
 import { Preview } from './Preview';
 import { Timeline, type Selection } from './Timeline';
@@ -269,7 +270,7 @@ export function ClipsApp({ initial }: { initial: string | null }) {
             <Preview key={doc.version} path={doc.path} clip={clip} model={doc.model} time={time} setTime={setTime} onCross={onCross} />
           </>
         )}
-        {open?.kind === 'machine' && svg && <div className="cl-machine" data-testid="machine" dangerouslySetInnerHTML={{ __html: svg }} />}
+        {open?.kind === 'machine' && svg && <MachineView svg={svg} />}
       </main>
       <aside className="cl-side">
         {clip && sel && selected ? (
