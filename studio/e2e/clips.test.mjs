@@ -175,6 +175,17 @@ test('the preview canvas renders and the playhead moves', async () => {
   assert.equal(await page.locator('[data-flash="true"]').count(), 0);
 });
 
+test('a clip imported from a model plays on its skinned mesh', async () => {
+  const fox = 'animations/generated/ded83416-ab6f-474b-9676-de99af79d229/Walk.animseq';
+  await openClip(fox);
+  await page.waitForSelector('canvas[data-engine="three"][data-mesh="true"]');
+  const note = await page.locator('[data-testid="preview-note"]').textContent();
+  assert.match(note, /Skinned mesh of models\/fox_footsteps\.glb/);
+  await page.locator('[data-testid="scrub"]').fill('0.35');
+  await page.waitForTimeout(200);
+  await shot('08-fox-mesh');
+});
+
 test('a state machine is drawn, and a run marks the current state per entity', async () => {
   await page.goto(`${url}&clip=hero.animsm`);
   await page.waitForSelector('.clips-app[data-open-path="hero.animsm"] [data-testid="machine"] svg [data-state="idle"]');

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { clipsApi, type Clip, type Frame } from './api';
+import { loadSkinned, type Skinned } from './mesh';
 import { crossed } from './model';
 
 interface Props {
@@ -79,12 +80,19 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
     grid.position.set(center.x, box.min.y, center.z);
     scene.add(grid);
     const joint = new THREE.SphereGeometry(size * 0.012, 10, 8);
-    const joints = new THREE.InstancedMesh(joint, new THREE.MeshBasicMaterial({ color: 0xffd166 }), bones.length);
+    const joints = new THREE.InstancedMesh(joint, new THREE.MeshBasicMaterial({ color: 0xffd166, depthTest: false, transparent: true }), bones.length);
+    joints.renderOrder = 2;
     scene.add(joints);
+    scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 2.2));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.5);
+    sun.position.set(center.x + size, center.y + size * 2, center.z + size);
+    scene.add(sun);
+    let mesh: Skinned | null = null;
     const segGeo = new THREE.BufferGeometry();
     const seg = new Float32Array(bones.length * 6);
     segGeo.setAttribute('position', new THREE.BufferAttribute(seg, 3));
-    const segments = new THREE.LineSegments(segGeo, new THREE.LineBasicMaterial({ color: 0xe6e6ea }));
+    const segments = new THREE.LineSegments(segGeo, new THREE.LineBasicMaterial({ color: 0xe6e6ea, depthTest: false, transparent: true }));
+    segments.renderOrder = 2;
     scene.add(segments);
     // The root-motion path on the floor.
     const path = new THREE.BufferGeometry().setFromPoints(
@@ -112,6 +120,7 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
         const q = p >= 0 ? f.bones[p].world.translation : b.world.translation;
         seg.set([q[0], q[1], q[2], x, y, z], i * 6);
       });
+      mesh?.apply(f);
       joints.instanceMatrix.needsUpdate = true;
       segGeo.attributes.position.needsUpdate = true;
       segGeo.computeBoundingSphere();
@@ -133,7 +142,20 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
     controls.addEventListener('change', () => draw(frameAt(timeRef.current)));
     draw(frameAt(timeRef.current));
     el.setAttribute('data-rendered', 'true');
+    let gone = false;
+    if (model)
+      loadSkinned(model, frames.list[0])
+        .then((m) => {
+          if (gone) return;
+          mesh = m;
+          scene.add(m.root);
+          el.setAttribute('data-mesh', 'true');
+          setNote(`Skinned mesh of ${model} (${m.matched} of ${bones.length} bones matched).`);
+          draw(frameAt(timeRef.current));
+        })
+        .catch((e) => !gone && setNote(`The mesh of ${model} cannot be loaded by three.js (${(e as Error).message}): bones alone.`));
     return () => {
+      gone = true;
       view.current?.dispose();
       view.current = null;
     };
@@ -234,7 +256,7 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
       <div className="pv-note" data-testid="preview-note">
         {note ??
           (model
-            ? `Bones only: the clip comes from ${model}; its skinned mesh is not drawn yet.`
+            ? `Loading the mesh of ${model}…`
             : frames && frames.list[0]?.bones.every((b) => b.parent === null)
               ? 'Bones only, without hierarchy: the clip names no skeleton.'
               : null)}
