@@ -18,6 +18,7 @@ const PURE: &[(&str, &[&str])] = &[
     ("ron_span", &[]),
     ("types.rs", &[]),
     ("nodes.rs", &[]),
+    ("commands.rs", &[]),
     ("nodes", &[]),
     ("palette.rs", &[]),
     ("suggest.rs", &[]),
