@@ -469,12 +469,12 @@ fn only_app_watch_uses_notify() {
     assert!(!uses_notify("pub use notify::publish_notifies;"));
 }
 
-/// `docs/ARCHITECTURE.md` ("One decoder"): every RON format a scene loads decodes through
-/// `ron_span::Decoder`; serde's `ron` reads only the two import files not moved to it yet (the
-/// generated manifest, `AnimManifest::from_ron`, and the `.meta` sidecar). A third fails here.
+/// `docs/ARCHITECTURE.md` ("One decoder"): every RON input is read by `ron_span` except the
+/// generated manifest (`AnimManifest::from_ron`, the one manifest reader), which serde's `ron`
+/// still reads. A second serde reader fails here.
 #[test]
-fn serde_ron_reads_only_manifests_and_sidecars() {
-    const SERDE_RON: &[&str] = &["src/import/manifest.rs", "src/import/identity.rs"];
+fn serde_ron_reads_only_the_manifest() {
+    const SERDE_RON: &[&str] = &["src/import/manifest.rs"];
     let mut files = Vec::new();
     rust_files(Path::new("src"), &mut files);
     let mut bad = Vec::new();
