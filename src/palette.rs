@@ -3,7 +3,9 @@
 //!
 //! Quarantined identities never appear: the palette reads only `Catalog::events()`.
 
+use crate::bytecode::GameFlow;
 use crate::catalog::{Catalog, Delta, EventDescriptor};
+use crate::nodes::game::GameNode;
 use crate::nodes::{BUILTINS, NodeKind, Pin, PinSpec, PinType, event_context_pins};
 use serde::Serialize;
 
@@ -17,7 +19,7 @@ pub struct PalettePin {
     /// graph would write it (`0.0`, `""`, `self` for the graph's own entity); see
     /// [`Pin::default_text`].
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub default: Option<&'static str>,
+    pub default: Option<std::borrow::Cow<'static, str>>,
     /// Data inputs only: leaving the pin at its default is a warning (`W0303`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub warn_unset: bool,
@@ -49,6 +51,12 @@ pub struct PaletteEntry {
     /// Node properties with their defaults (`flow.sequence`'s `count`, `flow.gate`'s
     /// `start_open`); empty for most kinds.
     pub properties: Vec<PaletteProperty>,
+    /// `"game"` for a game node (declared in a `.nodes.ron`); absent for built-ins and events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<&'static str>,
+    /// The `.nodes.ron` file declaring a game node.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 fn pins(pins: &[Pin], inputs: bool) -> Vec<PalettePin> {
@@ -56,7 +64,11 @@ fn pins(pins: &[Pin], inputs: bool) -> Vec<PalettePin> {
         .map(|p| PalettePin {
             name: p.name.to_string(),
             ty: p.ty,
-            default: if inputs { p.default_text() } else { None },
+            default: if inputs {
+                p.default_text().map(Into::into)
+            } else {
+                None
+            },
             warn_unset: inputs && p.warn_unset,
         })
         .collect()
@@ -98,6 +110,8 @@ pub fn builtin_entry(k: &NodeKind) -> PaletteEntry {
                 description: p.doc,
             })
             .collect(),
+        source: None,
+        file: None,
     }
 }
 
@@ -130,10 +144,48 @@ pub fn event_entry(d: &EventDescriptor) -> PaletteEntry {
         inputs: Vec::new(),
         outputs,
         properties: Vec::new(),
+        source: None,
+        file: None,
     }
 }
 
-/// The whole palette: built-ins in table order, then events sorted by identity.
+/// The palette form of a game node: exec ones list `exec` and `then` as built-in exec nodes
+/// do; inputs show their declared default (`self` for an entity).
+pub fn game_entry(n: &GameNode) -> PaletteEntry {
+    let exec = n.flow == GameFlow::Exec;
+    let exec_pin = |name: &str| output(name, PinSpec::Fixed(PinType::Exec));
+    let data = |p: &crate::nodes::game::GamePin, input: bool| PalettePin {
+        name: p.name.clone(),
+        ty: PinSpec::Fixed(PinType::Data(p.ty)),
+        default: input.then(|| match p.ty {
+            crate::types::Type::Entity => "self".into(),
+            _ => crate::nodes::game::default_text(&p.default).into(),
+        }),
+        warn_unset: false,
+    };
+    PaletteEntry {
+        kind: n.kind.clone(),
+        name: n.name.clone(),
+        category: n.category.clone(),
+        description: n.description.clone(),
+        inputs: exec
+            .then(|| exec_pin("exec"))
+            .into_iter()
+            .chain(n.inputs.iter().map(|p| data(p, true)))
+            .collect(),
+        outputs: exec
+            .then(|| exec_pin("then"))
+            .into_iter()
+            .chain(n.outputs.iter().map(|p| data(p, false)))
+            .collect(),
+        properties: Vec::new(),
+        source: Some("game"),
+        file: Some(n.file.to_string()),
+    }
+}
+
+/// The whole palette: built-ins in table order, then game nodes sorted by kind, then events
+/// sorted by identity.
 pub fn build(catalog: &Catalog) -> Vec<PaletteEntry> {
     kinds(catalog).map(|k| k.entry()).collect()
 }
@@ -144,6 +196,7 @@ pub fn build(catalog: &Catalog) -> Vec<PaletteEntry> {
 pub enum PaletteKind<'a> {
     Builtin(&'static NodeKind),
     Event(&'a EventDescriptor),
+    Game(&'a GameNode),
 }
 
 impl PaletteKind<'_> {
@@ -152,12 +205,14 @@ impl PaletteKind<'_> {
         match self {
             PaletteKind::Builtin(k) => k.kind.into(),
             PaletteKind::Event(d) => format!("event {}", d.id).into(),
+            PaletteKind::Game(n) => n.kind.clone().into(),
         }
     }
     pub fn entry(&self) -> PaletteEntry {
         match self {
             PaletteKind::Builtin(k) => builtin_entry(k),
             PaletteKind::Event(d) => event_entry(d),
+            PaletteKind::Game(n) => game_entry(n),
         }
     }
 }
@@ -167,6 +222,7 @@ pub fn kinds(catalog: &Catalog) -> impl Iterator<Item = PaletteKind<'_>> {
     BUILTINS
         .iter()
         .map(PaletteKind::Builtin)
+        .chain(catalog.game_nodes().into_iter().map(PaletteKind::Game))
         .chain(catalog.events().into_iter().map(PaletteKind::Event))
 }
 
@@ -187,7 +243,32 @@ impl PaletteDelta {
 /// The palette delta of a catalog delta: a changed event is a changed palette entry only when
 /// what the palette shows (name, category, pins) differs.
 pub fn delta(d: &Delta) -> PaletteDelta {
+    delta_with(d, None)
+}
+
+/// [`delta`], with the game node kinds that changed sorted into added, removed and changed by
+/// their status in `after` (the catalog after the refresh).
+pub fn delta_with(d: &Delta, after: Option<&Catalog>) -> PaletteDelta {
     let kind = |id: &str| format!("event {id}");
+    let mut out = delta_events(d, &kind);
+    if let Some(c) = after {
+        for (k, was) in &d.game {
+            let now = matches!(c.game_status(k), crate::catalog::GameStatus::Published(_));
+            match (was, now) {
+                (false, true) => out.added.push(k.clone()),
+                (true, true) => out.changed.push(k.clone()),
+                (true, false) => out.removed.push(k.clone()),
+                (false, false) => {}
+            }
+        }
+        out.added.sort();
+        out.changed.sort();
+        out.removed.sort();
+    }
+    out
+}
+
+fn delta_events(d: &Delta, kind: &dyn Fn(&str) -> String) -> PaletteDelta {
     PaletteDelta {
         added: d.added.iter().map(|e| kind(&e.id)).collect(),
         removed: d.removed.iter().map(|id| kind(id)).collect(),

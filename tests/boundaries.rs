@@ -18,6 +18,8 @@ const PURE: &[(&str, &[&str])] = &[
     ("ron_span", &[]),
     ("types.rs", &[]),
     ("nodes.rs", &[]),
+    // The `commands!` table (the one source of animation commands).
+    ("commands.rs", &[]),
     ("nodes", &[]),
     ("palette.rs", &[]),
     ("suggest.rs", &[]),
@@ -505,5 +507,252 @@ fn the_architecture_lists_every_test_file() {
     assert!(
         missing.is_empty(),
         "name these in docs/ARCHITECTURE.md's Tests section: {missing:?}"
+    );
+}
+
+/// Where a runtime source file sits: which `super` chain names the runtime itself.
+#[derive(Clone, Copy)]
+enum RuntimeDepth {
+    /// `src/runtime/X.rs` or `src/runtime/X/mod.rs`: `super::` is the runtime.
+    Top,
+    /// `src/runtime/X/Y.rs`: `super::super::` is the runtime (`super::` is `X`).
+    Nested,
+}
+
+/// The runtime modules `code` names: `crate::runtime::M…`, or `M` reached through the `super`
+/// chain that is the runtime, including each member of a `{…}` group. `*` and `self` are no
+/// module and are skipped; anything else is reported as written (a name of the runtime's root,
+/// such as a re-export, shows up too and then matches no module).
+fn runtime_refs(code: &str, depth: RuntimeDepth) -> Vec<String> {
+    let mut prefixes = vec!["crate::runtime::"];
+    prefixes.push(match depth {
+        RuntimeDepth::Top => "super::",
+        RuntimeDepth::Nested => "super::super::",
+    });
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '*')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for prefix in prefixes {
+        for (i, _) in code.match_indices(prefix) {
+            // `super::super::x` also contains `super::x` at its second half; and a `super::`
+            // that continues a longer path (`foo::super::`) is not one.
+            let before = &code[..i];
+            if before.ends_with("::") || before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            let rest = &code[i + prefix.len()..];
+            if matches!(depth, RuntimeDepth::Nested)
+                && prefix == "super::super::"
+                && rest.starts_with("super::")
+            {
+                continue;
+            }
+            if let Some(group) = rest.strip_prefix('{') {
+                let mut level = 0usize;
+                let mut start = 0;
+                for (j, c) in group.char_indices() {
+                    match c {
+                        '{' => level += 1,
+                        '}' if level == 0 => {
+                            out.push(ident(&group[start..j]));
+                            break;
+                        }
+                        '}' => level -= 1,
+                        ',' if level == 0 => {
+                            out.push(ident(&group[start..j]));
+                            start = j + 1;
+                        }
+                        _ => {}
+                    }
+                }
+            } else {
+                out.push(ident(rest));
+            }
+        }
+    }
+    out.retain(|m| !m.is_empty() && m != "*" && m != "self");
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The runtime's import graph over its own modules (a file `X.rs` or a folder `X/` is one
+/// module; `mod.rs`, the root that re-exports everything, is not one), from each file's code
+/// outside comments and its test module.
+fn runtime_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let root = Path::new("src/runtime");
+    let mut modules = std::collections::BTreeMap::new();
+    for f in files_of("runtime") {
+        let rel = f.strip_prefix(root).expect("under src/runtime");
+        let parts: Vec<&str> = rel.iter().map(|p| p.to_str().expect("UTF-8")).collect();
+        let (module, depth) = match parts.as_slice() {
+            ["mod.rs"] => continue,
+            [file] => (file.trim_end_matches(".rs").to_string(), RuntimeDepth::Top),
+            [folder, "mod.rs"] => (folder.to_string(), RuntimeDepth::Top),
+            [folder, ..] => (folder.to_string(), RuntimeDepth::Nested),
+            [] => continue,
+        };
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        let refs = runtime_refs(&text, depth);
+        let entry = modules
+            .entry(module.clone())
+            .or_insert_with(std::collections::BTreeSet::new);
+        entry.extend(refs.into_iter().filter(|m| *m != module));
+    }
+    modules
+}
+
+/// A cycle in `graph`, as the path that closes it, if any.
+fn find_cycle(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        done: &mut std::collections::BTreeSet<String>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_string());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, done, path) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|n| visit(n, graph, &mut done, &mut Vec::new()))
+}
+
+/// Issue #25: the runtime is layered. `time` (game time, timed queues, delays, scene actions) is
+/// a leaf; the trace owns its record types and never names the animator; `schedule` is the top
+/// (only the headless scene names it); no import circle among the runtime's modules; and every
+/// reference names a module, never the runtime root's re-exports.
+#[test]
+fn the_runtime_is_layered() {
+    // The scanner itself, on the shapes the runtime writes.
+    assert_eq!(
+        runtime_refs(
+            "use super::{hub::{A, B}, trace::{self, T}};\nuse super::*;",
+            RuntimeDepth::Top
+        ),
+        ["hub", "trace"]
+    );
+    assert_eq!(
+        runtime_refs(
+            "use super::Animator;\nuse crate::runtime::time::X;\nlet v = super::super::instance::f();",
+            RuntimeDepth::Nested
+        ),
+        ["instance", "time"]
+    );
+
+    let graph = runtime_graph();
+    let names: Vec<&String> = graph.keys().collect();
+    let mut bad = Vec::new();
+    for (module, uses) in &graph {
+        for u in uses {
+            if !graph.contains_key(u) {
+                bad.push(format!(
+                    "{module} names `{u}`, not a runtime module ({names:?})"
+                ));
+            }
+        }
+    }
+    match graph.get("time") {
+        Some(uses) if uses.is_empty() => {}
+        Some(uses) => bad.push(format!("time is not a leaf: it names {uses:?}")),
+        None => bad.push("no runtime::time module".into()),
+    }
+    let trace = graph.get("trace").cloned().unwrap_or_default();
+    for above in [
+        "animator", "instance", "notify", "scene", "schedule", "render",
+    ] {
+        if trace.contains(above) {
+            bad.push(format!("trace names {above}"));
+        }
+    }
+    for (module, uses) in &graph {
+        if uses.contains("schedule") && module != "scene" {
+            bad.push(format!(
+                "{module} names schedule (only the headless scene may)"
+            ));
+        }
+    }
+    if let Some(cycle) = find_cycle(&graph) {
+        bad.push(format!("import circle: {}", cycle.join(" → ")));
+    }
+    assert!(bad.is_empty(), "runtime layering:\n{}", bad.join("\n"));
+}
+
+/// Issue #25: tests wait for a condition through `tests/support/wait.rs` (`wait_until`,
+/// `wait_exit`: a deadline, checks, a short park between them) or a blocking read with a
+/// timeout, never by sleeping in a poll loop of their own. The sleeps left are not waits for a
+/// condition; a new `thread::sleep` fails here until it is one of them or goes through the helper.
+#[test]
+fn tests_wait_through_the_one_helper() {
+    const PAUSES: &[(&str, usize, &str)] = &[
+        (
+            "tests/bevy_plugin.rs",
+            1,
+            "paces the frames of a running App",
+        ),
+        (
+            "tests/bevy_reload.rs",
+            2,
+            "paces frames; the pause before a save's rename is the case under test",
+        ),
+        ("tests/import_cli.rs", 1, "a later modification time"),
+        (
+            "tests/studio_api.rs",
+            2,
+            "the event stream sends no ready event to wait on",
+        ),
+        (
+            "tests/support/watch.rs",
+            1,
+            "100 saves in one second are the case",
+        ),
+    ];
+    let mut files = Vec::new();
+    rust_files(Path::new("tests"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        if rel.starts_with("tests/fixtures/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("source");
+        let n = code(&text)
+            .matches(["thread", "::sleep("].concat().as_str())
+            .count();
+        let allowed = PAUSES
+            .iter()
+            .find(|(p, _, _)| *p == rel)
+            .map_or(0, |(_, n, _)| *n);
+        if n > allowed {
+            bad.push(format!("{rel}: {n} thread::sleep (allowed {allowed})"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "wait through tests/support/wait.rs instead:\n{}",
+        bad.join("\n")
     );
 }

@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use sinew::anim::AnimCommand;
 use sinew::bytecode::{DEFAULT_BUDGET, Value, VerifiedModule};
 use sinew::catalog::scan::LiveCatalog;
+use sinew::catalog::{Catalog, FileEntry};
 use sinew::compile::{self, ir};
 use sinew::crossing::Edge;
 use sinew::diag::SourceFile;
@@ -23,10 +24,15 @@ use support::reference::{self as reference, ErrorKind, Reference};
 const OWNER: u64 = 42;
 const OTHER: u64 = 7;
 
-fn catalog() -> &'static LiveCatalog {
-    static C: OnceLock<LiveCatalog> = OnceLock::new();
+/// The fixture catalog plus the game nodes of `tests/fixtures/game/assets/game.nodes.ron`.
+fn catalog() -> &'static Catalog {
+    static C: OnceLock<Catalog> = OnceLock::new();
     C.get_or_init(|| {
-        LiveCatalog::scan(Path::new("tests/fixtures/catalog"), None, None).expect("fixture catalog")
+        let live = LiveCatalog::scan(Path::new("tests/fixtures/catalog"), None, None)
+            .expect("fixture catalog");
+        let game = "tests/fixtures/game/assets/game.nodes.ron";
+        let entry = FileEntry::from_bytes(game, &std::fs::read(game).unwrap());
+        Catalog::from_entries(live.catalog().files().cloned().chain([entry]))
     })
 }
 
@@ -43,11 +49,14 @@ enum Call {
     Play(String, u64),
     StopLayer(String),
     SetLayerWeight(String, u64),
+    SetSpeed(u64),
     /// Event, target and the payload (its values' debug text: `Value` has no order).
     Send(String, Option<u64>, String),
     GetParam(String),
     CurrentState,
     Curve(String),
+    /// A game node call: kind and the arguments' debug text.
+    Game(String, String),
 }
 
 impl Call {
@@ -121,6 +130,10 @@ impl Host for RecHost {
                     .push(Call::SetLayerWeight(layer.to_string(), bits(weight)));
                 true
             }
+            AnimCommand::SetSpeed(speed) => {
+                self.calls.push(Call::SetSpeed(bits(speed)));
+                true
+            }
             other => panic!("graphs cannot issue {other:?}"),
         }
     }
@@ -143,6 +156,27 @@ impl Host for RecHost {
         self.calls
             .push(Call::Send(event.into(), target, format!("{payload:?}")));
         self.sent.push(payload.to_vec());
+    }
+    /// Outputs that depend on the arguments and on how many calls came before; a negative
+    /// float argument fails the call.
+    fn game(
+        &mut self,
+        import: &sinew::bytecode::Import,
+        args: &[Value],
+        outputs: &mut Vec<Value>,
+    ) -> Result<(), String> {
+        self.calls
+            .push(Call::Game(import.kind.clone(), format!("{args:?}")));
+        if args
+            .iter()
+            .any(|a| matches!(a, Value::Float(x) if *x < 0.0))
+        {
+            return Err("game node failed: negative input".into());
+        }
+        // Independent of call order: what the arguments say.
+        let k = format!("{args:?}").len();
+        outputs.extend(import.outputs.iter().map(|o| sample(o.1, k)));
+        Ok(())
     }
 }
 
@@ -608,6 +642,8 @@ fn error_kind(message: &str) -> Option<ErrorKind> {
         ErrorKind::Nesting
     } else if message.contains("budget") {
         ErrorKind::Budget
+    } else if message.contains("game node failed") {
+        ErrorKind::Game
     } else {
         return None;
     })
@@ -617,7 +653,7 @@ fn error_kind(message: &str) -> Option<ErrorKind> {
 /// reference and returns the stats, or the first disagreement.
 fn check(name: &str, text: &str, script: &[Step], budget: u64) -> Result<Stats, String> {
     let src = SourceFile::new(name, text);
-    let c = compile::compile(&src, catalog().catalog());
+    let c = compile::compile(&src, catalog());
     let Some(m) = &c.module else {
         let errors: Vec<String> = c
             .diagnostics()
@@ -660,7 +696,7 @@ fn check(name: &str, text: &str, script: &[Step], budget: u64) -> Result<Stats, 
 /// delays), every custom and notify event twice, every window twice open and closed.
 fn script_for(text: &str) -> Vec<Step> {
     let src = SourceFile::new("script", text);
-    let c = compile::check_source(&src, catalog().catalog());
+    let c = compile::check_source(&src, catalog());
     let mut others = BTreeSet::new();
     for n in &c.graph.nodes {
         if let ir::Op::Event(k) = &n.op
@@ -695,15 +731,20 @@ fn assert_agree(name: &str, text: &str) -> Stats {
 }
 
 /// The `ok` fixtures that run (the others are syntax showcases) and the VM's own
-/// (`tests/fixtures/graphs/vm`: the benchmark graphs, compare-and-branch shapes), with their
+/// (`tests/fixtures/graphs/vm`: the benchmark graphs, compare-and-branch shapes) and the game
+/// node graphs (`tests/fixtures/game/ok`), with their
 /// names.
 fn ok_fixtures() -> Vec<(String, String)> {
-    let mut paths: Vec<_> = ["tests/fixtures/graphs/ok", "tests/fixtures/graphs/vm"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).expect(d))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "bpg"))
-        .collect();
+    let mut paths: Vec<_> = [
+        "tests/fixtures/graphs/ok",
+        "tests/fixtures/graphs/vm",
+        "tests/fixtures/game/ok",
+    ]
+    .iter()
+    .flat_map(|d| std::fs::read_dir(d).expect(d))
+    .map(|e| e.expect("entry").path())
+    .filter(|p| p.extension().is_some_and(|e| e == "bpg"))
+    .collect();
     paths.sort();
     paths
         .into_iter()
@@ -752,6 +793,27 @@ fn ok_fixtures_agree() {
 
 // ---------------------------------------------------------------------------------------------
 // Hand-written edge cases.
+
+#[test]
+fn game_node_calls_agree() {
+    // The game fixtures (exec and pure game nodes, several outputs, a node called twice) and
+    // a graph whose game call fails on a negative argument (an error at the same node).
+    let mut errors = 0;
+    let dir = "tests/fixtures/game/ok";
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    for p in paths {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let s = assert_agree(&p.to_string_lossy(), &text);
+        errors += s.errors;
+    }
+    let text = "graph failing\nnode t = event tick\nnode neg = float.neg\nnode hp = game.health\nnode s = game.play_sound { sound = \"x\" }\nnode lv = game.stats.level\nnode log = debug.log\nt.then -> s.exec\nt.dt -> neg.a\nneg.out -> s.volume\ns.then -> log.exec\nlv.title -> log.message\n";
+    errors += assert_agree("failing.bpg", text).errors;
+    assert!(errors > 0, "no game call failed");
+}
 
 #[test]
 fn div_and_rem_by_zero_abort_at_the_same_node() {
@@ -962,7 +1024,7 @@ fn pure_reads_are_evaluated_once_per_exec_node() {
          start.then -> p1.exec\nc.value -> add.a\nc.value -> add.b\nadd.out -> p1.value\n\
          p1.then -> p2.exec\nc.value -> p2.value\np2.then -> w.exec\nadd.out -> w.weight\n";
     let src = SourceFile::new("reads", text);
-    let c = compile::compile(&src, catalog().catalog());
+    let c = compile::compile(&src, catalog());
     let m = c.module.as_ref().expect("compiles");
     let mut h = Harness::new(m, &c.checked.graph, DEFAULT_BUDGET);
     h.run(&[Step::Fire("begin_play".into())])

@@ -339,23 +339,18 @@ fn a_graph_whose_name_is_not_utf8_is_listed_with_its_error() {
     let s = start();
     let name = std::ffi::OsStr::from_bytes(b"caf\xe9.bpg");
     std::fs::write(s.graphs().join(name), "graph cafe\n").unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let list = s.get("/api/graphs").json();
-        let found = list["graphs"]
+    let listed = || {
+        s.get("/api/graphs").json()["graphs"]
             .as_array()
             .unwrap()
             .iter()
             .find(|g| g["path"] == "caf\\xE9.bpg")
-            .cloned();
-        if let Some(g) = found {
-            assert_eq!(g["errors"], 1, "{g}");
-            assert_eq!(g["graph"], Value::Null, "{g}");
-            break;
-        }
-        assert!(Instant::now() < deadline, "not listed: {list}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+            .cloned()
+    };
+    let g = wait::wait_until(Instant::now() + Duration::from_secs(30), listed)
+        .unwrap_or_else(|| panic!("not listed: {}", s.get("/api/graphs").json()));
+    assert_eq!(g["errors"], 1, "{g}");
+    assert_eq!(g["graph"], Value::Null, "{g}");
 }
 
 #[test]

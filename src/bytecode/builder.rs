@@ -65,10 +65,23 @@ impl ModuleBuilder {
                 nodes: Vec::new(),
                 debug: Vec::new(),
                 fused: Vec::new(),
+                imports: Vec::new(),
             },
             node_ids: HashMap::new(),
             const_ids: HashMap::new(),
         }
+    }
+
+    /// Interns a game node import (by kind, in first-use order); returns its index.
+    pub fn import(&mut self, imp: &super::game::Import) -> super::game::ImportRef {
+        let i = match self.m.imports.iter().position(|i| i.kind == imp.kind) {
+            Some(i) => i,
+            None => {
+                self.m.imports.push(imp.clone());
+                self.m.imports.len() - 1
+            }
+        };
+        super::game::ImportRef(u16::try_from(i).unwrap_or(u16::MAX))
     }
 
     /// Sets the budget metadata.

@@ -54,6 +54,13 @@ pub fn disasm_to(vm: &VerifiedModule, out: &mut dyn Write) -> io::Result<()> {
         let node = m.nodes.get(d.node as usize).map_or("?", String::as_str);
         writeln!(out, "  d{i:<4} node {}", Escaped(node))?;
     }
+    // Only a module that calls a game node has imports (other modules' text is unchanged).
+    if !m.imports.is_empty() {
+        writeln!(out, "\nimports ({}):", m.imports.len())?;
+        for (i, imp) in m.imports.iter().enumerate() {
+            writeln!(out, "  g{i:<4} {}", Escaped(&imp.to_string()))?;
+        }
+    }
     for (hi, h) in m.handlers.iter().enumerate() {
         let params: Vec<&str> = h.params.iter().map(|t| t.name()).collect();
         let regs: Vec<String> = Type::ALL

@@ -33,6 +33,9 @@ pub mod section {
     pub const CODE: u8 = 8;
     /// Debug info (node names and per-instruction node index).
     pub const DEBUG: u8 = 9;
+    /// The import table (`bytecode::game`): written only when the module calls a game node,
+    /// so a module without one has the bytes it always had.
+    pub const IMPORTS: u8 = 10;
 }
 
 /// A declared variable or hidden slot: name, type and initial value.
@@ -101,6 +104,8 @@ pub struct Module {
     /// the order they ran and before the instruction's own `debug` node; sorted by `pc`. A
     /// recorded run ([`crate::vm::NodeTrace`]) reports every node a fused instruction stands for.
     pub fused: Vec<(u32, u32)>,
+    /// The game nodes the module calls (kind and full signature), by import index.
+    pub imports: Vec<super::game::Import>,
 }
 
 /// Why bytes are not a module.
@@ -263,6 +268,30 @@ impl Module {
         });
         out.section(section::DEBUG, s);
 
+        if !self.imports.is_empty() {
+            let mut s = W(Vec::new());
+            s.len(self.imports.len());
+            for i in &self.imports {
+                s.str(&i.kind);
+                s.u8(match i.flow {
+                    super::game::GameFlow::Exec => 0,
+                    super::game::GameFlow::Pure => 1,
+                });
+                s.len(i.inputs.len());
+                for (n, t) in &i.inputs {
+                    s.str(n);
+                    s.ty(*t);
+                }
+                s.len(i.outputs.len());
+                for (n, t, d) in &i.outputs {
+                    s.str(n);
+                    s.ty(*t);
+                    s.konst(d);
+                }
+            }
+            out.section(section::IMPORTS, s);
+        }
+
         out.0
     }
 
@@ -377,6 +406,35 @@ impl Module {
         }
         s.end()?;
 
+        let mut imports = Vec::new();
+        if r.b.get(r.pos) == Some(&section::IMPORTS) {
+            let mut s = r.section(section::IMPORTS)?;
+            let pins = super::game::MAX_GAME_PINS;
+            for _ in 0..s.count("imports", super::game::MAX_IMPORTS)? {
+                let kind = s.str()?;
+                let flow = match s.u8()? {
+                    0 => super::game::GameFlow::Exec,
+                    1 => super::game::GameFlow::Pure,
+                    t => return Err(s.err(&format!("unknown game node flow {t}"))),
+                };
+                let mut inputs = Vec::new();
+                for _ in 0..s.count("inputs of one game node", pins)? {
+                    inputs.push((s.str()?, s.ty()?));
+                }
+                let mut outputs = Vec::new();
+                for _ in 0..s.count("outputs of one game node", pins)? {
+                    outputs.push((s.str()?, s.ty()?, s.konst()?));
+                }
+                imports.push(super::game::Import {
+                    kind,
+                    flow,
+                    inputs,
+                    outputs,
+                });
+            }
+            s.end()?;
+        }
+
         if r.pos != r.b.len() {
             return Err(r.err("trailing bytes after the last section"));
         }
@@ -392,6 +450,7 @@ impl Module {
             nodes,
             debug,
             fused,
+            imports,
         })
     }
 }

@@ -224,6 +224,7 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
         check_const(&format!("constant c{i}"), c, c.ty())?;
     }
     distinct_constants(&m.consts)?;
+    super::game::check_imports(&m.imports).map_err(|msg| err(msg, None, None))?;
     for (what, decls) in [("variable", &m.vars), ("slot", &m.slots)] {
         let mut seen = BTreeMap::new();
         for (i, d) in decls.iter().enumerate() {
@@ -402,6 +403,8 @@ pub fn verify(m: Module) -> Result<VerifiedModule, VerifyError> {
                 return Err(err(b, here, Some(pc)));
             }
         }
+        super::game::check_calls(&m.imports, &m.code, start, end)
+            .map_err(|(pc, msg)| err(msg, here, Some(pc)))?;
         let last = end - 1;
         if !m.code[last as usize].is_terminator() {
             return Err(err(
@@ -486,6 +489,8 @@ fn check_operand(
         OperandKind::Slot(t) => typed("slot", m.slots.get(i).map(|d| d.ty), t, m.slots.len()),
         OperandKind::Param(t) => typed("parameter", h.params.get(i).copied(), t, h.params.len()),
         OperandKind::Delay => (i >= m.delays.len()).then(|| format!("delay {idx} out of range")),
+        OperandKind::Import => (i >= m.imports.len())
+            .then(|| format!("import {idx} out of range ({} imports)", m.imports.len())),
         OperandKind::Target => (idx < start || idx >= end)
             .then(|| format!("jump target {idx} outside the handler ({start}..{end})")),
     }

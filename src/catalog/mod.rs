@@ -59,6 +59,9 @@ pub struct EventDescriptor {
     pub fields: Vec<(String, crate::types::Type)>,
 }
 
+mod game;
+pub use game::GameStatus;
+
 /// Most files or identities one message names (the rest are counted): see `docs/limits.md`.
 pub const MAX_LISTED: usize = 5;
 
@@ -96,11 +99,19 @@ pub struct FileEntry {
     duplicate_notifies: BTreeSet<String>,
     /// The file's own load and validation diagnostics.
     pub diagnostics: Vec<Diagnostic>,
+    /// The game nodes a `*.nodes.ron` file declares (`nodes::game`; empty for an `.animseq`).
+    pub game: Vec<crate::nodes::game::GameNode>,
 }
 
 impl FileEntry {
     /// Builds the entry of one file from its bytes. Pure: no I/O.
     pub fn from_bytes(file: &str, bytes: &[u8]) -> FileEntry {
+        if crate::nodes::game::is_nodes_file(file) {
+            let parsed = crate::nodes::game::parse_bytes(file, bytes);
+            let mut e = FileEntry::failed(file, parsed.diagnostics);
+            e.game = parsed.nodes;
+            return e;
+        }
         let loaded = animseq::load_bytes(file, bytes);
         let mut entry = FileEntry {
             file: file.into(),
@@ -110,6 +121,7 @@ impl FileEntry {
             events: BTreeMap::new(),
             duplicate_notifies: BTreeSet::new(),
             diagnostics: loaded.diagnostics,
+            game: Vec::new(),
         };
         if let Some(seq) = loaded.seq {
             if let Some(spans) = &loaded.spans {
@@ -122,7 +134,7 @@ impl FileEntry {
                     .ok()
                     .map(|text| Excerpt::capture(text, spans.id));
             }
-            entry.fill(&seq);
+            entry.fill(seq);
         }
         entry
     }
@@ -137,48 +149,57 @@ impl FileEntry {
             events: BTreeMap::new(),
             duplicate_notifies: BTreeSet::new(),
             diagnostics,
+            game: Vec::new(),
         }
     }
 
-    fn fill(&mut self, seq: &AnimSeq) {
+    /// Publishes the sequence's notifies and windows. Consumes the sequence: its tracks and
+    /// curves go before any descriptor is built and each marker is moved into its descriptor,
+    /// so a clip made mostly of notifies is never held twice (issue 24: every reader within 4×
+    /// the file).
+    fn fill(&mut self, mut seq: AnimSeq) {
+        seq.tracks = Vec::new();
+        seq.curves = Vec::new();
         let sequence: Arc<str> = seq.id.as_str().into();
         let sequence_name: Arc<str> = seq.name.as_str().into();
         self.sequence = Some(sequence.clone());
         // Notifies and windows share one ID namespace (E0110): an ID declared twice — by two
         // notifies, two windows or one of each — is quarantined, never first-wins.
-        let markers = seq
-            .notifies
-            .iter()
-            .map(|n| (n, EventKind::Notify { time: n.time }))
-            .map(|(n, k)| (&n.id, &n.name, k, &n.target, &n.fields))
-            .chain(seq.windows.iter().map(|w| {
-                let k = EventKind::Window {
-                    begin: w.begin,
-                    end: w.end,
-                };
-                (&w.id, &w.name, k, &w.target, &w.fields)
-            }));
-        for (id, name, kind, target, fields) in markers {
-            if self.events.contains_key(id) {
-                self.duplicate_notifies.insert(id.clone());
+        let notifies = std::mem::take(&mut seq.notifies).into_iter().map(|n| {
+            let kind = EventKind::Notify { time: n.time };
+            (n.id, n.name, kind, n.target, n.fields)
+        });
+        let windows = std::mem::take(&mut seq.windows).into_iter().map(|w| {
+            let kind = EventKind::Window {
+                begin: w.begin,
+                end: w.end,
+            };
+            (w.id, w.name, kind, w.target, w.fields)
+        });
+        for (id, name, kind, target, fields) in notifies.chain(windows) {
+            if self.events.contains_key(&id) {
+                self.duplicate_notifies.insert(id);
                 continue;
             }
             let d = EventDescriptor {
-                id: identity(&seq.id, id).into(),
+                id: identity(&seq.id, &id).into(),
                 name: format!("{} / {}", seq.name, name),
                 sequence: sequence.clone(),
                 sequence_name: sequence_name.clone(),
                 notify: id.clone(),
-                notify_name: name.clone(),
+                notify_name: name,
                 file: self.file.clone(),
                 kind,
-                target: target.clone(),
+                target,
                 fields: fields
-                    .iter()
-                    .map(|(name, v)| (name.clone(), v.ty()))
+                    .into_iter()
+                    .map(|(name, v)| {
+                        let ty = v.ty();
+                        (name, ty)
+                    })
                     .collect(),
             };
-            self.events.insert(id.clone(), d);
+            self.events.insert(id, d);
         }
     }
 
@@ -224,11 +245,15 @@ pub struct Delta {
     pub changed: Vec<(EventDescriptor, EventDescriptor)>,
     pub entered_quarantine: Vec<String>,
     pub left_quarantine: Vec<String>,
+    /// Game node kinds whose declaration or status changed (sorted), each with whether it was
+    /// published before the change.
+    pub game: Vec<(String, bool)>,
 }
 
 impl Delta {
     pub fn is_empty(&self) -> bool {
-        self.added.is_empty()
+        self.game.is_empty()
+            && self.added.is_empty()
             && self.removed.is_empty()
             && self.changed.is_empty()
             && self.entered_quarantine.is_empty()
@@ -251,6 +276,8 @@ pub struct Catalog {
     claims: BTreeMap<Arc<str>, Vec<Arc<str>>>,
     /// sequence ID → files declaring it.
     by_sequence: BTreeMap<Arc<str>, BTreeSet<Arc<str>>>,
+    /// game node kind → files declaring it (sorted, each once).
+    game_claims: BTreeMap<String, Vec<Arc<str>>>,
 }
 
 fn add_sorted(v: &mut Vec<Arc<str>>, f: &Arc<str>) {
@@ -286,6 +313,12 @@ impl Catalog {
                 .or_default()
                 .insert(entry.file.clone());
         }
+        for n in &entry.game {
+            add_sorted(
+                self.game_claims.entry(n.kind.clone()).or_default(),
+                &entry.file,
+            );
+        }
         self.files.insert(entry.file.clone(), entry);
     }
 
@@ -305,6 +338,14 @@ impl Catalog {
             set.remove(file);
             if set.is_empty() {
                 self.by_sequence.remove(s);
+            }
+        }
+        for n in &old.game {
+            if let Some(set) = self.game_claims.get_mut(&n.kind) {
+                remove_sorted(set, file);
+                if set.is_empty() {
+                    self.game_claims.remove(&n.kind);
+                }
             }
         }
         Some(old)
@@ -425,6 +466,7 @@ impl Catalog {
                 out.push(d);
             }
         }
+        out.extend(self.game_conflicts());
         crate::diag::sort(&mut out);
         out
     }
@@ -442,6 +484,7 @@ impl Catalog {
     ) -> Delta {
         let changes: Vec<_> = changes.into_iter().collect();
         let mut affected: BTreeSet<Arc<str>> = BTreeSet::new();
+        let game_before = self.game_before(&changes);
         for (file, new) in &changes {
             if let Some(old) = self.files.get(file.as_str()) {
                 affected.extend(old.identities().cloned());
@@ -459,7 +502,10 @@ impl Catalog {
                 }
             }
         }
-        let mut delta = Delta::default();
+        let mut delta = Delta {
+            game: self.game_changed(game_before),
+            ..Delta::default()
+        };
         for (id, before) in affected.iter().zip(before) {
             let after = self.status(id);
             match (&before, &after) {

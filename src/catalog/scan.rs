@@ -216,11 +216,16 @@ impl LiveCatalog {
     }
 }
 
-/// The walk's `want`: `.animseq` files (by the name as found).
+/// The walk's `want`: `.animseq` files and `*.nodes.ron` game node declarations (by the name
+/// as found).
 fn animseq_wanted(name: &std::ffi::OsStr) -> Option<()> {
     is_animseq(Path::new(name)).then_some(())
 }
 
+/// A file the catalog loads: an `.animseq`, or a `*.nodes.ron` (`nodes::game`).
 fn is_animseq(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "animseq")
+        || p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(crate::nodes::game::is_nodes_file)
 }

@@ -132,7 +132,7 @@ pub fn palette(
                 }
                 let pins = |p: &[palette::PalettePin]| {
                     p.iter()
-                        .map(|p| match p.default {
+                        .map(|p| match &p.default {
                             Some(d) => format!("{}:{} = {d}", p.name, p.ty),
                             None => format!("{}:{}", p.name, p.ty),
                         })

@@ -73,7 +73,7 @@ fn execute_inner(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<u8, String> {
-    let dt = a.dt.unwrap_or(crate::runtime::schedule::DEFAULT_DT);
+    let dt = a.dt.unwrap_or(crate::runtime::time::DEFAULT_DT);
     if !crate::app::run::valid_dt(dt) {
         return Err(format!(
             "--dt must be a finite number of seconds in (0, {MAX_DT}], got {dt}"

@@ -121,7 +121,7 @@ impl Session<'_> {
         let io = |e: std::io::Error| e.to_string();
         let dt = world
             .get_resource::<crate::runtime::GameTime>()
-            .map_or(crate::runtime::schedule::DEFAULT_DT, |t| t.dt());
+            .map_or(crate::runtime::time::DEFAULT_DT, |t| t.dt());
         let limit = if self.args.realtime {
             self.args.ticks
         } else {

@@ -122,6 +122,9 @@ pub enum Op {
     Send(String),
     /// Any other built-in kind (pins as in the table).
     Builtin(&'static NodeKind),
+    /// A game node (`game.*`, declared in a `.nodes.ron`): its import (kind and signature).
+    /// Exec ones have `exec`/`then` pins around the declared ones.
+    Game(Box<crate::bytecode::Import>),
     /// A node that failed to resolve: it has no pins, and links to it are dropped silently
     /// (its own diagnostic already explains).
     Error,

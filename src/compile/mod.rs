@@ -10,6 +10,7 @@ pub mod ir;
 pub mod limits;
 pub mod lower;
 pub mod payload;
+pub mod reroute;
 pub mod resolve;
 
 use crate::diag::{Diagnostic, SourceFile};
@@ -31,11 +32,29 @@ pub enum EventInfo {
     Unknown,
 }
 
+/// What the compiler needs to know about one game node kind (`game.*`, `nodes::game`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameInfo {
+    Published(Box<crate::nodes::game::GameNode>),
+    /// Declared by several files; the files.
+    Quarantined(Vec<String>),
+    Unknown,
+}
+
 /// The catalog as the compiler sees it.
 pub trait EventCatalog {
     fn event(&self, identity: &str) -> EventInfo;
     /// Every published identity, sorted (for suggestions).
     fn published(&self) -> Vec<String>;
+    /// A game node kind's declaration (none by default: a catalog without `.nodes.ron`).
+    fn game_node(&self, kind: &str) -> GameInfo {
+        let _ = kind;
+        GameInfo::Unknown
+    }
+    /// Every published game node kind, sorted (for suggestions).
+    fn game_kinds(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The result of compiling one graph up to the checked IR.
@@ -56,11 +75,14 @@ impl Checked {
 /// Parses, resolves and checks one graph source.
 pub fn check_source(src: &SourceFile, events: &dyn EventCatalog) -> Checked {
     let (file, mut diagnostics) = crate::graph::parse(src);
-    let (graph, spans, d) = resolve::resolve(src, &file, events);
+    let (joined, notes, reroute_diags) = reroute::join(src, &file);
+    let (graph, spans, d) = resolve::resolve(src, joined.as_ref().unwrap_or(&file), events);
     diagnostics.extend(d);
+    diagnostics.extend(reroute_diags);
     let clean = !diagnostics.iter().any(Diagnostic::is_error);
     let (facts, d) = check::check(src, &graph, &spans, clean);
     diagnostics.extend(d);
+    reroute::annotate(&mut diagnostics, &notes);
     crate::diag::sort(&mut diagnostics);
     Checked {
         graph,
@@ -85,6 +107,19 @@ impl EventCatalog for crate::catalog::Catalog {
         self.events()
             .into_iter()
             .map(|d| d.id.to_string())
+            .collect()
+    }
+    fn game_node(&self, kind: &str) -> GameInfo {
+        match self.game_status(kind) {
+            crate::catalog::GameStatus::Published(n) => GameInfo::Published(Box::new(n)),
+            crate::catalog::GameStatus::Quarantined(f) => GameInfo::Quarantined(f),
+            crate::catalog::GameStatus::Absent => GameInfo::Unknown,
+        }
+    }
+    fn game_kinds(&self) -> Vec<String> {
+        self.game_nodes()
+            .into_iter()
+            .map(|n| n.kind.clone())
             .collect()
     }
 }

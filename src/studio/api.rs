@@ -28,6 +28,9 @@ pub fn handle(state: &Arc<State>, req: Request) -> Response {
     if let Err(r) = state.guard.check(&req) {
         return Response::error(r.status, r.message);
     }
+    if let Some(r) = super::clips::route(state, &req) {
+        return r;
+    }
     let m = req.method.as_str();
     // Everything that compiles, draws or runs shares the heavy slots (the memory budget).
     let heavy = matches!(
@@ -218,7 +221,7 @@ pub fn annotate<'a>(source: Option<&str>, diags: &'a [Diagnostic]) -> Vec<Annota
                 a.node = Some(l.to_node.name.clone());
                 a.link = Some(link_text(l));
             }
-            Item::Var(_) | Item::Event(_) => {}
+            Item::Var(_) | Item::Event(_) | Item::Box(_) => {}
         }
     }
     out
@@ -422,6 +425,10 @@ struct CheckAnswer<'a> {
     diagnostics: Vec<Annotated<'a>>,
     source: &'a str,
     pins: Pins<'a>,
+    /// The text read as a model, when the body sent `source` (the page's paste: the server
+    /// parses `.bpg` text, the page never does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<Value>,
 }
 
 fn check(state: &State, req: &Request) -> Response {
@@ -440,6 +447,7 @@ fn check(state: &State, req: &Request) -> Response {
         Ok(t) => t,
         Err(r) => return r,
     };
+    let from_source = b.source.is_some();
     match compile_text(state, &name, text) {
         Ok(c) => Response::serialized(
             200,
@@ -448,6 +456,7 @@ fn check(state: &State, req: &Request) -> Response {
                 diagnostics: c.diagnostics(),
                 source: &c.text,
                 pins: c.pins(),
+                model: from_source.then(|| super::model::model_json(&name, &c.text)),
             },
         ),
         Err(r) => r,
@@ -515,6 +524,7 @@ fn put_graph(state: &State, req: &Request) -> Response {
                 diagnostics: c.diagnostics(),
                 source: &c.text,
                 pins: c.pins(),
+                model: None,
             },
         ),
         Err(r) => r,

@@ -194,7 +194,7 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
             None => return Response::error(400, "`dt` must be a number of seconds"),
         },
     };
-    let dt = dt.unwrap_or(crate::runtime::schedule::DEFAULT_DT);
+    let dt = dt.unwrap_or(crate::runtime::time::DEFAULT_DT);
     if !run::valid_dt(dt) {
         return Response::error(
             400,

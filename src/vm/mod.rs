@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 mod exec;
+mod game;
 mod rare;
 mod regs;
 
@@ -42,6 +43,21 @@ pub trait Host {
     /// `event.send`: deliver `event` (`custom::NAME`) to `target` at the next flush, carrying
     /// `payload`: the event's declared fields, in declaration order (empty without any).
     fn send(&mut self, event: &str, target: Option<u64>, payload: &[Value]);
+    /// A game node call (`game.call`, `bytecode::game`): `import` is the node's kind and
+    /// signature, `args` its inputs in declaration order (an unlinked entity input is the
+    /// calling entity). Push its outputs, in declaration order and of the declared types, onto
+    /// `outputs`; an `Err` aborts the invocation with that message (an `error` record).
+    /// Without a binding (this default): the declared output defaults.
+    fn game(
+        &mut self,
+        import: &crate::bytecode::Import,
+        args: &[Value],
+        outputs: &mut Vec<Value>,
+    ) -> Result<(), String> {
+        let _ = args;
+        outputs.extend(import.outputs.iter().map(|(_, _, d)| d.to_value(None)));
+        Ok(())
+    }
 }
 
 /// A host that ignores every command (entity 0, no states, parameters and curves read 0).
@@ -383,6 +399,7 @@ impl Vm {
             self.regs.reset(h.regs.map(usize::from), &self.empty);
         } else {
             self.regs.send.clear();
+            self.regs.game.clear();
         }
         exec(
             m,

@@ -37,6 +37,8 @@ pub(super) struct Banks {
     pub(super) e: Box<[Option<u64>; BANK]>,
     /// The payload `send.arg.*` builds for the next `event.send` (emptied per invocation).
     pub(super) send: Vec<Value>,
+    /// The arguments and outputs of the game-node call being made (`vm::game`).
+    pub(super) game: super::game::CallBuf,
 }
 
 fn bank<T: Clone>(x: T) -> Box<[T; BANK]> {
@@ -58,6 +60,7 @@ impl Banks {
             s: bank(empty.clone()),
             e: bank(None),
             send: Vec::new(),
+            game: Default::default(),
         }
     }
 
@@ -76,6 +79,7 @@ impl Banks {
         }
         self.e[..c[5].min(BANK)].fill(None);
         self.send.clear();
+        self.game.clear();
     }
 
     /// Copies out the first `c[k]` registers of each bank.
@@ -103,6 +107,7 @@ impl Banks {
         put(&mut *self.s, r.s);
         put(&mut *self.e, r.e);
         self.send.clear();
+        self.game.clear();
     }
 }
 

@@ -383,7 +383,7 @@ impl Workspace {
             self.clip_skeletons = self.check_clip_skeletons();
         }
         Refresh {
-            palette: palette::delta(&delta),
+            palette: palette::delta_with(&delta, Some(self.catalog.catalog())),
             catalog_diagnostics_changed,
             rechecked: changes.rechecked,
             files: changes.files,

@@ -59,6 +59,8 @@ pub enum ErrorKind {
     TooDeep,
     /// Payload or graph shape the reference cannot run.
     Invalid(String),
+    /// A game node's implementation returned an error (`Host::game`).
+    Game,
 }
 
 /// An aborted invocation: the error and the node it happened at.
@@ -346,7 +348,7 @@ impl<'g> Reference<'g> {
 fn is_pure_error(k: &ErrorKind) -> bool {
     matches!(
         k,
-        ErrorKind::DivByZero | ErrorKind::RemByZero | ErrorKind::StringTooLong
+        ErrorKind::DivByZero | ErrorKind::RemByZero | ErrorKind::StringTooLong | ErrorKind::Game
     )
 }
 
@@ -491,6 +493,21 @@ impl<'g> Run<'_, 'g> {
                     self.host.send(&format!("custom::{name}"), t, &payload);
                     self.r.follow(n, "then")
                 }
+                (Op::Game(imp), _, _) => {
+                    // Inputs after `exec`, in declaration order; outputs after `then`.
+                    let mut args = Vec::with_capacity(imp.inputs.len());
+                    for (pin, _) in &imp.inputs {
+                        args.push(self.input(n, pin)?);
+                    }
+                    let mut outs = Vec::new();
+                    if self.host.game(imp, &args, &mut outs).is_err() {
+                        return Err(self.err(n, ErrorKind::Game));
+                    }
+                    for ((pin, _, _), v) in imp.outputs.iter().zip(outs) {
+                        self.set_out(n, pin, v);
+                    }
+                    self.r.follow(n, "then")
+                }
                 (_, "flow.branch", _) => {
                     if as_bool(&self.input(n, "condition")?) {
                         self.r.follow(n, "true")
@@ -590,6 +607,11 @@ impl<'g> Run<'_, 'g> {
                     let layer = as_str(&self.input(n, "layer")?);
                     let w = as_float(&self.input(n, "weight")?);
                     self.host.command(AnimCommand::SetLayerWeight(layer, w));
+                    self.r.follow(n, "then")
+                }
+                (_, "anim.set_speed", _) => {
+                    let speed = as_float(&self.input(n, "speed")?);
+                    self.host.command(AnimCommand::SetSpeed(speed));
                     self.r.follow(n, "then")
                 }
                 (_, "debug.log", _) => {
@@ -765,6 +787,22 @@ impl<'g> Run<'_, 'g> {
         }
         self.step(n)?;
         let node = self.node(n);
+        if let Op::Game(imp) = &node.op {
+            // A pure game node: called once per use, its outputs in declaration order.
+            let mut outs = Vec::new();
+            if self.host.game(imp, &args, &mut outs).is_err() {
+                let defaults: Vec<Value> =
+                    imp.outputs.iter().map(|o| default_value(o.1, 0)).collect();
+                return match &mut self.lenient {
+                    Some(found) => {
+                        found.push((ErrorKind::Game, node.name.clone()));
+                        Ok(defaults)
+                    }
+                    None => Err(self.err(n, ErrorKind::Game)),
+                };
+            }
+            return Ok(outs);
+        }
         let v = match &node.op {
             Op::VarGet(v) => self.st.vars[*v as usize].clone(),
             Op::Expr(parsed) => {

@@ -560,6 +560,10 @@ impl<'a> Emitter<'a, '_> {
                 self.hb.bind(busy);
                 self.ret();
             }
+            (Op::Game(imp), _, _) => {
+                self.game_exec(n, imp);
+                self.follow(n, "then", true)?;
+            }
             // Every other exec built-in is a host call: the instruction of its name in the ISA
             // table, then `then`.
             (Op::Builtin(k), _, _) if k.flow == Flow::Exec => {

@@ -14,6 +14,7 @@
 
 mod analysis;
 mod emit;
+mod game;
 mod layout;
 mod pure;
 

@@ -137,6 +137,7 @@ impl Emitter<'_, '_> {
                 vec![out]
             }
             Op::Builtin(k) => self.pure_builtin(n, k.kind),
+            Op::Game(imp) => self.game_call(n, imp),
             // Events, exec nodes and error nodes are never evaluated as pure.
             _ => Vec::new(),
         }

@@ -270,6 +270,9 @@ impl Resolver<'_> {
         if kind_text == "event" {
             return self.event_node(n, payloads, handled);
         }
+        if kind_text.starts_with("game.") && nodes::lookup(&kind_text).is_none() {
+            return self.game_node(n);
+        }
         let Some(kind) = nodes::lookup(&kind_text).filter(|k| k.flow != Flow::Event) else {
             let d = self.err(
                 E_UNKNOWN_KIND,
@@ -365,11 +368,12 @@ impl Resolver<'_> {
                 return Self::error_node(n);
             }
         }
-        self.args(n, kind, &mut node);
+        self.args(n, Some(kind), &mut node);
         node
     }
 
-    fn args(&mut self, n: &ast::Node, kind: &NodeKind, node: &mut Node) {
+    fn args(&mut self, n: &ast::Node, kind: Option<&NodeKind>, node: &mut Node) {
+        let props: &[nodes::Property] = kind.map_or(&[], |k| k.properties);
         node.defaults = node
             .inputs
             .iter()
@@ -408,7 +412,7 @@ impl Resolver<'_> {
                         self.err(E_BAD_LITERAL, a.value.span, m);
                     }
                 }
-            } else if let Some(p) = kind.property(&a.name.name) {
+            } else if let Some(p) = props.iter().find(|p| p.name == a.name.name) {
                 match (p.name, literal(&a.value, p.ty)) {
                     ("count", Ok(Const::Int(c))) => match p.range {
                         Some((lo, hi)) if c < lo || c > hi => {
@@ -432,7 +436,7 @@ impl Resolver<'_> {
                     .iter()
                     .filter(|p| p.ty != PinType::Exec)
                     .map(|p| &*p.name)
-                    .chain(kind.properties.iter().map(|p| p.name))
+                    .chain(props.iter().map(|p| p.name))
                     .collect();
                 let d = self.err(
                     E_BAD_PROPERTY,
@@ -446,13 +450,14 @@ impl Resolver<'_> {
                 }
             }
         }
-        if kind.id == nodes::KindId::FlowSequence {
+        if kind.is_some_and(|k| k.id == nodes::KindId::FlowSequence) {
             node.outputs.truncate(node.props.count as usize);
         }
     }
 }
 
 mod events;
+mod game;
 mod links;
 
 /// The resolved pins of a table row for a node whose variable (if any) has type `var`.

@@ -58,7 +58,7 @@ pub fn entry_markdown(e: &PaletteEntry) -> String {
             s.push_str(&format!("\n{title}:\n"));
             for p in pins {
                 s.push_str(&format!("- `{}`: {}", p.name, p.ty));
-                if let Some(d) = p.default {
+                if let Some(d) = &p.default {
                     s.push_str(&format!(" = `{d}`"));
                 }
                 s.push('\n');
