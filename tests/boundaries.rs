@@ -18,6 +18,7 @@ const PURE: &[(&str, &[&str])] = &[
     ("ron_span", &[]),
     ("types.rs", &[]),
     ("nodes.rs", &[]),
+    // The `commands!` table (the one source of animation commands).
     ("commands.rs", &[]),
     ("nodes", &[]),
     ("palette.rs", &[]),
@@ -470,12 +471,10 @@ fn only_app_watch_uses_notify() {
     assert!(!uses_notify("pub use notify::publish_notifies;"));
 }
 
-/// `docs/ARCHITECTURE.md` ("One decoder"): every RON format a scene loads decodes through
-/// `ron_span::Decoder`; serde's `ron` reads only the two import files not moved to it yet (the
-/// generated manifest, `AnimManifest::from_ron`, and the `.meta` sidecar). A third fails here.
+/// `docs/ARCHITECTURE.md` ("One RON reader"): every RON input — the generated manifest and the
+/// `.meta` sidecar included (issue #25) — is read by `ron_span`; serde's `ron` reads nothing.
 #[test]
-fn serde_ron_reads_only_manifests_and_sidecars() {
-    const SERDE_RON: &[&str] = &["src/import/manifest.rs", "src/import/identity.rs"];
+fn every_ron_input_is_read_by_ron_span() {
     let mut files = Vec::new();
     rust_files(Path::new("src"), &mut files);
     let mut bad = Vec::new();
@@ -483,14 +482,11 @@ fn serde_ron_reads_only_manifests_and_sidecars() {
         let rel = f.to_string_lossy().replace('\\', "/");
         let text = code(&std::fs::read_to_string(&f).expect("source"));
         let reads = text.contains("ron::from_str") || text.contains("ron::de::");
-        if reads && !SERDE_RON.contains(&rel.as_str()) {
+        if reads {
             bad.push(rel);
         }
     }
-    assert!(
-        bad.is_empty(),
-        "decode RON through ron_span::Decoder: {bad:?}"
-    );
+    assert!(bad.is_empty(), "read RON through ron_span: {bad:?}");
 }
 
 /// `docs/ARCHITECTURE.md`'s test list is complete: it names every file of `tests/`.
