@@ -525,3 +525,35 @@ fn tests_wait_through_the_one_helper() {
         bad.join("\n")
     );
 }
+
+/// Issue #25: a diagnostic printed on one line is written by `diag::line` (`one_line`,
+/// `headline`: one form, escaped), never formatted by hand as `file:line:col: …` or
+/// `severity[code]` elsewhere.
+#[test]
+fn diagnostic_lines_are_formatted_only_in_diag() {
+    let shapes = [
+        ["{}", ":{}:{}"].concat(),
+        ["{}", "[{}]"].concat(),
+        [".start.line", ", d."].concat(),
+    ];
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        if rel.starts_with("src/diag/") || rel == "src/diag.rs" {
+            continue;
+        }
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        for s in &shapes {
+            if text.contains(s.as_str()) {
+                bad.push(format!("{rel}: {s}"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "use Diagnostic::one_line / headline (src/diag/line.rs):\n{}",
+        bad.join("\n")
+    );
+}
