@@ -7,6 +7,7 @@
 //! the snippet is the text that was checked even when the file has changed since.
 
 pub mod codes;
+pub mod line;
 pub mod render;
 pub mod sarif;
 

@@ -585,8 +585,21 @@ fn runtime_refs(code: &str, depth: RuntimeDepth) -> Vec<String> {
 /// module; `mod.rs`, the root that re-exports everything, is not one), from each file's code
 /// outside comments and its test module.
 fn runtime_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
-    let root = Path::new("src/runtime");
     let mut modules = std::collections::BTreeMap::new();
+    for (_, module, refs) in runtime_files() {
+        let entry = modules
+            .entry(module.clone())
+            .or_insert_with(std::collections::BTreeSet::new);
+        entry.extend(refs.into_iter().filter(|m| *m != module));
+    }
+    modules
+}
+
+/// Each runtime source file (path under `src/runtime/`, its module, the runtime modules it
+/// names), `mod.rs` of the runtime itself left out.
+fn runtime_files() -> Vec<(String, String, Vec<String>)> {
+    let root = Path::new("src/runtime");
+    let mut out = Vec::new();
     for f in files_of("runtime") {
         let rel = f.strip_prefix(root).expect("under src/runtime");
         let parts: Vec<&str> = rel.iter().map(|p| p.to_str().expect("UTF-8")).collect();
@@ -598,13 +611,9 @@ fn runtime_graph() -> std::collections::BTreeMap<String, std::collections::BTree
             [] => continue,
         };
         let text = code(&std::fs::read_to_string(&f).expect("source"));
-        let refs = runtime_refs(&text, depth);
-        let entry = modules
-            .entry(module.clone())
-            .or_insert_with(std::collections::BTreeSet::new);
-        entry.extend(refs.into_iter().filter(|m| *m != module));
+        out.push((parts.join("/"), module, runtime_refs(&text, depth)));
     }
-    modules
+    out
 }
 
 /// A cycle in `graph`, as the path that closes it, if any.
@@ -688,10 +697,10 @@ fn the_runtime_is_layered() {
             bad.push(format!("trace names {above}"));
         }
     }
-    for (module, uses) in &graph {
-        if uses.contains("schedule") && module != "scene" {
+    for (file, _, uses) in runtime_files() {
+        if uses.iter().any(|u| u == "schedule") && file != "scene/headless.rs" {
             bad.push(format!(
-                "{module} names schedule (only the headless scene may)"
+                "{file} names schedule (only scene/headless.rs, the headless run, may)"
             ));
         }
     }
@@ -753,6 +762,38 @@ fn tests_wait_through_the_one_helper() {
     assert!(
         bad.is_empty(),
         "wait through tests/support/wait.rs instead:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// Issue #25: a diagnostic printed on one line is written by `diag::line` (`one_line`,
+/// `headline`: one form, escaped), never formatted by hand as `file:line:col: …` or
+/// `severity[code]` elsewhere.
+#[test]
+fn diagnostic_lines_are_formatted_only_in_diag() {
+    let shapes = [
+        ["{}", ":{}:{}"].concat(),
+        ["{}", "[{}]"].concat(),
+        [".start.line", ", d."].concat(),
+    ];
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        if rel.starts_with("src/diag/") || rel == "src/diag.rs" {
+            continue;
+        }
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        for s in &shapes {
+            if text.contains(s.as_str()) {
+                bad.push(format!("{rel}: {s}"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "use Diagnostic::one_line / headline (src/diag/line.rs):\n{}",
         bad.join("\n")
     );
 }

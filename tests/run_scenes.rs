@@ -624,7 +624,7 @@ fn broken_source_skeletons_warn_and_play_by_name() {
     assert_eq!(stderr.matches("warning[W0563]").count(), 2, "{stderr}");
     assert_eq!(stderr.matches("warning[E0514]").count(), 1, "{stderr}");
     assert!(
-        stderr.contains("E0505: bone `hips` names unknown parent"),
+        stderr.contains("broken_rig.skel:4:32: error[E0505]: bone `hips` names unknown parent"),
         "{stderr}"
     );
 }

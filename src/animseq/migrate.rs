@@ -108,10 +108,7 @@ pub fn migrate(src: &SourceFile, target: Option<u32>) -> Result<Migration, Migra
     let file = SourceFile::new(src.name(), out);
     let back = load(&file);
     if let Some(d) = back.diagnostics.first() {
-        return Err(MigrateError::NotLossless(format!(
-            "{}: {}",
-            d.code, d.message
-        )));
+        return Err(MigrateError::NotLossless(d.headline().to_string()));
     }
     if back.format != target || back.seq.as_ref().map(digest) != Some(expected) {
         return Err(MigrateError::NotLossless(format!(

@@ -49,8 +49,8 @@ pub fn check_round_trip(text: &str) -> Result<(), String> {
     let (again, diags) = parse(&SourceFile::new("formatted.bpg", once.as_str()));
     if let Some(d) = diags.first() {
         return Err(format!(
-            "formatted output does not parse: {} {} at {}:{}\n{once}",
-            d.code, d.message, d.start.line, d.start.column
+            "formatted output does not parse: {}\n{once}",
+            d.one_line()
         ));
     }
     if sectioned(&file.without_spans()) != again.without_spans() {

@@ -660,9 +660,26 @@ pub fn attach_diagnostics(p: &mut Picture, file: &File, diags: &[Diagnostic]) {
         };
         match slot {
             Some(b) => b.push(badge),
-            None => p
-                .notes
-                .push(format!("{} {}: {}", d.severity, d.code, d.message)),
+            None => p.notes.push(d.one_line().to_string()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{SourceFile, Span};
+
+    #[test]
+    fn a_diagnostic_on_no_item_is_a_note_in_the_one_line_form() {
+        let src = SourceFile::new("g.bpg", "graph g\n");
+        let (file, _) = crate::graph::parse(&src);
+        let mut p = Picture::default();
+        let d = Diagnostic::error("E0301", "bad\u{1b}[31m\nnode x").at(&src, Span::new(0, 5));
+        attach_diagnostics(&mut p, &file, &[d]);
+        assert_eq!(
+            p.notes,
+            ["g.bpg:1:1: error[E0301]: bad\\u{1b}[31m\\nnode x"]
+        );
     }
 }

@@ -164,12 +164,7 @@ fn load_source(source: &dyn Source, full: &ProjectPath) -> Result<Skeleton, (Str
                 .iter()
                 .filter(|d| d.is_error())
                 .take(3)
-                .map(|d| {
-                    format!(
-                        "{}:{}:{}: {}: {}",
-                        d.file, d.start.line, d.start.column, d.code, d.message
-                    )
-                })
+                .map(|d| d.one_line().to_string())
                 .collect(),
         )
     })

@@ -439,15 +439,15 @@ pub fn record_human(
             reset,
             dropped_delays,
         } => {
-            let mut line = format!("{head} reload  {file}");
+            let mut line = format!("{head} reload  {}", Escaped(file));
             if let Some(g) = graph {
-                line.push_str(&format!("  graph {g}"));
+                line.push_str(&format!("  graph {}", Escaped(g)));
             }
             let list = |v: &[String]| {
                 if v.is_empty() {
                     "-".to_string()
                 } else {
-                    v.join(", ")
+                    escape(&v.join(", ")).into_owned()
                 }
             };
             line.push_str(&format!(
@@ -458,19 +458,37 @@ pub fn record_human(
             line
         }
         TraceKind::ReloadFailed { file, diagnostics } => {
-            let mut line = format!("{head} reload failed  {file}");
+            let mut line = format!("{head} reload failed  {}", Escaped(file));
             for d in diagnostics {
-                line.push_str(&format!(
-                    "  {}:{}:{}: {}[{}]: {}",
-                    d.file,
-                    d.start.line,
-                    d.start.column,
-                    if d.is_error() { "error" } else { "warning" },
-                    d.code,
-                    d.message
-                ));
+                line.push_str(&format!("  {}", d.one_line()));
             }
             line
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{Diagnostic, SourceFile, Span};
+
+    #[test]
+    fn a_failed_reload_is_one_escaped_line() {
+        let src = SourceFile::new("a\u{1b}.bpg", "graph g\nnode x = k\n");
+        let d = Diagnostic::error("E0301", "no `k`\ntick    1  forged").at(&src, Span::new(8, 12));
+        let r = TraceRecord {
+            tick: 3,
+            time: 0.05,
+            kind: TraceKind::ReloadFailed {
+                file: "a\u{1b}.bpg".into(),
+                diagnostics: vec![d],
+            },
+        };
+        let line = record_human(&Spawned::default(), &BTreeMap::new(), &r);
+        assert_eq!(
+            line,
+            "tick    3  t=0.050   reload failed  a\\u{1b}.bpg  \
+             a\\u{1b}.bpg:2:1: error[E0301]: no `k`\\ntick    1  forged"
+        );
     }
 }

@@ -100,7 +100,8 @@ fn why_not(m: &Model) -> Option<String> {
     let text = m.to_text();
     let (file, diags) = parse(&SourceFile::new("model.bpg", text.as_str()));
     if let Some(d) = diags.first() {
-        return Some(format!("{} ({})", d.message, d.code));
+        // About text written here to check the model: its position means nothing to the reader.
+        return Some(d.headline().to_string());
     }
     let back = Model::from_file(&file);
     if back == *m {
