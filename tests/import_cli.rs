@@ -414,6 +414,8 @@ fn buffers_outside_the_model_folder_and_the_project_are_never_read() {
             msg.contains(&format!("`{uri}`")) && msg.contains(why),
             "{msg}"
         );
+        // The refusal says once that nothing was read (the second hostile pass found it twice).
+        assert_eq!(msg.matches("nothing was read").count(), 1, "{msg}");
         assert_eq!(m["runtime_supported"], false);
     }
     let ok = by_file("assets/models/inside.gltf");
