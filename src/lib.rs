@@ -10,6 +10,7 @@ pub mod bytecode;
 pub mod catalog;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub(crate) mod commands;
 pub mod compile;
 pub mod crossing;
 pub mod diag;

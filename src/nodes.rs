@@ -51,6 +51,8 @@ impl fmt::Display for PinType {
 pub enum PinSpec {
     Fixed(PinType),
     Var,
+    /// The type of the wire into the node (a reroute's `in` and `out`: exec or any data type).
+    Wire,
 }
 
 impl PinSpec {
@@ -60,6 +62,7 @@ impl PinSpec {
         match self {
             PinSpec::Fixed(t) => Some(t),
             PinSpec::Var => var.map(PinType::Data),
+            PinSpec::Wire => None,
         }
     }
     /// The palette name: `exec`, a value type's name, or `var`.
@@ -67,6 +70,7 @@ impl PinSpec {
         match self {
             PinSpec::Fixed(t) => t.name(),
             PinSpec::Var => "var",
+            PinSpec::Wire => "wire",
         }
     }
 }
@@ -103,6 +107,7 @@ impl Pin {
             PinSpec::Fixed(PinType::Exec) => None,
             PinSpec::Fixed(PinType::Data(t)) => Some(default_literal(t)),
             PinSpec::Var => Some(VAR_DEFAULT),
+            PinSpec::Wire => None,
         }
     }
 }
@@ -232,32 +237,76 @@ const EXEC_IN: Pin = p("exec", X);
 const THEN: Pin = p("then", X);
 
 macro_rules! kinds {
-    ($( $(#[doc = $doc:literal])+ $id:ident $kind:literal, $name:literal, $cat:literal, $subject:ident, $flow:ident,
-        [$($i:expr),* $(,)?] => [$($o:expr),* $(,)?] $(, props [$($prop:expr),*])? ; )*) => {
+    ($( $(#[doc = $doc:literal])* $id:ident $(command)? $($kind:literal, $name:literal, $cat:literal, $subject:ident, $flow:ident,
+        [$($i:expr),* $(,)?] => [$($o:expr),* $(,)?] $(, props [$($prop:expr),*])?)? ; )*) => {
         /// Every built-in node kind, one variant per row of the table (what the compiler
         /// matches on; never the kind's text).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum KindId {
-            $( #[doc = concat!("`", $kind, "`:", $($doc),+)] $id, )*
+            $( $(#[doc = $doc])* $id, )*
         }
 
         /// Every built-in node kind, in palette order.
         pub static BUILTINS: &[NodeKind] = &[$(
-            NodeKind {
-                id: KindId::$id,
-                kind: $kind,
-                name: $name,
-                category: $cat,
-                subject: SubjectRule::$subject,
-                flow: Flow::$flow,
-                inputs: &[$($i),*],
-                outputs: &[$($o),*],
-                properties: &[$($($prop),*)?],
-                doc: concat!($($doc),+),
-            },
+            node_row!($id [$($doc)*] $($kind, $name, $cat, $subject, $flow,
+                [$($i),*] => [$($o),*] $(, props [$($prop),*])?)?),
         )*];
     };
 }
+
+/// One row of [`BUILTINS`]: written out, or (`Kind command;`) the animation command's row
+/// generated from the `commands!` table (`crate::commands`).
+macro_rules! node_row {
+    ($id:ident []) => {
+        command_nodes::$id
+    };
+    ($id:ident [$($doc:literal)+] $kind:literal, $name:literal, $cat:literal, $subject:ident, $flow:ident,
+        [$($i:expr),*] => [$($o:expr),*] $(, props [$($prop:expr),*])?) => {
+        NodeKind {
+            id: KindId::$id,
+            kind: $kind,
+            name: $name,
+            category: $cat,
+            subject: SubjectRule::$subject,
+            flow: Flow::$flow,
+            inputs: &[$($i),*],
+            outputs: &[$($o),*],
+            properties: &[$($($prop),*)?],
+            doc: concat!($($doc),+),
+        }
+    };
+}
+
+/// `crate::commands!`'s callback: the node row of each graph command — an exec node in
+/// `Animation`, inputs `exec` then the arguments, outputs `then` then the result (if any).
+macro_rules! command_nodes {
+    ([] $(
+        $cmd:ident $nid:ident = $op:literal, $node:literal, $title:literal, $ndoc:literal,
+            [$($res:ident)?] ($($arg:ident : $ty:ident $pin:ident),*);
+    )*) => {
+        /// The animation commands' node rows, placed in [`BUILTINS`] by their `command` rows.
+        #[allow(non_upper_case_globals)]
+        mod command_nodes {
+            use super::*;
+            $(
+                pub(super) const $nid: NodeKind = NodeKind {
+                    id: KindId::$nid,
+                    kind: $node,
+                    name: $title,
+                    category: "Animation",
+                    subject: SubjectRule::None,
+                    flow: Flow::Exec,
+                    inputs: &[EXEC_IN, $($pin(stringify!($arg), data(Type::$ty))),*],
+                    outputs: &[THEN $(, p(stringify!($res), B))?],
+                    properties: &[],
+                    doc: concat!(" ", $ndoc),
+                };
+            )*
+        }
+    };
+}
+
+crate::commands::commands! { graph command_nodes [] }
 
 const fn prop_int(
     name: &'static str,
@@ -426,26 +475,22 @@ kinds! {
     EntitySelf "entity.self", "Self", "Entity", None, Pure, [] => [p("out", E)];
     /// Delivers `custom::NAME` to `target` at the next flush (its `sender` is this entity).
     EventSend "event.send", "Send Event", "Events", CustomEvent, Exec, [EXEC_IN, must("target", E)] => [THEN];
-    /// Requests the named state of this entity's state machine; `ok` is false (and nothing changes) for an unknown state or no state machine. Applies at the next animation update.
-    AnimSetState "anim.set_state", "Set State", "Animation", None, Exec, [EXEC_IN, must("state", S)] => [THEN, p("ok", B)];
-    /// Sets the state-machine parameter `name` to `value`.
-    AnimSetParam "anim.set_param", "Set Parameter", "Animation", None, Exec, [EXEC_IN, must("name", S), must("value", F)] => [THEN];
+    AnimSetState command;
+    AnimSetParam command;
     /// The current value of the state-machine parameter `name` (0 when absent).
     AnimGetParam "anim.get_param", "Get Parameter", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
-    /// Plays the clip slot `clip` on the animator layer `layer`, crossfading from the clip it was playing.
-    AnimPlayOnLayer "anim.play_on_layer", "Play On Layer", "Animation", None, Exec, [EXEC_IN, must("layer", S), must("clip", S)] => [THEN];
-    /// Empties the animator layer `layer` at once.
-    AnimStopLayer "anim.stop_layer", "Stop Layer", "Animation", None, Exec, [EXEC_IN, must("layer", S)] => [THEN];
-    /// Sets the weight of the animator layer `layer` (clamped to [0, 1]).
-    AnimSetLayerWeight "anim.set_layer_weight", "Set Layer Weight", "Animation", None, Exec, [EXEC_IN, must("layer", S), must("weight", F)] => [THEN];
+    AnimPlayOnLayer command;
+    AnimStopLayer command;
+    AnimSetLayerWeight command;
     /// The name of the active state ("" without a state machine).
     AnimCurrentState "anim.current_state", "Current State", "Animation", None, Pure, [] => [p("state", S)];
     /// The float curve `name` of the heaviest playing clip at its clip time (0 when absent).
     AnimCurve "anim.curve", "Curve Value", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
-    /// Plays the clip slot `clip` from clip time `at` on a default-clip animator (ignored with a state machine).
-    AnimPlay "anim.play", "Play Clip", "Animation", None, Exec, [EXEC_IN, must("clip", S), p("at", F)] => [THEN];
+    AnimPlay command;
     /// Writes `message` as a `log` line of the trace.
     DebugLog "debug.log", "Log", "Debug", None, Exec, [EXEC_IN, must("message", S)] => [THEN];
+    /// Passes the wire into `in` on to `out` unchanged (exec or any data type, taken from that wire); layout only, it compiles to nothing.
+    Reroute "reroute", "Reroute", "Layout", None, Pure, [p("in", PinSpec::Wire)] => [p("out", PinSpec::Wire)];
 }
 
 /// Looks up a built-in kind as written after `node x =` (events: `event`, resolved by subject).
@@ -601,7 +646,7 @@ mod tests {
             vec3.break vec3.add vec3.sub vec3.scale vec3.length vec3.dot string.concat string.eq \
             string.from_int string.from_float expr entity.self event.send anim.set_state \
             anim.set_param anim.get_param anim.play_on_layer anim.stop_layer \
-            anim.set_layer_weight anim.current_state anim.curve anim.play debug.log";
+            anim.set_layer_weight anim.current_state anim.curve anim.play debug.log reroute";
         for k in spec.split_whitespace() {
             assert!(lookup(k).is_some(), "missing {k}");
         }

@@ -1282,11 +1282,14 @@ fn host_calls_in_order() {
     h.emit(Instr::Log { message: msg });
     let (run_s, fly_s) = (str_reg(&mut h, "run"), str_reg(&mut h, "fly"));
     let (ok, bad) = (h.reg::<B>(), h.reg::<B>());
-    h.emit(Instr::AnimSetState { ok, state: run_s });
-    h.emit(Instr::AnimSetState {
+    h.emit(Instr::Command(CommandInstr::AnimSetState {
+        ok,
+        state: run_s,
+    }));
+    h.emit(Instr::Command(CommandInstr::AnimSetState {
         ok: bad,
         state: fly_s,
-    });
+    }));
     h.emit(Instr::VarSetB {
         var: ok_var,
         src: ok,
@@ -1297,10 +1300,10 @@ fn host_calls_in_order() {
     });
     let speed = str_reg(&mut h, "speed");
     let v = float_reg(&mut h, 1.5);
-    h.emit(Instr::AnimSetParam {
+    h.emit(Instr::Command(CommandInstr::AnimSetParam {
         name: speed,
         value: v,
-    });
+    }));
     let (p, c) = (h.reg::<F>(), h.reg::<F>());
     h.emit(Instr::AnimGetParam {
         dst: p,
@@ -1313,9 +1316,15 @@ fn host_calls_in_order() {
     h.emit(Instr::FloatAdd { dst: p, a: p, b: c });
     h.emit(Instr::VarSetF { var: f_var, src: p });
     let (layer, clip) = (str_reg(&mut h, "upper"), str_reg(&mut h, "wave"));
-    h.emit(Instr::AnimPlayOnLayer { layer, clip });
-    h.emit(Instr::AnimSetLayerWeight { layer, weight: v });
-    h.emit(Instr::AnimStopLayer { layer });
+    h.emit(Instr::Command(CommandInstr::AnimPlayOnLayer {
+        layer,
+        clip,
+    }));
+    h.emit(Instr::Command(CommandInstr::AnimSetLayerWeight {
+        layer,
+        weight: v,
+    }));
+    h.emit(Instr::Command(CommandInstr::AnimStopLayer { layer }));
     let cur = h.reg::<S>();
     h.emit(Instr::AnimCurrentState { dst: cur });
     h.emit(Instr::VarSetS {

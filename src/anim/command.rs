@@ -1,20 +1,33 @@
-//! The one animation-command vocabulary: what graphs (`anim.*` exec nodes, through the VM's
-//! [`Host`](crate::vm::Host)), scene actions and embedders ask of an animator. The
-//! [`commands!`] table declares each command once — its variant, the graph node that issues
-//! it, the scene action that writes it and its typed arguments — and generates the
-//! [`AnimCommand`] enum, the [`COMMANDS`] table and the value conversions the VM and the scene
-//! reader use. The animator gives each command its behaviour (`runtime::animator`).
+//! The animation-command types, generated from the one table (`crate::commands`): what graphs
+//! (`anim.*` exec nodes, through the VM's [`Host`](crate::vm::Host)), scene actions and
+//! embedders ask of an animator. This module expands the table into the [`AnimCommand`] enum,
+//! [`CommandKind`], the [`COMMANDS`] table (each argument with its [`ArgRole`]) and the value
+//! conversions the VM, the scene reader and `project::names` use. The animator gives each
+//! command its behaviour (`runtime::animator`, an exhaustive match).
 //!
-//! Adding a command: a row here, its behaviour in the animator, and — if graphs may issue
-//! it — a node-table row (`nodes::BUILTINS`, inputs `exec` then the arguments) and an
-//! instruction of the same name in the ISA table (operands: a `bool` result if any, then the
-//! arguments). The lowering, the VM and the scene reader need no change; tests check that the
-//! three tables agree.
+//! Adding a command: see "Recipe: add an animation command" in `docs/ARCHITECTURE.md`.
 
 use std::sync::Arc;
 
 use crate::bytecode::Value;
 use crate::types::Type;
+
+/// What an argument names, for the name checks of `project::names`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ArgRole {
+    /// An animator layer.
+    Layer,
+    /// A state of the state machine.
+    State,
+    /// A clip slot played on a layer.
+    Slot,
+    /// A clip slot played on the base (refused with a state machine).
+    BaseSlot,
+    /// A parameter set.
+    Param,
+    /// A number: names nothing.
+    Value,
+}
 
 /// One argument of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +36,8 @@ pub struct Arg {
     pub name: &'static str,
     /// The value type (`string` or `float`).
     pub ty: Type,
+    /// What the argument names.
+    pub role: ArgRole,
     /// What it is, for messages ("parameter value").
     pub what: &'static str,
 }
@@ -35,6 +50,8 @@ pub struct CommandSpec {
     pub name: &'static str,
     /// The graph node kind that issues it (and the ISA mnemonic), if graphs may.
     pub node: Option<&'static str>,
+    /// The node's `bool` result pin (the host's answer), if any.
+    pub result: Option<&'static str>,
     /// The scene action that writes it, if scenes may.
     pub scene: Option<&'static str>,
     /// Its arguments, in order.
@@ -61,20 +78,32 @@ macro_rules! arg_value {
     };
 }
 
+macro_rules! to_value {
+    (Str, $v:expr) => {
+        Value::Str($v.clone())
+    };
+    (Float, $v:expr) => {
+        Value::Float(*$v)
+    };
+}
+
 macro_rules! opt {
     () => {
         None
     };
-    ($x:literal) => {
+    ($x:expr) => {
         Some($x)
     };
 }
 
-macro_rules! commands {
-    ($(
+/// `crate::commands!`'s callback: the types of this module.
+macro_rules! command_items {
+    ([] $(
         $(#[$m:meta])*
-        $variant:ident $(graph $node:literal)? $(scene $scene:literal)?
-            $(( $($arg:ident : $ty:ident $what:literal),* ))?;
+        $variant:ident
+            $(node $nid:ident = $op:literal, $kind:literal, $title:literal $(-> $res:ident)?, $ndoc:literal)?
+            $(scene $scene:literal)?
+            $(( $($arg:ident : $ty:ident $role:ident $pin:ident $what:literal),* ))?;
     )*) => {
         /// A request to an animator. Queued (`Animator::queue`) and applied at the start of
         /// the next animation update.
@@ -94,9 +123,15 @@ macro_rules! commands {
             CommandSpec {
                 kind: CommandKind::$variant,
                 name: stringify!($variant),
-                node: opt!($($node)?),
+                node: opt!($($kind)?),
+                result: opt!($($(stringify!($res))?)?),
                 scene: opt!($($scene)?),
-                args: &[$($(Arg { name: stringify!($arg), ty: Type::$ty, what: $what }),*)?],
+                args: &[$($(Arg {
+                    name: stringify!($arg),
+                    ty: Type::$ty,
+                    role: ArgRole::$role,
+                    what: $what,
+                }),*)?],
             },
         )*];
 
@@ -123,39 +158,20 @@ macro_rules! commands {
                     } )*
                 }
             }
+
+            /// The arguments, in the table's order (the inverse of [`Self::from_values`]).
+            pub fn values(&self) -> Vec<Value> {
+                match self {
+                    $( AnimCommand::$variant $(( $($arg),* ))? => {
+                        vec![$($(to_value!($ty, $arg)),*)?]
+                    } )*
+                }
+            }
         }
     };
 }
 
-commands! {
-    /// Plays clip slot `clip` on the base from clip time `at` (a new clip instance whose first
-    /// update is a `Start` at `at`, so a window containing `at` opens), replacing what the
-    /// base plays with a crossfade over the blend duration. `at` is clamped to the clip's
-    /// `[0, duration]`; a time that is not finite, an unknown slot, or an animator with a state
-    /// machine refuses the request (`docs/windows.md`).
-    Play graph "anim.play" scene "Play" (clip: Str "clip slot", at: Float "clip time");
-    /// Records a parameter (read by conditions, blend trees and `anim.get_param`).
-    SetParam graph "anim.set_param" scene "SetParam"
-        (name: Str "parameter name", value: Float "parameter value");
-    /// Requests a state (crossfade over the blend duration); an unknown state is refused.
-    SetState graph "anim.set_state" scene "SetState" (state: Str "state name");
-    /// Plays a clip slot on a layer (crossfading from the clip it was playing).
-    PlayOnLayer graph "anim.play_on_layer" scene "PlayOnLayer"
-        (layer: Str "layer name", clip: Str "clip slot");
-    /// Empties a layer at once.
-    StopLayer graph "anim.stop_layer" scene "StopLayer" (layer: Str "layer name");
-    /// Sets a layer's weight (clamped to [0, 1]).
-    SetLayerWeight graph "anim.set_layer_weight" scene "SetLayerWeight"
-        (layer: Str "layer name", weight: Float "layer weight");
-    /// Moves the playhead to clip time `t` (unwrapped); fires nothing.
-    Seek scene "Seek" (time: Float "seek time");
-    /// Stops advancing.
-    Pause scene "Pause";
-    /// Advances again.
-    Resume scene "Resume";
-    /// Sets the playback speed (negative plays in reverse).
-    SetSpeed scene "SetSpeed" (speed: Float "speed");
-}
+crate::commands::commands! { all command_items [] }
 
 impl CommandKind {
     /// The command's table row.

@@ -179,58 +179,77 @@ fn write_uint(out: &mut Vec<u8>, v: u32, width: usize) {
     out.extend_from_slice(&v.to_le_bytes()[..width]);
 }
 
-macro_rules! isa {
-    ($(
+/// One instruction enum and its methods from rows of the table; `[Nested(Type)]` names the
+/// variant holding a second such enum (the animation commands), whose methods the outer ones
+/// defer to.
+macro_rules! instr_set {
+    ($(#[$em:meta])* $name:ident [$($nv:ident($nty:ident))?] $(
         $(#[$m:meta])*
         $variant:ident = $opcode:literal, $mnemonic:literal { $($field:ident : $kind:ty),* $(,)? };
     )*) => {
-        /// One decoded instruction. Operand types are part of the variant.
+        $(#[$em])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum Instr {
+        pub enum $name {
             $( $(#[$m])* $variant { $($field: $kind),* }, )*
+            $(
+                /// An animation command (the `commands!` table's graph rows).
+                $nv($nty),
+            )?
         }
 
-        /// Every opcode, in table order.
-        pub const OPCODES: &[OpInfo] = &[
-            $( OpInfo {
-                opcode: $opcode,
-                mnemonic: $mnemonic,
-                operands: &[$((stringify!($field), <$kind as Operand>::KIND)),*],
-            }, )*
-        ];
+        impl $name {
+            /// This set's own rows, in table order.
+            const ROWS: &'static [OpInfo] = &[
+                $( OpInfo {
+                    opcode: $opcode,
+                    mnemonic: $mnemonic,
+                    operands: &[$((stringify!($field), <$kind as Operand>::KIND)),*],
+                }, )*
+            ];
 
-        impl Instr {
             /// The encoded opcode number.
             pub fn opcode(&self) -> u16 {
-                match self { $( Instr::$variant { .. } => $opcode, )* }
+                match self {
+                    $( Self::$variant { .. } => $opcode, )*
+                    $( Self::$nv(c) => c.opcode(), )?
+                }
             }
 
             /// The disassembly mnemonic (also the node-library name where one exists).
             pub fn mnemonic(&self) -> &'static str {
-                match self { $( Instr::$variant { .. } => $mnemonic, )* }
+                match self {
+                    $( Self::$variant { .. } => $mnemonic, )*
+                    $( Self::$nv(c) => c.mnemonic(), )?
+                }
             }
 
             /// Appends the encoding: opcode (u16 LE) then each operand (LE, fixed width).
             pub fn encode(&self, out: &mut Vec<u8>) {
                 match self {
-                    $( Instr::$variant { $($field),* } => {
+                    $( Self::$variant { $($field),* } => {
                         write_uint(out, $opcode, 2);
                         $( write_uint(out, Operand::index(*$field), <$kind as Operand>::WIDTH); )*
                     } )*
+                    $( Self::$nv(c) => c.encode(out), )?
                 }
             }
 
             /// Decodes one instruction at `*pos`, advancing it. `None` on an unknown opcode or
             /// truncated operands.
-            pub fn decode(bytes: &[u8], pos: &mut usize) -> Option<Instr> {
+            pub fn decode(bytes: &[u8], pos: &mut usize) -> Option<Self> {
                 let op = read_uint(bytes, pos, 2)?;
+                Self::decode_operands(op, bytes, pos)
+            }
+
+            /// Decodes the operands of opcode `op` at `*pos` (just past the opcode).
+            fn decode_operands(op: u32, bytes: &[u8], pos: &mut usize) -> Option<Self> {
                 match op {
                     $( $opcode => {
                         $( let $field = <$kind as Operand>::from_index(
                             read_uint(bytes, pos, <$kind as Operand>::WIDTH)?)?; )*
-                        Some(Instr::$variant { $($field),* })
+                        Some(Self::$variant { $($field),* })
                     } )*
-                    _ => None,
+                    _ => nested!($( $nty::decode_operands(op, bytes, pos).map(Self::$nv) )?),
                 }
             }
 
@@ -238,13 +257,13 @@ macro_rules! isa {
             pub fn opcode_of(m: &str) -> Option<u16> {
                 match m {
                     $( $mnemonic => Some($opcode), )*
-                    _ => None,
+                    _ => nested!($( $nty::opcode_of(m) )?),
                 }
             }
 
             /// Builds instruction `opcode` from raw operand indices in encoding order; `None`
             /// for an unknown opcode, a wrong operand count or an index that does not fit.
-            pub fn from_operands(opcode: u16, ops: &[u32]) -> Option<Instr> {
+            pub fn from_operands(opcode: u16, ops: &[u32]) -> Option<Self> {
                 match opcode {
                     $( $opcode => {
                         let mut it = ops.iter().copied();
@@ -252,34 +271,37 @@ macro_rules! isa {
                         if it.next().is_some() {
                             return None;
                         }
-                        Some(Instr::$variant { $($field),* })
+                        Some(Self::$variant { $($field),* })
                     } )*
-                    _ => None,
+                    _ => nested!($( $nty::from_operands(opcode, ops).map(Self::$nv) )?),
                 }
             }
 
             /// Calls `f(name, kind, index)` for each operand, in encoding order.
             pub fn for_each_operand(&self, f: &mut dyn FnMut(&'static str, OperandKind, u32)) {
                 match self {
-                    $( Instr::$variant { $($field),* } => {
+                    $( Self::$variant { $($field),* } => {
                         $( f(stringify!($field), <$kind as Operand>::KIND, Operand::index(*$field)); )*
                     } )*
+                    $( Self::$nv(c) => c.for_each_operand(f), )?
                 }
             }
 
             /// Rewrites every `Target` operand with `f` (used by the builder to resolve labels).
             pub fn map_targets(&mut self, f: &mut dyn FnMut(u32) -> u32) {
                 match self {
-                    $( Instr::$variant { $($field),* } => {
+                    $( Self::$variant { $($field),* } => {
                         $( map_target_field($field, f); )*
                     } )*
+                    $( Self::$nv(c) => c.map_targets(f), )?
                 }
             }
 
             /// Disassembly text: mnemonic padded, then operands separated by `, `.
             pub fn text(&self) -> String {
                 let ops: Vec<String> = match self {
-                    $( Instr::$variant { $($field),* } => vec![$($field.to_string()),*], )*
+                    $( Self::$variant { $($field),* } => vec![$($field.to_string()),*], )*
+                    $( Self::$nv(c) => return c.text(), )?
                 };
                 if ops.is_empty() {
                     self.mnemonic().to_string()
@@ -289,6 +311,86 @@ macro_rules! isa {
             }
         }
     };
+}
+
+/// The fallback of a lookup that missed this set's rows: the nested set's answer, or `None`.
+macro_rules! nested {
+    () => {
+        None
+    };
+    ($e:expr) => {
+        $e
+    };
+}
+
+/// The register bank marker of a command argument's type.
+macro_rules! reg_of {
+    (Bool) => {
+        B
+    };
+    (Int) => {
+        I
+    };
+    (Float) => {
+        F
+    };
+    (Vec3) => {
+        V
+    };
+    (Str) => {
+        S
+    };
+    (Entity) => {
+        E
+    };
+}
+
+/// The instruction set: the rows below, then one instruction per graph command of the
+/// `commands!` table (`crate::commands`), its operands the `bool` result register if the
+/// node has one, then one register per argument.
+macro_rules! isa {
+    ([$($rows:tt)*] $(
+        $cmd:ident $nid:ident = $op:literal, $node:literal, $title:literal, $ndoc:literal,
+            [$($res:ident)?] ($($arg:ident : $ty:ident $pin:ident),*);
+    )*) => {
+        instr_set! {
+            /// One decoded instruction. Operand types are part of the variant.
+            Instr [Command(CommandInstr)] $($rows)*
+        }
+
+        instr_set! {
+            /// An animation-command instruction: one variant per graph command of the
+            /// `commands!` table (the VM hands its registers to the host as that command).
+            CommandInstr [] $(
+                #[doc = concat!("`", $node, "`: ", $ndoc)]
+                $nid = $op, $node { $($res: Reg<B>,)? $($arg: Reg<reg_of!($ty)>),* };
+            )*
+        }
+
+        /// Every opcode, in opcode order (the command instructions among the others).
+        pub const OPCODES: &[OpInfo] = &sorted_opcodes::<{ Instr::ROWS.len() + CommandInstr::ROWS.len() }>(
+            Instr::ROWS,
+            CommandInstr::ROWS,
+        );
+    };
+}
+
+/// `a` and `b` in one array, sorted by opcode (insertion sort at compile time).
+const fn sorted_opcodes<const N: usize>(a: &[OpInfo], b: &[OpInfo]) -> [OpInfo; N] {
+    let mut out = [a[0]; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        let mut j = i;
+        while j > 0 && out[j - 1].opcode > out[j].opcode {
+            let t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+            j -= 1;
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Helper so the macro can treat every operand field uniformly.
@@ -313,7 +415,7 @@ fn map_target_field<T: MaybeTarget>(x: &mut T, f: &mut dyn FnMut(u32) -> u32) {
 use super::game::ImportRef;
 use super::types::{B, E, F, I, S, V};
 
-isa! {
+crate::commands::commands! { graph isa [
     // ---- control (0x00..) ----
     /// End the invocation.
     Ret = 0x0000, "ret" {};
@@ -549,26 +651,16 @@ isa! {
     EntitySelf = 0x00C0, "entity.self" { dst: Reg<E> };
     /// `debug.log`.
     Log = 0x00C1, "debug.log" { message: Reg<S> };
-    /// `anim.set_state`: `ok` is the host's answer.
-    AnimSetState = 0x00C2, "anim.set_state" { ok: Reg<B>, state: Reg<S> };
-    /// `anim.set_param`.
-    AnimSetParam = 0x00C3, "anim.set_param" { name: Reg<S>, value: Reg<F> };
+    // 0x00C2, 0x00C3, 0x00C5..=0x00C7, 0x00CB, 0x00D2: the animation commands, generated
+    // from the `commands!` table (`crate::commands`) as `Instr::Command(CommandInstr::…)`.
     /// `anim.get_param`.
     AnimGetParam = 0x00C4, "anim.get_param" { dst: Reg<F>, name: Reg<S> };
-    /// `anim.play_on_layer`.
-    AnimPlayOnLayer = 0x00C5, "anim.play_on_layer" { layer: Reg<S>, clip: Reg<S> };
-    /// `anim.stop_layer`.
-    AnimStopLayer = 0x00C6, "anim.stop_layer" { layer: Reg<S> };
-    /// `anim.set_layer_weight`.
-    AnimSetLayerWeight = 0x00C7, "anim.set_layer_weight" { layer: Reg<S>, weight: Reg<F> };
     /// `anim.current_state`.
     AnimCurrentState = 0x00C8, "anim.current_state" { dst: Reg<S> };
     /// `anim.curve`.
     AnimCurve = 0x00C9, "anim.curve" { dst: Reg<F>, name: Reg<S> };
     /// `event.send`: the event identity is a string constant (`custom::NAME`).
     EventSend = 0x00CA, "event.send" { event: ConstRef<S>, target: Reg<E> };
-    /// `anim.play`: clip slot and clip time.
-    AnimPlay = 0x00CB, "anim.play" { clip: Reg<S>, at: Reg<F> };
     /// Append a bool to the payload of the next `event.send` (a custom event's typed fields,
     /// in declaration order, then `event.send`).
     SendArgB = 0x00CC, "send.arg.b" { src: Reg<B> };
@@ -696,7 +788,7 @@ isa! {
     GameRetS = 0x011C, "game.ret.s" { dst: Reg<S> };
     /// Take the next output of the last `game.call` (entity).
     GameRetE = 0x011D, "game.ret.e" { dst: Reg<E> };
-}
+] }
 
 impl Instr {
     /// Looks up the table entry for an opcode number.

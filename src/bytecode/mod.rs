@@ -14,7 +14,8 @@ pub use builder::{BuildError, HandlerBuilder, Label, ModuleBuilder, NodeId};
 pub use disasm::disasm;
 pub use game::{GameFlow, Import, ImportRef};
 pub use isa::{
-    ConstRef, DelayRef, Instr, OPCODES, OpInfo, Operand, OperandKind, Param, Reg, Slot, Target, Var,
+    CommandInstr, ConstRef, DelayRef, Instr, OPCODES, OpInfo, Operand, OperandKind, Param, Reg,
+    Slot, Target, Var,
 };
 pub use module::{DecodeError, DelayDecl, FORMAT_VERSION, Handler, MAGIC, Module, VarDecl};
 pub use types::{B, Const, E, EntityConst, F, I, S, Type, TypeMarker, V, Value};

@@ -30,7 +30,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::PassInput;
+use crate::anim::command::{self, Arg, ArgRole};
 use crate::anim::{AnimCommand, W_SM_UNREAD_PARAM};
+use crate::bytecode::Value;
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::graph::ast::LitValue;
 use crate::ron_span::short;
@@ -53,23 +55,35 @@ enum Role {
     Read,
 }
 
-/// A node kind's name pins: (kind, whether it is a request (an exec node), (pin, role)…).
-type NameNode = (&'static str, bool, &'static [(&'static str, Role)]);
+/// The role of a command argument that names something (`None` for a number).
+fn role_of(arg: &Arg) -> Option<Role> {
+    match arg.role {
+        ArgRole::Layer => Some(Role::Layer),
+        ArgRole::State => Some(Role::State),
+        ArgRole::Slot => Some(Role::Slot),
+        ArgRole::BaseSlot => Some(Role::Play),
+        ArgRole::Param => Some(Role::Param),
+        ArgRole::Value => None,
+    }
+}
 
-/// Per graph node kind that names animator things: its name pins and what each names.
-const NODES: &[NameNode] = &[
-    ("anim.set_state", true, &[("state", Role::State)]),
-    ("anim.set_param", true, &[("name", Role::Param)]),
-    (
-        "anim.play_on_layer",
-        true,
-        &[("layer", Role::Layer), ("clip", Role::Slot)],
-    ),
-    ("anim.play", true, &[("clip", Role::Play)]),
-    ("anim.stop_layer", true, &[("layer", Role::Layer)]),
-    ("anim.set_layer_weight", true, &[("layer", Role::Layer)]),
-    ("anim.get_param", false, &[("name", Role::Read)]),
-];
+/// A node kind, whether it is a request, and its name pins with their roles.
+type NamePins = (&'static str, bool, Vec<(&'static str, Role)>);
+
+/// A graph node kind's name pins: whether it is a request (an exec node), and (pin, role)…:
+/// the command table's graph rows by their arguments' roles; `anim.get_param` reads.
+fn name_pins(kind: &str) -> Option<NamePins> {
+    if kind == "anim.get_param" {
+        return Some(("anim.get_param", false, vec![("name", Role::Read)]));
+    }
+    let c = command::by_node(kind)?;
+    let pins = c
+        .args
+        .iter()
+        .filter_map(|a| Some((a.name, role_of(a)?)))
+        .collect();
+    Some((c.node?, true, pins))
+}
 
 /// One name as written: in the scene (an action) or in a graph (a literal pin).
 struct Use<'a> {
@@ -104,22 +118,22 @@ fn graph_uses(src: &SourceFile) -> GraphUses {
     let mut out = GraphUses::default();
     for n in file.nodes() {
         let kind = n.kind.text();
-        let Some((kind, request, pins)) = NODES.iter().find(|(k, ..)| *k == kind) else {
+        let Some((kind, request, pins)) = name_pins(&kind) else {
             continue;
         };
-        if *request && out.request.is_none() {
+        if request && out.request.is_none() {
             out.request = Some((kind, n.kind.span));
         }
-        for (pin, role) in pins.iter() {
-            if linked.contains(&(n.name.name.as_str(), *pin)) {
-                out.computed_read |= *role == Role::Read;
+        for (pin, role) in pins {
+            if linked.contains(&(n.name.name.as_str(), pin)) {
+                out.computed_read |= role == Role::Read;
                 continue;
             }
-            let lit = n.args.iter().find(|a| a.name.name == *pin);
+            let lit = n.args.iter().find(|a| a.name.name == pin);
             if let Some(a) = lit
                 && let LitValue::String(s) = &a.value.value
             {
-                out.literals.push((*role, s.clone(), a.value.span, kind));
+                out.literals.push((role, s.clone(), a.value.span, kind));
             }
         }
     }
@@ -150,23 +164,19 @@ pub(super) fn animator_names(input: &PassInput<'_>) -> Vec<Diagnostic> {
                     attached: None,
                 })
             };
-            match &a.action {
-                Action::Anim(AnimCommand::SetState(s)) => push(Role::State, s, at(0)),
-                Action::Anim(AnimCommand::SetParam(p, _)) => push(Role::Param, p, at(0)),
-                Action::Anim(AnimCommand::PlayOnLayer(l, c)) => {
-                    push(Role::Layer, l, at(0));
-                    push(Role::Slot, c, at(1));
+            let Action::Anim(cmd) = &a.action else {
+                continue;
+            };
+            // Each argument that names something, by its role in the command table.
+            for (i, (arg, v)) in cmd.spec().args.iter().zip(cmd.values()).enumerate() {
+                if let (Some(role), Value::Str(name)) = (role_of(arg), v) {
+                    push(role, &name, at(i));
                 }
-                Action::Anim(AnimCommand::StopLayer(l) | AnimCommand::SetLayerWeight(l, _)) => {
-                    push(Role::Layer, l, at(0))
-                }
-                Action::Anim(AnimCommand::Play(c, t)) => {
-                    push(Role::Play, c, at(0));
-                    if let Some(d) = play_past_the_end(input, e, c, *t) {
-                        out.push(d.at(input.scene, at(1)));
-                    }
-                }
-                _ => {}
+            }
+            if let AnimCommand::Play(c, t) = cmd
+                && let Some(d) = play_past_the_end(input, e, c, *t)
+            {
+                out.push(d.at(input.scene, at(1)));
             }
         }
         let mut seen_graphs = BTreeSet::new();

@@ -28,6 +28,9 @@ pub fn handle(state: &Arc<State>, req: Request) -> Response {
     if let Err(r) = state.guard.check(&req) {
         return Response::error(r.status, r.message);
     }
+    if let Some(r) = super::clips::route(state, &req) {
+        return r;
+    }
     let m = req.method.as_str();
     // Everything that compiles, draws or runs shares the heavy slots (the memory budget).
     let heavy = matches!(
@@ -218,7 +221,7 @@ pub fn annotate<'a>(source: Option<&str>, diags: &'a [Diagnostic]) -> Vec<Annota
                 a.node = Some(l.to_node.name.clone());
                 a.link = Some(link_text(l));
             }
-            Item::Var(_) | Item::Event(_) => {}
+            Item::Var(_) | Item::Event(_) | Item::Box(_) => {}
         }
     }
     out

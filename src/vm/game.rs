@@ -27,12 +27,6 @@ impl CallBuf {
     }
 }
 
-/// Is `ins` one of the game-call instructions?
-#[inline]
-pub(super) fn is_game(ins: &Instr) -> bool {
-    (0x0110..=0x011D).contains(&ins.opcode())
-}
-
 /// Runs one game-call instruction.
 #[inline(never)]
 #[allow(clippy::too_many_arguments, clippy::result_large_err)]

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use crate::anim::command::{self, AnimCommand, CommandSpec};
-use crate::bytecode::isa::{Instr, OperandKind};
+use crate::anim::command::{AnimCommand, CommandKind, CommandSpec};
+use crate::bytecode::isa::{CommandInstr, Instr, OperandKind};
 use crate::bytecode::types::{Const, EntityConst, Type, Value};
 use crate::bytecode::verify::{MAX_PAYLOAD_FIELDS, MAX_STRING_LEN, VerifiedModule};
 
@@ -203,15 +203,12 @@ pub(super) fn rare(
         Instr::SendArgV { src } => push_arg(m, here, send, Value::Vec3(n.v[ix(src.0)]))?,
         Instr::SendArgS { src } => push_arg(m, here, send, Value::Str(rs[ix(src.0)].clone()))?,
         Instr::SendArgE { src } => push_arg(m, here, send, Value::Entity(re[ix(src.0)]))?,
-        // Animation commands: every instruction named like a command's node
-        // (`anim::command::COMMANDS`) hands its argument registers to the host as one
-        // `AnimCommand`, so a new command needs no arm here.
-        other => {
-            if let Some(spec) = command::by_node(other.mnemonic()) {
-                host_command(spec, &other, n, rs, re, host)
-                    .ok_or_else(|| fail(m, here, "operands do not match the animation command"))?;
-            }
-        }
+        // Animation commands: the instruction's registers become the table's command
+        // (`command_kind`, generated and exhaustive) and go to the host.
+        Instr::Command(c) => host_command(command_kind(&c), &c, n, rs, re, host)
+            .ok_or_else(|| fail(m, here, "operands do not match the animation command"))?,
+        // Every other instruction runs in `exec` (its match names each one out of line).
+        _ => return Err(fail(m, here, "instruction dispatched out of line")),
     }
     Ok(())
 }
@@ -233,12 +230,29 @@ fn push_arg(m: &VerifiedModule, here: u32, send: &mut Vec<Value>, v: Value) -> R
 /// Most operands a command instruction has (a result and three arguments).
 const MAX_COMMAND_OPERANDS: usize = 4;
 
-/// Runs a command instruction: its operands are the result registers (a `bool`: accepted)
-/// then the argument registers, in the command's argument order. `None` when they do not
-/// match the command's table row (the tables' agreement is tested).
+/// `crate::commands!`'s callback: which command each command instruction issues.
+macro_rules! command_kinds {
+    ([] $(
+        $cmd:ident $nid:ident = $op:literal, $node:literal, $title:literal, $ndoc:literal,
+            [$($res:ident)?] ($($arg:ident : $ty:ident $pin:ident),*);
+    )*) => {
+        /// The command instruction `c` issues.
+        fn command_kind(c: &CommandInstr) -> CommandKind {
+            match c {
+                $( CommandInstr::$nid { .. } => CommandKind::$cmd, )*
+            }
+        }
+    };
+}
+
+crate::commands::commands! { graph command_kinds [] }
+
+/// Runs a command instruction: its operands are the result register (a `bool`: accepted)
+/// if the node has one, then the argument registers, in the command's argument order.
+/// `None` when they do not match the command's table row (both are generated from it).
 fn host_command(
-    spec: &CommandSpec,
-    ins: &Instr,
+    kind: CommandKind,
+    ins: &CommandInstr,
     n: &mut Nums,
     rs: &[Arc<str>; BANK],
     re: &[Option<u64>; BANK],
@@ -254,6 +268,7 @@ fn host_command(
         }
         None => overflow = true,
     });
+    let spec: &CommandSpec = kind.spec();
     let results = count
         .checked_sub(spec.args.len())
         .filter(|&r| !overflow && r <= 1)?;
