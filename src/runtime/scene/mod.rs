@@ -270,6 +270,16 @@ pub fn spawn_into(
                 })
                 .collect::<Result<Vec<_>, _>>()?;
         vars.push(values::scene_vars(def, &mods, entities)?);
+        // Before anything is spawned: a game never runs a graph whose calls go nowhere.
+        for m in &mods {
+            if let Some(kind) = super::game_nodes::unbound(world, &m.module().imports) {
+                return Err(SpawnError(format!(
+                    "entity `{}`: graph `{}` calls game node `{kind}`, which the game does not bind (bind it with `GameNodes::bind`)",
+                    def.name,
+                    m.module().name
+                )));
+            }
+        }
         modules.push(mods);
     }
     if scene.actions.iter().any(|a| a.entity >= entities.len()) {
