@@ -195,3 +195,64 @@ fn without_bindings_every_call_returns_its_declared_defaults() {
         );
     }
 }
+
+fn load(scene: &str) -> project::LoadedScene {
+    project::load_files(
+        std::path::Path::new(scene),
+        std::path::Path::new("tests/fixtures/game/assets"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_scenes_returns_override_what_the_recorder_returns_per_entity() {
+    let loaded = load("tests/fixtures/game/returns.scene.ron");
+    let (def, assets) = loaded.ready().unwrap_or_else(|| {
+        panic!(
+            "{}",
+            sinew::diag::render::human(&loaded.run_diagnostics(), false)
+        )
+    });
+    let mut world = World::new();
+    init_world(&mut world);
+    world.insert_resource(GameTime::new(1.0 / 60.0).unwrap());
+    world.insert_resource(Dispatcher::new(VmDispatch::new()));
+    world.insert_resource(Trace::default());
+    let mut schedule = Schedule::default();
+    add_sinew_systems(&mut schedule);
+    spawn(&mut world, def, assets).unwrap();
+    let calls = calls(&run(&mut world, &mut schedule, 20));
+    // One call: `killed` is true, so the branch's false side (the second call) never runs;
+    // `remaining` keeps its declared default.
+    assert_eq!(calls.len(), 1, "{calls:#?}");
+    assert!(
+        calls[0].ends_with("[(\"remaining\", Float(90.0)), (\"killed\", Bool(true))]"),
+        "{}",
+        calls[0]
+    );
+}
+
+#[test]
+fn bad_returns_are_scene_diagnostics_naming_the_choices() {
+    let loaded = load("tests/fixtures/game/bad_returns.scene.ron");
+    assert!(loaded.ready().is_none());
+    let text = sinew::diag::render::human(&loaded.run_diagnostics(), false);
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+        insta::assert_snapshot!("game_bad_returns", text);
+    });
+}
+
+#[test]
+fn returns_give_no_entity_values() {
+    let src = sinew::diag::SourceFile::new(
+        "x.scene.ron",
+        "Scene(entities: [(name: \"a\", returns: {\"game.x\": {\"who\": Entity(\"a\")}})])",
+    );
+    let parsed = sinew::scene::parse(&src);
+    assert!(parsed.scene.is_none());
+    let text = sinew::diag::render::human(&parsed.diagnostics, false);
+    assert!(
+        text.contains("E0558") && text.contains("`returns` gives no entity values"),
+        "{text}"
+    );
+}

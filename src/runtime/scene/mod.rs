@@ -306,6 +306,10 @@ pub fn spawn_into(
         if !vars.is_empty() {
             values::set_scene_vars(world, entity, vars);
         }
+        if !def.returns.is_empty() {
+            let r = values::game_returns(def, entities)?;
+            world.entity_mut(entity).insert(r);
+        }
     }
     let mut actions = world.remove_resource::<SceneActions>().unwrap_or_default();
     for a in &scene.actions {
