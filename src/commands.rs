@@ -86,10 +86,13 @@ macro_rules! commands {
             /// Advances again.
             Resume
                 scene "Resume";
-            /// Sets the playback speed (negative plays in reverse).
+            /// Sets the playback speed of every clip the animator plays (negative plays in
+            /// reverse). A speed that is not finite or beyond ±`scene::MAX_SPEED` is refused.
             SetSpeed
+                node AnimSetSpeed = 0x00D2, "anim.set_speed", "Set Speed",
+                    "Sets the animator's playback speed (every clip it plays; negative plays in reverse); a speed that is not finite or beyond ±1000000 is refused with an `error` record. Applies at the next animation update."
                 scene "SetSpeed"
-                (speed: Float Value p "speed");
+                (speed: Float Value must "speed");
         }
     };
 }

@@ -487,6 +487,7 @@ kinds! {
     /// The float curve `name` of the heaviest playing clip at its clip time (0 when absent).
     AnimCurve "anim.curve", "Curve Value", "Animation", None, Pure, [p("name", S)] => [p("value", F)];
     AnimPlay command;
+    AnimSetSpeed command;
     /// Writes `message` as a `log` line of the trace.
     DebugLog "debug.log", "Log", "Debug", None, Exec, [EXEC_IN, must("message", S)] => [THEN];
     /// Passes the wire into `in` on to `out` unchanged (exec or any data type, taken from that wire); layout only, it compiles to nothing.
@@ -650,9 +651,12 @@ mod tests {
         for k in spec.split_whitespace() {
             assert!(lookup(k).is_some(), "missing {k}");
         }
+        // Beyond the spec's library: `event` (folded) and `anim.set_speed` (the scene's
+        // `SetSpeed` as a node, `docs/nodes.md`).
+        assert!(lookup("anim.set_speed").is_some());
         assert_eq!(
             writable_kinds().count(),
-            spec.split_whitespace().count() + 1
+            spec.split_whitespace().count() + 2
         );
     }
 }

@@ -49,6 +49,7 @@ enum Call {
     Play(String, u64),
     StopLayer(String),
     SetLayerWeight(String, u64),
+    SetSpeed(u64),
     /// Event, target and the payload (its values' debug text: `Value` has no order).
     Send(String, Option<u64>, String),
     GetParam(String),
@@ -127,6 +128,10 @@ impl Host for RecHost {
             AnimCommand::SetLayerWeight(layer, weight) => {
                 self.calls
                     .push(Call::SetLayerWeight(layer.to_string(), bits(weight)));
+                true
+            }
+            AnimCommand::SetSpeed(speed) => {
+                self.calls.push(Call::SetSpeed(bits(speed)));
                 true
             }
             other => panic!("graphs cannot issue {other:?}"),

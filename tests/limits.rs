@@ -730,6 +730,26 @@ fn cases() -> Vec<Case> {
             says: &["E0558", "speed must be within ±1000000"],
         },
         Case {
+            limit: "anim.speed",
+            reach: Cli {
+                files: |d| {
+                    graph(
+                        d,
+                        "node s = event begin_play\nnode f = anim.set_speed { speed = 1e9 }\n\
+                         s.then -> f.exec\n",
+                    );
+                    one_scene(
+                        d,
+                        "(name: \"e\", animator: Some((clips: {})), graphs: [\"g/a.bpg\"])",
+                        "",
+                    )
+                },
+                args: &["run", "s.scene.ron", "--ticks", "3"],
+                status: 0,
+            },
+            says: &["the speed must be finite and within ±1000000"],
+        },
+        Case {
             limit: "run.ticks",
             reach: Cli {
                 files: |d| one_scene(d, "(name: \"e\")", ""),

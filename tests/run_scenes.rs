@@ -628,3 +628,43 @@ fn broken_source_skeletons_warn_and_play_by_name() {
         "{stderr}"
     );
 }
+
+#[test]
+fn anim_set_speed_matches_the_scene_action_and_refuses_bad_speeds() {
+    let lines = check("set_speed.scene.ron", &["--dt", "0.1", "--ticks", "20"]);
+    let notifies = |who: &str| -> Vec<(u64, String, String, i64)> {
+        kinds(&lines, "notify")
+            .into_iter()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["entity"] == who)
+            .map(|v| {
+                (
+                    v["tick"].as_u64().unwrap(),
+                    v["event"].as_str().unwrap().to_string(),
+                    v["clip_time"].to_string(),
+                    v["cycle"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let (graph, scene) = (notifies("graph"), notifies("scene"));
+    assert!(!graph.is_empty());
+    assert_eq!(graph, scene, "the node and the scene action play alike");
+    // Over the sped-up span (ticks 2..=11, before the reversal applies in tick 12), each
+    // marker of each cycle fires exactly once: cycles 0 and 1 of the 1 s clip are complete.
+    let fast: Vec<&(u64, String, String, i64)> = graph.iter().filter(|n| n.0 <= 11).collect();
+    for cycle in 0..2 {
+        for m in ["zero", "a", "b", "end"] {
+            let ev = format!("animseq::steps.{m}");
+            let hits = fast.iter().filter(|n| n.3 == cycle && n.1 == ev).count();
+            assert_eq!(hits, 1, "{m} in cycle {cycle}: {fast:?}");
+        }
+    }
+    // NaN and 1e9 are refused with `error` records on the graph's entity, nothing else.
+    let errors: Vec<&String> = kinds(&lines, "error");
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors.iter().all(|l| l.contains("\"graph\"")
+            && l.contains("the speed must be finite and within ±1000000"))
+    );
+}

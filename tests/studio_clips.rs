@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 #[path = "support/studio.rs"]
 mod harness;
+#[path = "support/wait.rs"]
+mod wait;
 use harness::*;
 
 const WALK: &str = "walk.animseq";
@@ -308,16 +310,10 @@ fn an_edit_changes_only_its_own_text() {
     );
 }
 
-/// Waits until `cond` holds, up to `secs`.
+/// Waits until `cond` holds, up to `secs` (through the one waiting helper).
 fn wait_until(secs: u64, mut cond: impl FnMut() -> bool) -> bool {
     let deadline = Instant::now() + Duration::from_secs(secs);
-    while Instant::now() < deadline {
-        if cond() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    cond()
+    wait::wait_until(deadline, || cond().then_some(())).is_some()
 }
 
 #[test]
@@ -579,6 +575,48 @@ fn comments_are_kept_and_removed_items_take_only_their_own_line() {
     assert_eq!(out, want);
     let out = edit(COMMENTED, &[set_time("step_r", 1.25)]).unwrap();
     assert_eq!(out, COMMENTED.replace("time: 1.5)", "time: 1.25)"));
+    // `set_*` keeps the item's trailing comment; a default value replaces a written one.
+    let patch = MarkerPatch {
+        time: Some(0.25),
+        fields: Some(Vec::new()),
+        ..MarkerPatch::default()
+    };
+    let out = edit(
+        COMMENTED,
+        &[ClipEdit::SetNotify {
+            id: "step_l".into(),
+            patch,
+        }],
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        COMMENTED.replace(
+            "time: 0.5, fields: [(\"surface\", String(\"grass\"))]), // trailing",
+            "time: 0.25, fields: []), // trailing"
+        )
+    );
+    let patch = MarkerPatch {
+        target: Some(Target::Owner),
+        chance: Some(1.0),
+        weight_threshold: Some(0.0),
+        ..MarkerPatch::default()
+    };
+    let out = edit(
+        COMMENTED,
+        &[ClipEdit::SetNotify {
+            id: "land".into(),
+            patch,
+        }],
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        COMMENTED.replace(
+            "target: Variable(\"rider\"), chance: 0.5",
+            "target: Owner, chance: 1.0"
+        )
+    );
     let add = ClipEdit::AddWindow(MarkerPatch {
         id: Some("parry".into()),
         begin: Some(1.0),

@@ -4,7 +4,6 @@
 //! sidecar to an existing manifest, and finding sidecars that claim one UUID.
 
 use super::signature::sha256_hex;
-use serde::Deserialize;
 use std::collections::BTreeMap;
 use uuid::Uuid;
 
@@ -30,19 +29,35 @@ pub fn sidecar_text(uuid: &Uuid) -> String {
     format!("ModelMeta(uuid: \"{}\")\n", uuid.hyphenated())
 }
 
-/// Reads a sidecar: `ModelMeta(uuid: "<uuid>")` (the struct name may be omitted).
+/// Reads a sidecar: `ModelMeta(uuid: "<uuid>")` (the struct name may be omitted), through
+/// `ron_span` like every other RON input: what is wrong is named with its line and column.
 pub fn parse_sidecar(text: &str) -> Result<Uuid, String> {
-    #[derive(Deserialize)]
-    #[serde(rename = "ModelMeta", deny_unknown_fields)]
-    struct Meta {
-        uuid: String,
+    use crate::ron_span::{DecodeError, expect_struct, parse};
+    let at = |span: crate::diag::Span| {
+        let before = text.get(..span.start as usize).unwrap_or(text);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        format!("line {line}, column {column}")
+    };
+    let bad = |what: String| format!("not `ModelMeta(uuid: \"...\")`: {what}");
+    let decode = |e: &DecodeError| bad(format!("{} at {}", e.message(), at(e.span)));
+    let v = parse(text).map_err(|e| bad(format!("{} at {}", e.message, at(e.span))))?;
+    let mut errs = Vec::new();
+    let uuid = expect_struct(&v, "ModelMeta", &["uuid"], &mut errs)
+        .and_then(|f| f.required("uuid", &mut errs))
+        .map(|u| u.as_str());
+    if let Some(e) = errs.first() {
+        return Err(decode(e));
     }
-    let m: Meta =
-        ron::from_str(text).map_err(|e| format!("not `ModelMeta(uuid: \"...\")`: {e}"))?;
-    Uuid::parse_str(&m.uuid)
+    let uuid = match uuid {
+        Some(Ok(u)) => u,
+        Some(Err(e)) => return Err(decode(&e)),
+        None => return Err(bad("no `uuid`".into())),
+    };
+    Uuid::parse_str(uuid)
         .ok()
         .filter(|u| !u.is_nil())
-        .ok_or_else(|| format!("`{}` is not a UUID", crate::ron_span::short(&m.uuid)))
+        .ok_or_else(|| format!("`{}` is not a UUID", crate::ron_span::short(uuid)))
 }
 
 /// An existing manifest, as the reconciliation sees it.
@@ -139,6 +154,21 @@ mod tests {
         );
         assert!(parse_sidecar("ModelMeta(uuid: \"x\", extra: 1)").is_err());
         assert_eq!(sidecar_name("fox.glb"), "fox.glb.meta");
+    }
+
+    #[test]
+    fn a_bad_sidecar_is_named_at_its_line_and_column() {
+        // Issue #25: read through `ron_span` (spans), not serde's `ron`.
+        let e = parse_sidecar("ModelMeta(\n  uid: \"x\")").unwrap_err();
+        assert!(e.starts_with("not `ModelMeta(uuid: \"...\")`: "), "{e}");
+        assert!(
+            e.contains("`uid`") && e.ends_with("at line 2, column 3"),
+            "{e}"
+        );
+        let e = parse_sidecar("ModelMeta(uuid: 3)").unwrap_err();
+        assert!(e.ends_with("at line 1, column 17"), "{e}");
+        let e = parse_sidecar("ModelMeta(uuid: ").unwrap_err();
+        assert!(e.contains("at line 1, column"), "{e}");
     }
 
     #[test]

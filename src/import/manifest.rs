@@ -1,10 +1,10 @@
 //! The generated manifest (`import.md`, format 1): identities, signatures, clips and import
 //! diagnostics of one model. Written by hand in a fixed layout (deterministic, one clip per
-//! line) and read back with the `ron` crate; JSON for `sinew import --format json`.
+//! line) and read back through `ron_span` (`manifest_read.rs`); JSON for `sinew import --format
+//! json`.
 
 use crate::animseq::quote;
 use crate::diag::{Diagnostic, Severity};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -33,8 +33,7 @@ pub struct AnimManifest {
 }
 
 /// A generated skeleton.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SkeletonEntry {
     /// Skeleton name.
     pub name: String,
@@ -47,8 +46,7 @@ pub struct SkeletonEntry {
 }
 
 /// A generated clip.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ClipEntry {
     /// Sub-asset ID: UUID v5 of `clip/<label>` in the model UUID's namespace.
     pub id: String,
@@ -162,73 +160,10 @@ impl AnimManifest {
         o
     }
 
-    /// Reads a manifest (the `ron` crate; unknown fields and newer formats refused by name).
+    /// Reads a manifest through `ron_span` (`manifest_read.rs`): unknown, duplicate and missing
+    /// fields and newer formats refused by name, the first problem at its line and column.
     pub fn from_ron(text: &str) -> Result<AnimManifest, String> {
-        #[derive(Deserialize)]
-        #[serde(rename = "AnimManifest", deny_unknown_fields)]
-        struct M {
-            format: u32,
-            model: String,
-            source: String,
-            fingerprint: String,
-            runtime_supported: bool,
-            skeletons: Vec<SkeletonEntry>,
-            clips: Vec<ClipEntry>,
-            diagnostics: Vec<D>,
-        }
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct D {
-            severity: Sev,
-            code: String,
-            message: String,
-        }
-        #[derive(Deserialize)]
-        enum Sev {
-            Error,
-            Warning,
-            Note,
-        }
-        /// Reads only `format`, so a newer file is refused for its version, not its fields.
-        #[derive(Deserialize)]
-        #[serde(rename = "AnimManifest")]
-        struct Probe {
-            format: u32,
-        }
-        if let Ok(p) = ron::from_str::<Probe>(text)
-            && p.format > FORMAT
-        {
-            return Err(format!(
-                "manifest format {} is newer than this reader ({FORMAT})",
-                p.format
-            ));
-        }
-        let m: M = ron::from_str(text).map_err(|e| e.to_string())?;
-        if m.format != FORMAT {
-            return Err(format!("manifest format {} is not {FORMAT}", m.format));
-        }
-        Ok(AnimManifest {
-            format: m.format,
-            model: m.model,
-            source: m.source,
-            fingerprint: m.fingerprint,
-            runtime_supported: m.runtime_supported,
-            skeletons: m.skeletons,
-            clips: m.clips,
-            diagnostics: m
-                .diagnostics
-                .into_iter()
-                .map(|d| ManifestDiagnostic {
-                    severity: match d.severity {
-                        Sev::Error => Severity::Error,
-                        Sev::Warning => Severity::Warning,
-                        Sev::Note => Severity::Note,
-                    },
-                    code: d.code,
-                    message: d.message,
-                })
-                .collect(),
-        })
+        super::manifest_read::from_ron(text)
     }
 
     /// The manifest as JSON (same field names), diagnostics in `cli.md`'s shape, plus `out`.

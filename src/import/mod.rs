@@ -34,6 +34,7 @@ pub mod fbx;
 pub mod identity;
 mod json_path;
 pub mod manifest;
+mod manifest_read;
 mod nodes;
 mod notifies;
 mod output;

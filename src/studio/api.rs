@@ -97,7 +97,7 @@ fn palette(state: &State) -> Response {
         return Response::error(500, "studio state is unavailable");
     };
     let entries = crate::palette::build(ws.catalog().catalog());
-    Response::json(200, &crate::cli::assets::palette_document(&entries))
+    Response::json(200, &crate::app::documents::palette_document(&entries))
 }
 
 fn catalog(state: &State) -> Response {
@@ -106,7 +106,7 @@ fn catalog(state: &State) -> Response {
     };
     Response::json(
         200,
-        &crate::cli::assets::catalog_document(ws.catalog().catalog()),
+        &crate::app::documents::catalog_document(ws.catalog().catalog()),
     )
 }
 
@@ -425,6 +425,10 @@ struct CheckAnswer<'a> {
     diagnostics: Vec<Annotated<'a>>,
     source: &'a str,
     pins: Pins<'a>,
+    /// The text read as a model, when the body sent `source` (the page's paste: the server
+    /// parses `.bpg` text, the page never does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<Value>,
 }
 
 fn check(state: &State, req: &Request) -> Response {
@@ -443,6 +447,7 @@ fn check(state: &State, req: &Request) -> Response {
         Ok(t) => t,
         Err(r) => return r,
     };
+    let from_source = b.source.is_some();
     match compile_text(state, &name, text) {
         Ok(c) => Response::serialized(
             200,
@@ -451,6 +456,7 @@ fn check(state: &State, req: &Request) -> Response {
                 diagnostics: c.diagnostics(),
                 source: &c.text,
                 pins: c.pins(),
+                model: from_source.then(|| super::model::model_json(&name, &c.text)),
             },
         ),
         Err(r) => r,
@@ -518,6 +524,7 @@ fn put_graph(state: &State, req: &Request) -> Response {
                 diagnostics: c.diagnostics(),
                 source: &c.text,
                 pins: c.pins(),
+                model: None,
             },
         ),
         Err(r) => r,

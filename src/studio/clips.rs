@@ -269,11 +269,10 @@ fn put_clip(state: &State, req: &Request) -> Response {
     if !super::sse::refresh_now(state, std::slice::from_ref(&path)) {
         return Response::error(500, "studio state is unavailable");
     }
-    let loaded = animseq::load(&SourceFile::new(&rel, edited.text.as_str()));
     Response::json(
         200,
         &json!({"version": version_of(edited.text.as_bytes()), "source": edited.text,
-                "format": edited.format, "diagnostics": diagnostics(&loaded.diagnostics)}),
+                "format": edited.format, "diagnostics": diagnostics(&edited.diagnostics)}),
     )
 }
 

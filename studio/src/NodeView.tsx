@@ -3,13 +3,22 @@
 // badge and debugger highlight. Test hooks: data-node-id, data-pin, data-diagnostic-code,
 // data-executed.
 import { memo } from 'react';
-import { Handle, Position, type NodeProps, type Node } from '@xyflow/react';
+import { Handle, Position, useConnection, type NodeProps, type Node } from '@xyflow/react';
+import { accepts } from './commands';
+import { useStudio } from './store';
+import { selectPins } from './derive';
 import type { Diagnostic, Lit } from './api';
 import { FAMILY_COLORS, HEADER, NODE_WIDTH, ROW, TYPE_COLORS, litText, type NodePins } from './graph';
 
 export interface NodeData extends Record<string, unknown> {
   id: string;
   kind: string;
+  /** What people read: an event's display name, else the node's id. */
+  title: string;
+  /** The `.animseq` an event comes from, else the kind. */
+  subtitle: string;
+  /** The node table's description of the kind (palette). */
+  description: string;
   family: string;
   pins: NodePins;
   props: Record<string, Lit>;
@@ -19,7 +28,7 @@ export interface NodeData extends Record<string, unknown> {
   comment: string;
 }
 
-export type SinewNode = Node<NodeData, 'sinew'>;
+export type SinewNode = Node<NodeData, 'sinew' | 'reroute'>;
 
 function PinDot({ type }: { type: string }) {
   const c = TYPE_COLORS[type] ?? '#aaa';
@@ -37,8 +46,35 @@ function PinDot({ type }: { type: string }) {
   );
 }
 
+/** While a wire is dragged: `node|pin|source-or-target|type` of its start (a string, so a
+ * node re-renders only when a drag starts or ends, not on every pointer move). */
+function useDragging(): string {
+  return useConnection((c) => {
+    if (!c.inProgress || !c.fromHandle) return '';
+    const h = c.fromHandle;
+    const pins = selectPins(useStudio.getState()).get(h.nodeId);
+    return `${h.nodeId}|${h.id}|${h.type}|${(h.type === 'source' ? pins?.outputs : pins?.inputs)?.find((p) => p.name === h.id)?.type ?? ''}`;
+  });
+}
+
+/** `compatible` / `incompatible` for a pin while a wire is dragged (studio.md: compatible
+ * pins light up, incompatible ones dim). */
+function feedback(drag: string, node: string, pin: { name: string; type: string }, side: 'source' | 'target'): string {
+  if (!drag) return '';
+  const [fn, fp, ft, type] = drag.split('|');
+  if (fn === node && fp === pin.name) return '';
+  if (ft === side || fn === node || !type) return 'incompatible';
+  const ok = side === 'target' ? accepts(type, pin.type) : accepts(pin.type, type);
+  return ok ? 'compatible' : 'incompatible';
+}
+
+function pinTitle(p: { name: string; type: string; description?: string; default?: string }, nodeDescription: string): string {
+  return [`${p.name}: ${p.type}${p.default !== undefined ? ` (default ${p.default})` : ''}`, p.description ?? nodeDescription].filter(Boolean).join('\n');
+}
+
 function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
   const { id, pins, props, diagnostics, executed } = data;
+  const drag = useDragging();
   const rows = Math.max(pins.inputs.length, pins.outputs.length, 1);
   const worst = diagnostics.find((d) => d.severity === 'error') ?? diagnostics[0];
   const cls = ['sn-node', selected ? 'selected' : '', executed.length ? 'executed' : '', worst ? `has-${worst.severity}` : '']
@@ -54,8 +90,8 @@ function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
     >
       {data.comment && <div className="sn-comment">{data.comment.replace(/^\/\/ ?/gm, '')}</div>}
       <div className="sn-header" style={{ background: FAMILY_COLORS[data.family] ?? '#444', height: HEADER }}>
-        <span className="sn-id">{id}</span>
-        <span className="sn-kind">{data.kind}</span>
+        <span className="sn-id">{data.title}</span>
+        <span className="sn-kind" title={data.kind}>{data.subtitle}</span>
         {executed.length > 0 && <span className="sn-order" title="run order">{executed.join(',')}</span>}
       </div>
       {worst && (
@@ -73,7 +109,11 @@ function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
           const lit = props[p.name];
           const showLit = lit !== undefined && !data.linkedInputs.includes(p.name);
           return (
-            <div key={`i-${p.name}`} className="sn-pin in" style={{ top: 4 + i * ROW, height: ROW }}>
+            <div
+              key={`i-${p.name}`}
+              className={`sn-pin in ${feedback(drag, id, p, 'target')}`}
+              style={{ top: 4 + i * ROW, height: ROW }}
+            >
               <Handle
                 type="target"
                 position={Position.Left}
@@ -82,6 +122,7 @@ function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
                 style={{ top: ROW / 2 }}
                 data-pin={`${id}.${p.name}`}
                 data-pin-type={p.type}
+                title={pinTitle(p, data.description)}
               >
                 <PinDot type={p.type} />
               </Handle>
@@ -91,7 +132,11 @@ function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
           );
         })}
         {pins.outputs.map((p, i) => (
-          <div key={`o-${p.name}`} className="sn-pin out" style={{ top: 4 + i * ROW, height: ROW }}>
+          <div
+            key={`o-${p.name}`}
+            className={`sn-pin out ${feedback(drag, id, p, 'source')}`}
+            style={{ top: 4 + i * ROW, height: ROW }}
+          >
             <span className="sn-pin-name">{p.type === 'exec' && p.name === 'then' ? '' : p.name}</span>
             <Handle
               type="source"
@@ -101,6 +146,7 @@ function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
               style={{ top: ROW / 2 }}
               data-pin={`${id}.${p.name}`}
               data-pin-type={p.type}
+              title={pinTitle(p, data.description)}
             >
               <PinDot type={p.type} />
             </Handle>

@@ -4,6 +4,7 @@
 import { useMemo, useState } from 'react';
 import Fuse from 'fuse.js';
 import type { Catalog, PaletteEntry } from './api';
+import { shortFile } from './graph';
 
 export interface PaletteChange {
   added: string[];
@@ -11,6 +12,9 @@ export interface PaletteChange {
   changed: string[];
   at: number;
 }
+
+/** Display names of every kind the page has seen (a removed kind keeps its name). */
+const seenNames = new Map<string, string>();
 
 export function fuzzy(entries: PaletteEntry[], query: string): PaletteEntry[] {
   if (!query.trim()) return entries;
@@ -48,6 +52,19 @@ export function Palette(props: {
     return [...m.entries()];
   }, [shown]);
   const q = props.catalog?.quarantined ?? [];
+  const files = useMemo(() => new Map((props.catalog?.events ?? []).map((e) => [`event ${e.id}`, shortFile(e.file)])), [props.catalog]);
+  for (const e of props.entries) seenNames.set(e.kind, e.name);
+  const label = (k: string) => {
+    const n = seenNames.get(k) ?? seenNames.get(`event ${k}`);
+    const f = files.get(k) ?? files.get(`event ${k}`);
+    return (
+      <>
+        {n ?? k}
+        {f ? <span className="pc-file"> · {f}</span> : null}
+        <span className="pc-kind"> {k.split('.').pop()}</span>
+      </>
+    );
+  };
   return (
     <div className="palette">
       <input
@@ -61,13 +78,13 @@ export function Palette(props: {
         <div className="palette-change" data-testid="palette-change">
           <b>Palette updated</b>
           {props.change.added.map((k) => (
-            <div key={`a${k}`} className="added">+ {k}</div>
+            <div key={`a${k}`} className="added" title={k}>+ {label(k)}</div>
           ))}
           {props.change.removed.map((k) => (
-            <div key={`r${k}`} className="removed">− {k}</div>
+            <div key={`r${k}`} className="removed" title={k}>− {label(k)}</div>
           ))}
           {props.change.changed.map((k) => (
-            <div key={`c${k}`} className="changed">~ {k}</div>
+            <div key={`c${k}`} className="changed" title={k}>~ {label(k)}</div>
           ))}
         </div>
       )}
@@ -86,12 +103,13 @@ export function Palette(props: {
                   ev.dataTransfer.effectAllowed = 'copy';
                 }}
                 onDoubleClick={() => props.onAdd(e)}
-                title={`${e.kind}\nin: ${e.inputs.map((p) => `${p.name}:${p.type}`).join(', ')}\nout: ${e.outputs
+                data-source-file={files.get(e.kind)}
+                title={`${e.kind}${files.get(e.kind) ? `\nfrom ${files.get(e.kind)}` : ''}\n${e.description ?? ''}\nin: ${e.inputs.map((p) => `${p.name}:${p.type}`).join(', ')}\nout: ${e.outputs
                   .map((p) => `${p.name}:${p.type}`)
                   .join(', ')}`}
               >
                 <span className="pe-name">{e.name}</span>
-                <span className="pe-kind">{e.kind}</span>
+                <span className="pe-kind">{files.get(e.kind) ?? e.kind}</span>
               </div>
             ))}
           </details>

@@ -1,9 +1,10 @@
 // The side panels: node inspector (id, kind, literal inputs, properties, comment), variables
 // (add, rename, type, default), problems (select the node they name) and runs (the trace list:
 // selecting a record highlights the nodes that ran for it).
-import { useEffect, useState } from 'react';
-import { RawNum, type Diagnostic, type KindInfo, type Lit, type Model, type ModelNode } from './api';
-import { IDENT, baseKind, litText, type NodePins } from './graph';
+import { useEffect, useMemo, useState } from 'react';
+import { RawNum, type Diagnostic, type KindInfo, type Lit, type Model, type ModelNode, type PaletteEntry } from './api';
+import { IDENT, baseKind, litText, subjectOf, type NodePins } from './graph';
+import { fuzzy } from './Palette';
 
 const TYPES = ['bool', 'int', 'float', 'string', 'vec3', 'entity'];
 
@@ -79,10 +80,54 @@ function LitField(props: { type: string; value: Lit | undefined; onChange: (v: L
   }
 }
 
+/** A node's kind, picked from the palette's kinds with a search (never typed free). */
+function KindPicker(props: { node: ModelNode; model: Model; palette: Map<string, PaletteEntry>; onKind: (k: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [q, setQ] = useState('');
+  const entries = useMemo(() => [...props.palette.values()], [props.palette]);
+  const hits = useMemo(() => fuzzy(entries, q).slice(0, 30), [entries, q]);
+  const cur = baseKind(props.node.kind);
+  const pick = (e: PaletteEntry) => {
+    setOpen(false);
+    setQ('');
+    // A kind that takes a subject keeps the node's subject when it had one of the same sort.
+    const sub = subjectOf(props.node.kind);
+    let k = e.kind;
+    if (e.kind === 'var.get' || e.kind === 'var.set') k = `${e.kind} ${cur.startsWith('var.') && sub ? sub : props.model.vars[0]?.name ?? 'my_var'}`;
+    else if (e.kind === 'event custom') k = `event ${sub.startsWith('custom::') ? sub : 'custom::my_event'}`;
+    else if (e.kind === 'event.send') k = `event.send ${sub.startsWith('custom::') ? sub : 'custom::my_event'}`;
+    else if (e.kind === 'expr') k = `expr ${cur === 'expr' ? sub : '"a + b"'}`;
+    if (k !== props.node.kind) props.onKind(k);
+  };
+  return (
+    <div className="field kind-picker">
+      <span>kind</span>
+      <button data-field="kind" onClick={() => setOpen(!open)} title={props.node.kind}>
+        {props.palette.get(cur)?.name ?? props.palette.get(props.node.kind)?.name ?? cur} ▾
+      </button>
+      {open && (
+        <div className="kp-pop">
+          <input autoFocus placeholder="Search kinds…" value={q} onChange={(e) => setQ(e.target.value)} data-field="kind-search" onKeyDown={(e) => {
+            if (e.key === 'Escape') setOpen(false);
+            if (e.key === 'Enter' && hits[0]) pick(hits[0]);
+          }} />
+          {hits.map((h) => (
+            <div key={h.kind} className="qa-hit" data-kind-option={h.kind} onClick={() => pick(h)}>
+              {h.name} <span>{h.kind}</span>
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
 export function Inspector(props: {
   node: ModelNode;
+  model: Model;
   pins: NodePins;
   info: KindInfo | undefined;
+  palette: Map<string, PaletteEntry>;
   linked: string[];
   diagnostics: Diagnostic[];
   onRename: (to: string) => string | null;
@@ -93,15 +138,17 @@ export function Inspector(props: {
 }) {
   const { node } = props;
   const [id, setId] = useState(node.id);
-  const [kind, setKind] = useState(node.kind);
+  const [subject, setSubject] = useState(subjectOf(node.kind));
   const [err, setErr] = useState<string | null>(null);
   useEffect(() => {
     setId(node.id);
-    setKind(node.kind);
+    setSubject(subjectOf(node.kind));
     setErr(null);
   }, [node.id, node.kind]);
+  const base = baseKind(node.kind);
   const literalPins = props.pins.inputs.filter((p) => p.type !== 'exec' && !props.linked.includes(p.name));
   const propDefs = props.info?.properties ?? [];
+  const textSubject = base === 'expr' || base === 'event custom' || base === 'event.send';
   return (
     <div className="inspector" data-testid="inspector">
       <h3>Node</h3>
@@ -116,16 +163,32 @@ export function Inspector(props: {
         />
       </label>
       {err && <div className="error-text">{err}</div>}
-      <label className="field">
-        <span>kind</span>
-        <input
-          data-field="kind"
-          value={kind}
-          onChange={(e) => setKind(e.target.value)}
-          onBlur={() => kind.trim() && kind !== node.kind && props.onKind(kind.trim())}
-          onKeyDown={(e) => e.key === 'Enter' && kind.trim() && kind !== node.kind && props.onKind(kind.trim())}
-        />
-      </label>
+      <KindPicker node={node} model={props.model} palette={props.palette} onKind={props.onKind} />
+      {(base === 'var.get' || base === 'var.set') && (
+        <label className="field">
+          <span>variable</span>
+          <select data-field="variable" value={subjectOf(node.kind)} onChange={(e) => props.onKind(`${base} ${e.target.value}`)}>
+            {!props.model.vars.some((v) => v.name === subjectOf(node.kind)) && <option>{subjectOf(node.kind)}</option>}
+            {props.model.vars.map((v) => (
+              <option key={v.name} value={v.name}>
+                {v.name}: {v.type}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {textSubject && (
+        <label className="field">
+          <span>{base === 'expr' ? 'expression' : 'event'}</span>
+          <input
+            data-field="subject"
+            value={subject}
+            onChange={(e) => setSubject(e.target.value)}
+            onBlur={() => commitSubject()}
+            onKeyDown={(e) => e.key === 'Enter' && commitSubject()}
+          />
+        </label>
+      )}
       {propDefs.map((p) => (
         <LitField
           key={`p-${p.name}`}
@@ -157,14 +220,24 @@ export function Inspector(props: {
       {props.diagnostics.map((d, i) => (
         <div key={i} className={`diag ${d.severity}`}>
           {d.code}: {d.message}
+          {d.notes?.map((n, j) => (
+            <div key={j} className="diag-note">
+              {n}
+            </div>
+          ))}
         </div>
       ))}
       <button onClick={props.onDelete} className="danger">
-        Delete node
+        Delete
       </button>
-      <div className="hint">{baseKind(node.kind)}</div>
+      <div className="hint">{node.kind}</div>
     </div>
   );
+  function commitSubject() {
+    const sub = subject.trim();
+    if (!sub || sub === subjectOf(node.kind)) return;
+    props.onKind(base === 'event custom' ? `event ${sub}` : `${base} ${sub}`);
+  }
 }
 
 export function Variables(props: {
@@ -248,9 +321,15 @@ export function Problems(props: { diagnostics: Diagnostic[]; onSelect: (node: st
           onClick={() => d.node && props.onSelect(d.node)}
         >
           <span className="code">{d.code}</span> {d.message}
-          <span className="where">
-            {d.node ? ` · ${d.node}` : ''} · line {d.line}
+          <span className="where" data-problem-where={`${d.file}:${d.line}:${d.column}`}>
+            {d.node ? ` · ${d.node}` : ''} · {d.file}:{d.line}:{d.column}
           </span>
+          {(d.notes ?? []).map((n, j) => (
+            <div key={j} className="diag-note" data-problem-note>
+              {n}
+            </div>
+          ))}
+          {typeof (d as { help?: unknown }).help === 'string' && <div className="diag-note help">help: {String((d as { help?: unknown }).help)}</div>}
         </div>
       ))}
     </div>

@@ -38,22 +38,38 @@ export interface ModelLink {
   to: string;
   [k: string]: unknown;
 }
+/** A comment box (`box "Title" at (x, y) size (w, h) { color = "#RRGGBB" }`): layout only. */
+export interface ModelBox {
+  title: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  color?: string | null;
+  comment?: string;
+  line_comment?: string | null;
+  [k: string]: unknown;
+}
 export interface Model {
   graph: string;
   vars: ModelVar[];
   nodes: ModelNode[];
   links: ModelLink[];
+  boxes?: ModelBox[];
   [k: string]: unknown;
 }
 
 export interface Pin {
   name: string;
   type: string;
+  description?: string;
+  default?: string;
 }
 export interface PaletteEntry {
   kind: string;
   name: string;
   category: string;
+  description?: string;
   inputs: Pin[];
   outputs: Pin[];
 }
@@ -88,6 +104,8 @@ export interface CheckDoc {
   diagnostics: Diagnostic[];
   source: string;
   pins: PinMap;
+  /** The text read as a model (when it parses). */
+  model?: Model | null;
 }
 export interface Catalog {
   events: { id: string; name: string; sequence_name: string; file: string }[];
@@ -103,6 +121,16 @@ export interface Executed {
 export interface RunDoc {
   records: Record<string, unknown>[];
   executed: Executed[][];
+  /** Parallel to `executed` (when the server gives them): each invocation's values. */
+  values?: RunValuesDoc[][];
+  notice?: string;
+}
+export interface RunValuesDoc {
+  graph: string;
+  entity: string | null;
+  nodes: Record<string, { inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }>;
+  vars_before?: Record<string, unknown>;
+  vars_after?: Record<string, unknown>;
 }
 
 export const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -139,10 +167,35 @@ export class ApiError extends Error {
   }
 }
 
+/** Told when a request waits for the server (`503` with `Retry-After`): the text to show,
+ * then null when the retry has answered. */
+export let onBusy: (text: string | null) => void = () => {};
+export function setOnBusy(f: (text: string | null) => void) {
+  onBusy = f;
+}
+
+/** Longest `Retry-After` the page waits for before its one retry (seconds). */
+const MAX_RETRY_AFTER = 10;
+
 async function call<T>(method: string, url: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { 'X-Sinew-Token': token };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const r = await fetch(url, { method, headers, body: body === undefined ? undefined : toJson(body) });
+  const payload = body === undefined ? undefined : toJson(body);
+  let r = await fetch(url, { method, headers, body: payload });
+  // The studio answers 503 with `Retry-After` when its heavy requests are all in use: say so
+  // and retry once after the delay it asks for.
+  const after = r.status === 503 ? Number(r.headers.get('Retry-After')) : NaN;
+  if (Number.isFinite(after) && after >= 0) {
+    await r.text().catch(() => '');
+    const secs = Math.min(after, MAX_RETRY_AFTER);
+    onBusy(`The studio is busy; retrying in ${secs} s…`);
+    try {
+      await new Promise((ok) => setTimeout(ok, secs * 1000));
+      r = await fetch(url, { method, headers, body: payload });
+    } finally {
+      onBusy(null);
+    }
+  }
   const text = await r.text();
   let data: Record<string, unknown> = {};
   try {
@@ -172,5 +225,7 @@ export const api = {
       { base, model },
     ),
   run: (scene: string, ticks: number) => call<RunDoc>('POST', '/api/run', { scene, ticks }),
+  /** Reads `.bpg` text as a model (pasted text): the server parses, the page never does. */
+  parse: (source: string) => call<CheckDoc>('POST', '/api/check', { path: null, source }),
   svgUrl: (path: string) => `/api/graph.svg?path=${q(path)}`,
 };

@@ -31,35 +31,18 @@ export interface Vocabulary {
   kinds: Map<string, KindInfo>;
 }
 
-/** A node's pins: the compiler's resolution when it is current for this kind, else the
- * palette's static form expanded with what the page knows (variable types, sequence count). */
-export function pinsOf(
-  node: ModelNode,
-  model: Model,
-  vocab: Vocabulary,
-  resolved: PinMap,
-  resolvedKinds: Record<string, string>,
-): NodePins {
+/** A node's pins as the server typed them: the compiler's resolution from the last check when
+ * it is for this kind, else the palette's form of the kind (`var` for a type the check will
+ * tell). The page never resolves pins itself. */
+export function pinsOf(node: ModelNode, vocab: Vocabulary, resolved: PinMap, resolvedKinds: Record<string, string>): NodePins {
   const r = resolved[node.id];
   if (r && resolvedKinds[node.id] === node.kind) return r;
-  const base = baseKind(node.kind);
-  const entry = vocab.palette.get(base);
-  if (!entry) return { inputs: [], outputs: [] };
-  let inputs = entry.inputs.map((p) => ({ ...p }));
-  let outputs = entry.outputs.map((p) => ({ ...p }));
-  if (base === 'var.get' || base === 'var.set') {
-    const v = model.vars.find((x) => x.name === subjectOf(node.kind));
-    const t = v ? v.type : 'var';
-    inputs = inputs.map((p) => (p.type === 'var' ? { ...p, type: t } : p));
-    outputs = outputs.map((p) => (p.type === 'var' ? { ...p, type: t } : p));
-  }
-  if (base === 'flow.sequence') {
-    const c = Number(node.props.count ?? 2);
-    const n = Number.isFinite(c) ? Math.max(1, Math.min(64, Math.trunc(c))) : 2;
-    outputs = Array.from({ length: n }, (_, i) => ({ name: `then_${i}`, type: 'exec' }));
-  }
-  return { inputs, outputs };
+  const entry = vocab.palette.get(baseKind(node.kind));
+  if (!entry) return EMPTY_PINS;
+  return { inputs: entry.inputs, outputs: entry.outputs };
 }
+
+export const EMPTY_PINS: NodePins = { inputs: [], outputs: [] };
 
 export function familyOf(kind: string, vocab: Vocabulary): string {
   if (kind.startsWith('event ')) return 'event';
@@ -189,11 +172,10 @@ export function litText(v: Lit | undefined): string {
   return String(v);
 }
 
-export function cloneModel(m: Model): Model {
-  return {
-    ...m,
-    vars: m.vars.map((v) => ({ ...v })),
-    nodes: m.nodes.map((n) => ({ ...n, props: { ...n.props } })),
-    links: m.links.map((l) => ({ ...l })),
-  };
+/** An asset's path as people read it: relative to the assets folder when the path names one
+ * (the catalog gives paths as the server was started with them). */
+export function shortFile(f: string): string {
+  const i = f.lastIndexOf('/assets/');
+  if (i >= 0) return f.slice(i + 8);
+  return f.startsWith('assets/') ? f.slice(7) : f;
 }

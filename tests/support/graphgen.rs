@@ -530,7 +530,8 @@ impl Gen<'_> {
                 (format!("{n}.enter"), Some(format!("{n}.exit")))
             }
             9 => {
-                let n = match self.pick(6) {
+                let n = match self.pick(7) {
+                    6 => self.with_inputs("anim.set_speed", &[("speed", Float)], d, Vec::new()),
                     5 => self.with_inputs(
                         "anim.play",
                         &[("clip", Str), ("at", Float)],

@@ -613,6 +613,11 @@ impl<'g> Run<'_, 'g> {
                     self.host.command(AnimCommand::SetLayerWeight(layer, w));
                     self.r.follow(n, "then")
                 }
+                (_, "anim.set_speed", _) => {
+                    let speed = as_float(&self.input(n, "speed")?);
+                    self.host.command(AnimCommand::SetSpeed(speed));
+                    self.r.follow(n, "then")
+                }
                 (_, "debug.log", _) => {
                     let m = as_str(&self.input(n, "message")?);
                     self.host.log(&m);

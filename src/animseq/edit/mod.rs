@@ -120,6 +120,8 @@ pub struct Edited {
     pub seq: AnimSeq,
     /// Its declared format (raised from the file's only when the data needs it).
     pub format: u32,
+    /// The warnings of the text read back (no errors: those refuse the batch).
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// One marker of the edited list: where it came from and which fields the batch changed.
@@ -595,6 +597,7 @@ pub fn apply_edits(src: &SourceFile, edits: &[ClipEdit]) -> Result<Edited, EditE
             text: file.text().to_string(),
             seq: s,
             format,
+            diagnostics: back.diagnostics,
         }),
         _ => Err(lost("it reads back with different data")),
     }

@@ -37,7 +37,8 @@ pub use crate::anim::AnimCommand;
 use crate::anim::state_machine::Machine;
 use crate::anim::{Pose, RootDelta, RootMotionMode, heaviest_leaf};
 use crate::animseq::CurveValue;
-pub use clip::{Clip, ClipError, NotifyFields, field_value};
+pub use crate::runtime::trace::NotifyFields;
+pub use clip::{Clip, ClipError, field_value};
 pub use playback::PHASE_EPSILON;
 use playback::{Base, Fade, Fire, Layer, Playback, default_machine, sanitize_weight};
 pub use pose::PoseRig;
@@ -459,8 +460,13 @@ impl Animator {
                 }
             }
             AnimCommand::SetSpeed(s) => {
-                if s.is_finite() {
+                if s.is_finite() && s.abs() <= crate::scene::MAX_SPEED {
                     self.speed = s;
+                } else {
+                    self.rejected.push(format!(
+                        "speed {s} requested: the speed must be finite and within ±{}",
+                        crate::scene::MAX_SPEED
+                    ));
                 }
             }
         }

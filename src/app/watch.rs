@@ -1,9 +1,13 @@
-//! The file-system watcher behind `sinew watch`, `sinew studio` and `sinew run --watch`:
+//! The one file-system watcher (the application layer's), behind `sinew watch`, `sinew studio`
+//! and `sinew run --watch`:
 //! debounced batches of the paths that changed under the watched folders (plus the folders the
 //! scenes read from), re-armed on folders that vanish and return. `watch` and the studio hand
 //! the batches to one [`Workspace`](crate::workspace::Workspace) (`Workspace::refresh`):
 //! `watch` prints its state, the studio turns its changes into Server-Sent Events; `run
-//! --watch` reloads its scene.
+//! --watch` reloads its scene and follows the folders its load recorded reading from
+//! ([`crate::workspace::load_recorded`]). The language server has none: its client watches and
+//! sends `workspace/didChangeWatchedFiles` (`lsp.md`); `tests/boundaries.rs` keeps `notify`
+//! here (and in the Bevy plugin's `bevy/renames.rs`).
 
 use super::Ctx;
 pub use notify_debouncer_full::notify::RecursiveMode;

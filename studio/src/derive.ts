@@ -1,0 +1,245 @@
+// Selectors: what the canvas and panels draw, derived from the store. Each one recomputes
+// only when the parts of the state it reads change identity, and the per-node and per-wire
+// objects are reused while their inputs are the same (React Flow then skips them), so an edit
+// of one node rebuilds one node. No effect copies state into state, no JSON cache keys.
+import type { Diagnostic, Model, ModelNode, PaletteEntry } from './api';
+import { EMPTY_PINS, baseKind, familyOf, pinsOf, shortFile, splitRef, type NodePins } from './graph';
+import { linkId, type Pos } from './edits';
+import type { StudioState } from './store';
+import type { NodeData, SinewNode } from './NodeView';
+import type { SinewWire } from './WireView';
+import { DEFAULT_BOX_COLOR, type BoxNode } from './BoxView';
+
+/** Memoizes `f` on the identity of the values `deps` picks from the state. */
+function memo<T>(deps: (s: StudioState) => unknown[], f: (s: StudioState) => T): (s: StudioState) => T {
+  let last: unknown[] | null = null;
+  let value: T;
+  return (s) => {
+    const d = deps(s);
+    if (!last || d.length !== last.length || d.some((x, i) => x !== (last as unknown[])[i])) {
+      last = d;
+      value = f(s);
+    }
+    return value;
+  };
+}
+
+export const selectPins = memo(
+  (s) => [s.model?.nodes, s.vocab, s.pins, s.pinKinds],
+  (s) => {
+    const m = new Map<string, NodePins>();
+    for (const n of s.model?.nodes ?? []) m.set(n.id, pinsOf(n, s.vocab, s.pins, s.pinKinds));
+    return m;
+  },
+);
+
+export const selectDiagsByNode = memo(
+  (s) => [s.diags],
+  (s) => {
+    const m = new Map<string, Diagnostic[]>();
+    for (const d of s.diags) if (d.node) m.set(d.node, [...(m.get(d.node) ?? []), d]);
+    return m;
+  },
+);
+
+/** For each node that ran in the selected record: its places in the run order. */
+export const selectOrder = memo(
+  (s) => [s.executed, s.model?.graph, s.model?.nodes],
+  (s) => {
+    const m = new Map<string, number[]>();
+    const model = s.model;
+    if (!s.executed || !model) return m;
+    let i = 0;
+    for (const e of s.executed) {
+      if (e.graph !== model.graph) continue;
+      // The event node that started the handler comes first, whether or not it ran code.
+      const start = e.event ? model.nodes.find((n) => n.kind === `event ${e.event}`)?.id : undefined;
+      const seq = start && e.nodes[0] !== start ? [start, ...e.nodes] : e.nodes;
+      for (const n of seq) m.set(n, [...(m.get(n) ?? []), ++i]);
+    }
+    return m;
+  },
+);
+
+export const selectLinkedInputs = memo(
+  (s) => [s.model?.links],
+  (s) => {
+    const m = new Map<string, string[]>();
+    for (const l of s.model?.links ?? []) {
+      const [n, p] = splitRef(l.to);
+      m.set(n, [...(m.get(n) ?? []), p]);
+    }
+    return m;
+  },
+);
+
+/** Catalog events by kind (`event animseq::S.N`): the `.animseq` each comes from. */
+export const selectEventFiles = memo(
+  (s) => [s.catalog],
+  (s) => new Map((s.catalog?.events ?? []).map((e) => [`event ${e.id}`, shortFile(e.file)])),
+);
+
+/** The title people read on a node (an event's display name) and a subtitle. */
+export function titleOf(n: ModelNode, palette: Map<string, PaletteEntry>, files: Map<string, string>): { title: string; subtitle: string } {
+  if (n.kind.startsWith('event animseq::')) {
+    const e = palette.get(n.kind);
+    if (e) return { title: e.name, subtitle: files.get(n.kind) ?? n.kind };
+    return { title: n.id, subtitle: n.kind };
+  }
+  return { title: n.id, subtitle: n.kind };
+}
+
+function positionOf(n: ModelNode, layout: Map<string, Pos>): Pos {
+  return n.x !== null && n.y !== null ? { x: n.x, y: n.y } : layout.get(n.id) ?? { x: 0, y: 0 };
+}
+
+interface NodeCacheEntry {
+  inputs: unknown[];
+  data: NodeData;
+}
+
+const sameArr = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function makeNodeSelector() {
+  const dataCache = new Map<string, NodeCacheEntry>();
+  const nodeCache = new Map<string, { inputs: unknown[]; node: SinewNode }>();
+  const boxCache = new Map<string, { inputs: unknown[]; node: BoxNode }>();
+  return memo(
+    (s) => [s.model, s.vocab, s.pins, s.pinKinds, s.diags, s.executed, s.catalog, s.layout, s.selection, s.measured, s.drag],
+    (s) => {
+      const model = s.model;
+      if (!model) return [] as SinewNode[];
+      const pins = selectPins(s);
+      const diags = selectDiagsByNode(s);
+      const order = selectOrder(s);
+      const linked = selectLinkedInputs(s);
+      const files = selectEventFiles(s);
+      const seen = new Set<string>();
+      const out = model.nodes.map((n) => {
+        seen.add(n.id);
+        const p = pins.get(n.id) ?? EMPTY_PINS;
+        const d = diags.get(n.id) ?? NO_DIAGS;
+        const ex = (order.get(n.id) ?? []).join(',');
+        const li = (linked.get(n.id) ?? []).join(',');
+        const family = familyOf(n.kind, s.vocab);
+        const t = titleOf(n, s.vocab.palette, files);
+        const description = s.vocab.palette.get(n.kind)?.description ?? s.vocab.palette.get(baseKind(n.kind))?.description ?? '';
+        const inputs = [n, p, d, ex, li, family, t.title, t.subtitle, description];
+        let c = dataCache.get(n.id);
+        if (!c || !sameArr(c.inputs, inputs)) {
+          c = {
+            inputs,
+            data: {
+              id: n.id,
+              kind: n.kind,
+              title: t.title,
+              subtitle: t.subtitle,
+              description,
+              family,
+              pins: p,
+              props: n.props,
+              linkedInputs: li ? li.split(',') : [],
+              diagnostics: d,
+              executed: ex ? ex.split(',').map(Number) : [],
+              comment: n.comment ?? '',
+            },
+          };
+          dataCache.set(n.id, c);
+        }
+        const pos = s.drag?.[n.id] ?? positionOf(n, s.layout);
+        const sel = s.selection.nodes.has(n.id);
+        const meas = s.measured[n.id];
+        const ninputs = [c.data, pos.x, pos.y, sel, meas];
+        const nc = nodeCache.get(n.id);
+        if (nc && sameArr(nc.inputs, ninputs)) return nc.node;
+        const node: SinewNode = {
+          id: n.id,
+          type: n.kind === 'reroute' ? 'reroute' : 'sinew',
+          position: { x: pos.x, y: pos.y },
+          data: c.data,
+          selected: sel,
+          ...(meas ? { measured: meas } : {}),
+        } as SinewNode;
+        nodeCache.set(n.id, { inputs: ninputs, node });
+        return node;
+      });
+      for (const id of [...dataCache.keys()]) if (!seen.has(id)) dataCache.delete(id);
+      // Comment boxes first: drawn under the nodes.
+      const boxes = (model.boxes ?? []).map((b, i) => {
+        const id = boxId(i);
+        const pos = s.drag?.[id] ?? { x: b.x, y: b.y };
+        const size = s.measured[id] ?? { width: b.w, height: b.h };
+        const sel = s.selection.boxes.has(i);
+        const inputs = [b, pos.x, pos.y, size.width, size.height, sel];
+        const bc = boxCache.get(id);
+        if (bc && sameArr(bc.inputs, inputs)) return bc.node;
+        const node: BoxNode = {
+          id,
+          type: 'box',
+          position: { x: pos.x, y: pos.y },
+          data: { index: i, title: b.title, color: b.color ?? DEFAULT_BOX_COLOR },
+          width: size.width,
+          height: size.height,
+          measured: { width: size.width, height: size.height },
+          selected: sel,
+          dragHandle: '.sn-box-bar',
+        };
+        boxCache.set(id, { inputs, node });
+        return node;
+      });
+      if (boxes.length) return [...(boxes as unknown as SinewNode[]), ...out];
+      for (const id of [...nodeCache.keys()]) if (!seen.has(id)) nodeCache.delete(id);
+      return out;
+    },
+  );
+}
+const NO_DIAGS: Diagnostic[] = [];
+
+/** The canvas id of comment box `i` (boxes have no names in the format). */
+export const boxId = (i: number) => `box:${i}`;
+export const boxIndex = (id: string) => (id.startsWith('box:') ? Number(id.slice(4)) : -1);
+
+export const selectRfNodes = makeNodeSelector();
+
+function makeEdgeSelector() {
+  const cache = new Map<string, { inputs: unknown[]; edge: SinewWire }>();
+  return memo(
+    (s) => [s.model?.links, s.model?.nodes, s.vocab, s.pins, s.pinKinds, s.executed, s.selection],
+    (s) => {
+      const model = s.model;
+      if (!model) return [] as SinewWire[];
+      const pins = selectPins(s);
+      const ran = selectOrder(s);
+      return model.links.map((l) => {
+        const [a, ap] = splitRef(l.from);
+        const [b, bp] = splitRef(l.to);
+        const t = pins.get(a)?.outputs.find((p) => p.name === ap)?.type ?? 'var';
+        const id = linkId(l);
+        const executed = ran.has(a) && ran.has(b);
+        const sel = s.selection.links.has(id);
+        const inputs = [l, t, executed, sel];
+        const c = cache.get(id);
+        if (c && sameArr(c.inputs, inputs)) return c.edge;
+        const edge: SinewWire = {
+          id,
+          source: a,
+          sourceHandle: ap,
+          target: b,
+          targetHandle: bp,
+          type: 'wire',
+          selected: sel,
+          data: { type: t, link: id, executed },
+        };
+        cache.set(id, { inputs, edge });
+        return edge;
+      });
+    },
+  );
+}
+
+export const selectRfEdges = makeEdgeSelector();
+
+/** Nodes whose position the page must choose (no `at`): laid out once per model shape. */
+export function unplaced(m: Model | null, layout: Map<string, Pos>): boolean {
+  return !!m && m.nodes.some((n) => (n.x === null || n.y === null) && !layout.has(n.id));
+}
