@@ -113,7 +113,7 @@ pub(super) fn set_scene_vars(world: &mut World, entity: Entity, vars: Vec<(usize
 pub(super) fn game_returns(
     def: &EntityDef,
     entities: &[Entity],
-) -> Result<crate::runtime::GameReturns, SpawnError> {
+) -> Result<crate::runtime::game_nodes::GameReturns, SpawnError> {
     let mut out = Vec::with_capacity(def.returns.len());
     for r in &def.returns {
         let mut outputs = Vec::with_capacity(r.outputs.len());
@@ -122,5 +122,5 @@ pub(super) fn game_returns(
         }
         out.push((r.kind.clone(), outputs));
     }
-    Ok(crate::runtime::GameReturns(out))
+    Ok(crate::runtime::game_nodes::GameReturns(out))
 }
