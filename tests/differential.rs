@@ -161,6 +161,7 @@ impl Host for RecHost {
     /// float argument fails the call.
     fn game(
         &mut self,
+        _node: &str,
         import: &sinew::bytecode::Import,
         args: &[Value],
         outputs: &mut Vec<Value>,

@@ -350,6 +350,11 @@ codes! {
         E0571 E_SEND_UNKNOWN_FIELD "a scene's `Send` gives a payload field the custom event does not declare";
         /// A scene's `Send` gives a payload field a value of another type than the field's.
         E0572 E_SEND_FIELD_TYPE "a scene's `Send` gives a payload field a value of the wrong type";
+        /// A scene entity's `returns` names a game node its graphs do not call, or an output
+        /// the node does not declare (`project`, naming the choices).
+        E0573 E_RETURNS_UNKNOWN "a scene's `returns` names a game node or output its entity's graphs do not have";
+        /// A scene entity's `returns` gives an output a value of another type than the output's.
+        E0574 E_RETURNS_TYPE "a scene's `returns` gives a game node output a value of the wrong type";
         /// Retired (the full animator supports every feature); kept registered so the code is not
         /// reused. Formerly: a full-runtime feature the minimal animator ignored.
         W0550 W_SCENE_UNSUPPORTED "retired: the minimal animator ignored a full-runtime feature";

@@ -213,6 +213,10 @@ fn family(n: &Node, kind: Option<&NodeKind>) -> Family {
     if path == crate::graph::reroute::KIND && n.subject().is_none() {
         return Family::Reroute;
     }
+    // A game node (`game.*`, declared in a `.nodes.ron`): the game's function.
+    if path.starts_with("game.") && kind.is_none() {
+        return Family::Function;
+    }
     let Some(k) = kind else {
         return Family::Unknown;
     };
@@ -261,6 +265,7 @@ fn titles(n: &Node, kind: Option<&NodeKind>) -> (String, String) {
             sub("event.send"),
         ),
         (_, Some(k)) => (k.name.to_string(), sub(k.kind)),
+        (p, None) if p.starts_with("game.") => (n.kind.clone(), sub("game node")),
         (_, None) => (n.kind.clone(), sub("unknown kind")),
     }
 }

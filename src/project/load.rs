@@ -50,6 +50,7 @@ pub const PASSES: &[Pass] = &[
     super::names::animator_names,
     super::vars::graph_vars,
     super::vars::send_payloads,
+    super::vars::game_returns,
     imported_models,
     skeleton_signatures,
 ];

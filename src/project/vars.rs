@@ -49,6 +49,63 @@ pub(super) fn graph_vars(input: &PassInput<'_>) -> Vec<Diagnostic> {
     out
 }
 
+/// `E0573` / `E0574`: each entity's `returns` against the game nodes its graphs call (their
+/// modules' import tables): a kind none of them calls, an output the node does not declare, a
+/// value of another type — each naming the choices.
+pub(super) fn game_returns(input: &PassInput<'_>) -> Vec<Diagnostic> {
+    use crate::scene::{E_RETURNS_TYPE, E_RETURNS_UNKNOWN};
+    let mut out = Vec::new();
+    for e in input.def.entities.iter().filter(|e| !e.returns.is_empty()) {
+        let imports: Vec<&crate::bytecode::Import> = e
+            .graphs
+            .iter()
+            .filter_map(|g| input.assets.graphs.get(&g.path.path))
+            .flat_map(|m| &m.module().imports)
+            .collect();
+        for r in &e.returns {
+            let Some(imp) = imports.iter().find(|i| i.kind == r.kind) else {
+                let mut kinds: Vec<&str> = imports.iter().map(|i| i.kind.as_str()).collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                let mut d = Diagnostic::error(
+                    E_RETURNS_UNKNOWN,
+                    format!(
+                        "the graphs of entity `{}` call no game node `{}`",
+                        short(&e.name),
+                        short(&r.kind)
+                    ),
+                )
+                .at(input.scene, r.kind_span);
+                if let Some(s) = closest(&r.kind, kinds.iter().copied()) {
+                    d = d.with_note(format!("did you mean `{s}`?"));
+                }
+                d = d.with_note(if kinds.is_empty() {
+                    "they call no game nodes".to_string()
+                } else {
+                    format!("they call: {}", kinds.join(", "))
+                });
+                out.push(d);
+                continue;
+            };
+            let decls: Vec<(&str, Type)> = imp
+                .outputs
+                .iter()
+                .map(|(n, t, _)| (n.as_str(), *t))
+                .collect();
+            let owner = Owner {
+                unknown: E_RETURNS_UNKNOWN,
+                wrong_type: E_RETURNS_TYPE,
+                of: format!("game node `{}`", short(&r.kind)),
+                noun: "output",
+                nouns: "outputs",
+                empty: "it declares no outputs".into(),
+            };
+            owner.check(input, &r.outputs, &decls, &mut out);
+        }
+    }
+    out
+}
+
 /// `E0571` / `E0572`: the payload values of every `Send(target, "custom::NAME", {…})` against
 /// the payload the scene's graphs agree on for that event (`compile::payload::agreed`).
 pub(super) fn send_payloads(input: &PassInput<'_>) -> Vec<Diagnostic> {

@@ -211,6 +211,12 @@ pub enum AttachError {
     /// Interning an identity failed.
     #[error(transparent)]
     Hub(#[from] super::hub::HubError),
+    /// A graph calls a game node the world's [`GameNodes`](super::GameNodes) does not bind
+    /// (a game never runs a graph whose calls go nowhere).
+    #[error(
+        "graph `{graph}` calls game node `{kind}`, which the game does not bind (bind it with `GameNodes::bind`)"
+    )]
+    Unbound { graph: String, kind: String },
 }
 
 /// Attaches `modules` (in order: instance `i` = `modules[i]`) to `entity`: subscribes every
@@ -226,6 +232,14 @@ pub fn attach_graphs(
     }
     if world.get::<Graphs>(entity).is_some() || world.get::<GraphInstances>(entity).is_some() {
         return Err(AttachError::AlreadyAttached);
+    }
+    for m in modules {
+        if let Some(kind) = super::game_nodes::unbound(world, &m.module().imports) {
+            return Err(AttachError::Unbound {
+                graph: m.module().name.clone(),
+                kind,
+            });
+        }
     }
     let Some(mut hub) = world.get_resource_mut::<EventHub>() else {
         return Err(AttachError::NoHub);
@@ -591,6 +605,24 @@ impl Host for WorldHost<'_> {
 
     fn curve(&mut self, name: &str) -> f64 {
         self.animator().map_or(0.0, |a| a.curve(name))
+    }
+
+    fn game(
+        &mut self,
+        node: &str,
+        import: &crate::bytecode::Import,
+        args: &[Value],
+        outputs: &mut Vec<Value>,
+    ) -> Result<(), String> {
+        super::game_nodes::call(
+            self.world,
+            self.entity,
+            self.graph,
+            node,
+            import,
+            args,
+            outputs,
+        )
     }
 
     fn send(&mut self, event: &str, target: Option<u64>, payload: &[Value]) {

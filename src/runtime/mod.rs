@@ -10,6 +10,7 @@
 //! [`EventHub::publisher`]. No file I/O happens here.
 
 pub mod animator;
+pub mod game_nodes;
 pub mod hub;
 pub mod instance;
 pub mod notify;
@@ -22,6 +23,7 @@ pub mod time;
 pub mod trace;
 
 pub use animator::{AnimCommand, Animator, AnimatorOutput, Clip, animate};
+pub use game_nodes::{GameCall, GameNodeError, GameNodeFn, GameNodes, GameReturns};
 pub use hub::{
     Channel, Continuation, DEFAULT_FLUSH_DELIVERIES, DEFAULT_QUEUE_LIMIT, Delivery, Dispatch,
     Dispatcher, Event, EventHub, EventId, FlushLimit, FlushReport, GraphInstances, HubError,

@@ -284,6 +284,29 @@ pub fn record_json(spawned: &Spawned, r: &TraceRecord) -> Value {
             m.insert("graph".into(), json!(&**graph));
             m.insert("message".into(), json!(message));
         }
+        TraceKind::Call {
+            entity,
+            graph,
+            node,
+            call,
+            inputs,
+            outputs,
+        } => {
+            m.insert("kind".into(), json!("call"));
+            m.insert("entity".into(), name_of(spawned, *entity));
+            m.insert("graph".into(), json!(&**graph));
+            m.insert("node".into(), json!(node));
+            m.insert("call".into(), json!(&**call));
+            let values = |vs: &[(std::sync::Arc<str>, VmValue)]| {
+                Value::Object(
+                    vs.iter()
+                        .map(|(k, v)| (k.to_string(), value_json(spawned, v)))
+                        .collect(),
+                )
+            };
+            m.insert("inputs".into(), values(inputs));
+            m.insert("outputs".into(), values(outputs));
+        }
         TraceKind::State { entity, from, to } => {
             m.insert("kind".into(), json!("state"));
             m.insert("entity".into(), name_of(spawned, *entity));
@@ -403,6 +426,18 @@ pub fn record_human(
             Escaped(graph),
             Escaped(message)
         ),
+        TraceKind::Call {
+            entity,
+            call,
+            inputs,
+            ..
+        } => {
+            let mut args = String::new();
+            for (k, v) in inputs {
+                args.push_str(&format!("  {} = {}", Escaped(k), value_json(spawned, v)));
+            }
+            format!("{head} call    {}  {}{args}", who(entity), Escaped(call))
+        }
         TraceKind::State { entity, from, to } => {
             format!(
                 "{head} state   {}  {} -> {}",

@@ -62,6 +62,21 @@ pub enum TraceKind {
         /// The message.
         message: String,
     },
+    /// A game node call (`bridge.md` §1): inputs in declaration order, the outputs it returned.
+    Call {
+        /// The entity the graph runs on.
+        entity: Entity,
+        /// The graph's name.
+        graph: Arc<str>,
+        /// The graph node that called.
+        node: String,
+        /// The game node kind (`game.play_sound`).
+        call: Arc<str>,
+        /// (name, value) per input.
+        inputs: Vec<(Arc<str>, super::hub::Value)>,
+        /// (name, value) per output.
+        outputs: Vec<(Arc<str>, super::hub::Value)>,
+    },
     /// A state machine changed state.
     State {
         /// The animated entity.

@@ -107,6 +107,17 @@ pub struct EntityDef {
     pub graphs: Vec<GraphRef>,
     /// Initial position.
     pub position: [f32; 3],
+    /// What the headless recorder returns for game nodes this entity's graphs call, per kind
+    /// (`returns: {"game.health": {"value": Float(25.0)}}`, `bridge.md`).
+    pub returns: Vec<GameReturnsDef>,
+}
+
+/// One `returns` entry: a game node kind and the outputs it returns instead of its defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameReturnsDef {
+    pub kind: String,
+    pub kind_span: Span,
+    pub outputs: Vec<VarSetting>,
 }
 
 /// One graph attached to an entity: `"b.bpg"` or `("b.bpg", vars: {"victim": Entity("dummy")})`.

@@ -500,7 +500,11 @@ impl<'g> Run<'_, 'g> {
                         args.push(self.input(n, pin)?);
                     }
                     let mut outs = Vec::new();
-                    if self.host.game(imp, &args, &mut outs).is_err() {
+                    if self
+                        .host
+                        .game(&self.node(n).name.clone(), imp, &args, &mut outs)
+                        .is_err()
+                    {
                         return Err(self.err(n, ErrorKind::Game));
                     }
                     for ((pin, _, _), v) in imp.outputs.iter().zip(outs) {
@@ -790,7 +794,11 @@ impl<'g> Run<'_, 'g> {
         if let Op::Game(imp) = &node.op {
             // A pure game node: called once per use, its outputs in declaration order.
             let mut outs = Vec::new();
-            if self.host.game(imp, &args, &mut outs).is_err() {
+            if self
+                .host
+                .game(&self.node(n).name.clone(), imp, &args, &mut outs)
+                .is_err()
+            {
                 let defaults: Vec<Value> =
                     imp.outputs.iter().map(|o| default_value(o.1, 0)).collect();
                 return match &mut self.lenient {

@@ -162,6 +162,16 @@ pub fn spawn_into(
                 })
                 .collect::<Result<Vec<_>, _>>()?;
         vars.push(values::scene_vars(def, &mods, entities)?);
+        // Before anything is spawned: a game never runs a graph whose calls go nowhere.
+        for m in &mods {
+            if let Some(kind) = super::game_nodes::unbound(world, &m.module().imports) {
+                return Err(SpawnError(format!(
+                    "entity `{}`: graph `{}` calls game node `{kind}`, which the game does not bind (bind it with `GameNodes::bind`)",
+                    def.name,
+                    m.module().name
+                )));
+            }
+        }
         modules.push(mods);
     }
     if scene.actions.iter().any(|a| a.entity >= entities.len()) {
@@ -187,6 +197,10 @@ pub fn spawn_into(
         }
         if !vars.is_empty() {
             values::set_scene_vars(world, entity, vars);
+        }
+        if !def.returns.is_empty() {
+            let r = values::game_returns(def, entities)?;
+            world.entity_mut(entity).insert(r);
         }
     }
     let mut actions = world.remove_resource::<SceneActions>().unwrap_or_default();

@@ -108,3 +108,19 @@ pub(super) fn set_scene_vars(world: &mut World, entity: Entity, vars: Vec<(usize
         }
     }
 }
+
+/// A scene entity's `returns` as the headless recorder reads them.
+pub(super) fn game_returns(
+    def: &EntityDef,
+    entities: &[Entity],
+) -> Result<crate::runtime::game_nodes::GameReturns, SpawnError> {
+    let mut out = Vec::with_capacity(def.returns.len());
+    for r in &def.returns {
+        let mut outputs = Vec::with_capacity(r.outputs.len());
+        for o in &r.outputs {
+            outputs.push((o.name.clone(), value_of(&o.value, entities)?));
+        }
+        out.push((r.kind.clone(), outputs));
+    }
+    Ok(crate::runtime::game_nodes::GameReturns(out))
+}

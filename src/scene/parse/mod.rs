@@ -13,6 +13,7 @@ use crate::types::Type;
 
 mod actions;
 mod graphs;
+mod returns;
 
 pub use actions::{action_forms, action_names};
 
@@ -38,7 +39,7 @@ pub fn parse_bytes(name: &str, bytes: &[u8]) -> Parsed {
 }
 
 const SCENE_FIELDS: &[&str] = &["seed", "entities", "actions"];
-const ENTITY_FIELDS: &[&str] = &["name", "animator", "graphs", "position"];
+const ENTITY_FIELDS: &[&str] = &["name", "animator", "graphs", "position", "returns"];
 const ANIMATOR_FIELDS: &[&str] = &[
     "skeleton",
     "clips",
@@ -311,12 +312,17 @@ impl Cx<'_> {
                 }
             }
         }
+        let returns = f
+            .get("returns")
+            .map(|r| self.returns(&r.value))
+            .unwrap_or_default();
         Some(EntityDef {
             name,
             name_span: name_v.span,
             animator,
             graphs,
             position,
+            returns,
         })
     }
 
