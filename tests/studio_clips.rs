@@ -13,8 +13,6 @@ use std::time::{Duration, Instant};
 
 #[path = "support/studio.rs"]
 mod harness;
-#[path = "support/wait.rs"]
-mod wait;
 use harness::*;
 
 const WALK: &str = "walk.animseq";
@@ -313,7 +311,7 @@ fn an_edit_changes_only_its_own_text() {
 /// Waits until `cond` holds, up to `secs` (through the one waiting helper).
 fn wait_until(secs: u64, mut cond: impl FnMut() -> bool) -> bool {
     let deadline = Instant::now() + Duration::from_secs(secs);
-    wait::wait_until(deadline, || cond().then_some(())).is_some()
+    harness::wait::wait_until(deadline, || cond().then_some(())).is_some()
 }
 
 #[test]
