@@ -43,7 +43,6 @@ pub trait EventCatalog {
 pub struct Checked {
     pub graph: ir::Graph,
     pub spans: ir::GraphSpans,
-    pub facts: check::Facts,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -59,13 +58,12 @@ pub fn check_source(src: &SourceFile, events: &dyn EventCatalog) -> Checked {
     let (graph, spans, d) = resolve::resolve(src, &file, events);
     diagnostics.extend(d);
     let clean = !diagnostics.iter().any(Diagnostic::is_error);
-    let (facts, d) = check::check(src, &graph, &spans, clean);
+    let d = check::check(src, &graph, &spans, clean);
     diagnostics.extend(d);
     crate::diag::sort(&mut diagnostics);
     Checked {
         graph,
         spans,
-        facts,
         diagnostics,
     }
 }

@@ -50,7 +50,7 @@ pub fn graph_picture(
     let model = Model::from_file(&file);
     let (graph, spans, mut diagnostics) = crate::compile::resolve::resolve(src, &file, events);
     let clean = !diagnostics.iter().any(Diagnostic::is_error);
-    let (_, d) = crate::compile::check::check(src, &graph, &spans, clean);
+    let d = crate::compile::check::check(src, &graph, &spans, clean);
     diagnostics.extend(d);
     crate::diag::sort(&mut diagnostics);
     let mut picture = view::build(&model, Some(&graph));
