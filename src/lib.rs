@@ -4,6 +4,7 @@
 
 pub mod anim;
 pub mod animseq;
+pub mod app;
 #[cfg(feature = "bevy")]
 pub mod bevy;
 pub mod bytecode;

@@ -50,6 +50,8 @@ impl fmt::Display for PinType {
 pub enum PinSpec {
     Fixed(PinType),
     Var,
+    /// The type of the wire into the node (a reroute's `in` and `out`: exec or any data type).
+    Wire,
 }
 
 impl PinSpec {
@@ -59,6 +61,7 @@ impl PinSpec {
         match self {
             PinSpec::Fixed(t) => Some(t),
             PinSpec::Var => var.map(PinType::Data),
+            PinSpec::Wire => None,
         }
     }
     /// The palette name: `exec`, a value type's name, or `var`.
@@ -66,6 +69,7 @@ impl PinSpec {
         match self {
             PinSpec::Fixed(t) => t.name(),
             PinSpec::Var => "var",
+            PinSpec::Wire => "wire",
         }
     }
 }
@@ -102,6 +106,7 @@ impl Pin {
             PinSpec::Fixed(PinType::Exec) => None,
             PinSpec::Fixed(PinType::Data(t)) => Some(default_literal(t)),
             PinSpec::Var => Some(VAR_DEFAULT),
+            PinSpec::Wire => None,
         }
     }
 }
@@ -484,6 +489,8 @@ kinds! {
     AnimSetSpeed command;
     /// Writes `message` as a `log` line of the trace.
     DebugLog "debug.log", "Log", "Debug", None, Exec, [EXEC_IN, must("message", S)] => [THEN];
+    /// Passes the wire into `in` on to `out` unchanged (exec or any data type, taken from that wire); layout only, it compiles to nothing.
+    Reroute "reroute", "Reroute", "Layout", None, Pure, [p("in", PinSpec::Wire)] => [p("out", PinSpec::Wire)];
 }
 
 /// Looks up a built-in kind as written after `node x =` (events: `event`, resolved by subject).
@@ -639,7 +646,7 @@ mod tests {
             vec3.break vec3.add vec3.sub vec3.scale vec3.length vec3.dot string.concat string.eq \
             string.from_int string.from_float expr entity.self event.send anim.set_state \
             anim.set_param anim.get_param anim.play_on_layer anim.stop_layer \
-            anim.set_layer_weight anim.current_state anim.curve anim.play debug.log";
+            anim.set_layer_weight anim.current_state anim.curve anim.play debug.log reroute";
         for k in spec.split_whitespace() {
             assert!(lookup(k).is_some(), "missing {k}");
         }

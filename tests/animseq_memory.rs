@@ -100,3 +100,20 @@ fn every_reader_holds_at_most_four_times_the_file() {
     assert!(migrated.is_ok(), "{migrated:?}");
     check("migrate", bytes.len(), peak);
 }
+
+/// A clip made mostly of notifies (40 tracks, 24,000 notifies): each notify becomes a published
+/// event, so the catalog must not hold the loaded sequence and its events at once.
+#[test]
+fn a_notify_heavy_clip_stays_within_four_times_too() {
+    let text = big_clip(40, 24_000);
+    let bytes = text.as_bytes();
+    assert!(bytes.len() > 4 << 20, "{}", bytes.len());
+    let (loaded, peak) = peak_of(|| sinew::animseq::load_bytes("heavy.animseq", bytes));
+    assert!(loaded.seq.is_some(), "{:?}", loaded.diagnostics.first());
+    drop(loaded);
+    check("load", bytes.len(), peak);
+    let (entry, peak) = peak_of(|| sinew::catalog::FileEntry::from_bytes("heavy.animseq", bytes));
+    assert!(entry.sequence.is_some() && entry.diagnostics.is_empty());
+    drop(entry);
+    check("catalog", bytes.len(), peak);
+}

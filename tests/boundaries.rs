@@ -34,6 +34,7 @@ const PURE: &[(&str, &[&str])] = &[
 /// Modules that own file-system access (everything else under `src/` must be in `PURE`).
 /// `bevy` (the plugin) reads through Bevy's asset reader, never `std::fs`, but walks folders.
 const IO: &[&str] = &[
+    "app",
     "cli",
     "catalog",
     "fsutil",
@@ -99,6 +100,94 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cli",
         ],
     ),
+    // Issue #25: the rows the layer rules of `docs/ARCHITECTURE.md` lacked.
+    // The leaves: the value type, the node table, the palette, the diagnostics.
+    ("types.rs", BELOW_CATALOG),
+    ("nodes.rs", BELOW_CATALOG),
+    ("nodes", BELOW_CATALOG),
+    (
+        "palette.rs",
+        &[
+            "compile",
+            "scene",
+            "project",
+            "runtime",
+            "reload",
+            "workspace",
+            "app",
+            "cli",
+            "studio",
+            "lsp",
+            "bevy",
+        ],
+    ),
+    ("diag.rs", BELOW_NODES),
+    ("diag", BELOW_NODES),
+    (
+        "fsutil",
+        &[
+            "catalog",
+            "compile",
+            "scene",
+            "project",
+            "runtime",
+            "reload",
+            "workspace",
+            "app",
+            "cli",
+            "studio",
+            "lsp",
+            "bevy",
+        ],
+    ),
+    // The services: the checked project and the application layer name no front end.
+    (
+        "workspace",
+        &["app", "reload", "cli", "studio", "lsp", "bevy"],
+    ),
+    ("app", FRONT_ENDS),
+    // The front ends are siblings: none names another (`cli` only dispatches `sinew studio`
+    // and `sinew lsp`, see `only_main_names_cli`).
+    ("studio", FRONT_ENDS),
+    ("bevy", FRONT_ENDS),
+];
+
+/// The front ends: named by nothing below them (and `cli` by nothing but `main.rs`).
+const FRONT_ENDS: &[&str] = &["cli", "studio", "lsp", "bevy"];
+
+/// What the leaves below the catalog (`types`, `nodes`) must not name.
+const BELOW_CATALOG: &[&str] = &[
+    "catalog",
+    "palette",
+    "compile",
+    "scene",
+    "project",
+    "runtime",
+    "reload",
+    "workspace",
+    "app",
+    "cli",
+    "studio",
+    "lsp",
+    "bevy",
+];
+
+/// What `diag` (named by every stage) must not name.
+const BELOW_NODES: &[&str] = &[
+    "nodes",
+    "catalog",
+    "palette",
+    "compile",
+    "scene",
+    "project",
+    "runtime",
+    "reload",
+    "workspace",
+    "app",
+    "cli",
+    "studio",
+    "lsp",
+    "bevy",
 ];
 
 /// The words that mean file-system access.
@@ -219,10 +308,11 @@ fn no_module_reaches_into_a_layer_above_it() {
         for f in files_of(module) {
             let text = code(&std::fs::read_to_string(&f).expect("source"));
             for m in *forbidden {
-                if text.contains(&format!("crate::{m}::"))
-                    || text.contains(&format!("crate::{m};"))
-                    || text.contains(&format!("crate::{m}::{{"))
-                {
+                // A module names itself freely (`crate::studio::security` in `studio`).
+                if module.trim_end_matches(".rs") == *m {
+                    continue;
+                }
+                if names(&text, m) {
                     bad.push(format!("{} uses crate::{m}", f.display()));
                 }
             }
@@ -257,33 +347,424 @@ fn every_module_is_classified_pure_or_io() {
     );
 }
 
-/// Issue #24: every recursive folder walk goes through `fsutil::walk` (one rule for links,
-/// loops, names that are not UTF-8, depth and order). Outside `fsutil`, `read_dir` is allowed only
-/// where one folder is listed, not walked: a new walker elsewhere fails here.
+/// Issues #24 and #25: `fsutil` is the one reader (`read_input`, bounded), the one walker
+/// (`walk`) and the one folder listing (`list`). Outside `fsutil`, no source reads a file or
+/// lists a folder itself: a second reader or walker fails here.
+const READ_WORDS: &[&str] = &["read_dir(", "fs::read", "File::open"];
+
+/// The reading words in `code` (see [`READ_WORDS`]).
+fn reads(code: &str) -> Vec<&'static str> {
+    READ_WORDS
+        .iter()
+        .copied()
+        .filter(|w| code.contains(w))
+        .collect()
+}
+
 #[test]
-fn folders_are_walked_only_through_fsutil() {
-    const LISTINGS: &[&str] = &[
-        // `Source::list` / `folders`: the entries of one folder a scene names.
-        "src/project/fs.rs",
-        // The generated folder's manifests and one output folder's stale files.
-        "src/cli/import.rs",
-    ];
+fn files_are_read_and_folders_listed_only_through_fsutil() {
     let mut files = Vec::new();
     rust_files(Path::new("src"), &mut files);
     let mut offenders = Vec::new();
     for f in files {
         let rel = f.to_string_lossy().replace('\\', "/");
-        if rel.starts_with("src/fsutil/") || LISTINGS.contains(&rel.as_str()) {
+        if rel.starts_with("src/fsutil/") {
             continue;
         }
         let text = std::fs::read_to_string(&f).expect("source");
         // `read_dir(`: std's (Bevy's `AssetReader::read_directory` is not the file system).
-        if code(&text).contains("read_dir(") {
-            offenders.push(rel);
+        for w in reads(&code(&text)) {
+            offenders.push(format!("{rel}: {w}"));
         }
     }
     assert!(
         offenders.is_empty(),
-        "walk these through fsutil::walk: {offenders:?}"
+        "read through fsutil::read_input, walk through fsutil::walk, list through \
+         fsutil::list:\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_reader_rule_finds_readers() {
+    // Not vacuous: the words are found where they are used, and not in comments.
+    for f in ["src/fsutil/list.rs", "src/fsutil/walk.rs"] {
+        let text = std::fs::read_to_string(f).expect("source");
+        assert!(!reads(&code(&text)).is_empty(), "{f}");
+    }
+    assert_eq!(reads("let b = std::fs::read(p)?;"), ["fs::read"]);
+    assert_eq!(reads("let t = fs::read_to_string(p)?;"), ["fs::read"]);
+    assert_eq!(reads("File::open(p)"), ["File::open"]);
+    assert_eq!(reads("for e in read_dir(p) {}"), ["read_dir("]);
+    assert!(reads("reader.read_directory(&p).await").is_empty());
+    assert!(reads(&code("// std::fs::read in a comment\nlet x = 1;")).is_empty());
+}
+
+/// Whether `code` names `crate::{module}` (a path, a `use`, or a `use` group).
+fn names(code: &str, module: &str) -> bool {
+    code.contains(&format!("crate::{module}::"))
+        || code.contains(&format!("crate::{module};"))
+        || code.contains(&format!("crate::{module}::{{"))
+}
+
+/// Issue #25: `cli` and `studio` are sibling front ends; only `src/main.rs` names `cli` (the
+/// `cli` module names itself; `lib.rs` declares it), and nothing but `bevy` names `bevy`.
+#[test]
+fn only_main_names_cli_and_nothing_names_bevy() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        if !rel.starts_with("src/cli/") && rel != "src/main.rs" && names(&text, "cli") {
+            bad.push(format!("{rel} names cli"));
+        }
+        if !rel.starts_with("src/bevy/") && names(&text, "bevy") {
+            bad.push(format!("{rel} names bevy"));
+        }
+        if rel == "src/main.rs" {
+            assert!(text.contains("sinew::cli"), "main.rs dispatches to cli");
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "front ends named from below:\n{}",
+        bad.join("\n")
+    );
+    assert!(names("use crate::cli::Ctx;", "cli"));
+    assert!(names("crate::cli::{Ctx, OK}", "cli"));
+    assert!(!names("crate::client::x", "cli"));
+}
+
+/// Whether `code` uses the `notify` crate: `notify_debouncer_full` (which re-exports it) or one
+/// of the crate's own items (never Sinew's `runtime::notify` step, whose path looks alike).
+fn uses_notify(code: &str) -> bool {
+    const CRATE_ITEMS: &[&str] = &[
+        "notify_debouncer_full",
+        "notify::Watcher",
+        "notify::RecommendedWatcher",
+        "notify::RecursiveMode",
+        "notify::EventKind",
+        "notify::Event",
+        "notify::Config",
+        "notify::{",
+    ];
+    CRATE_ITEMS.iter().any(|w| code.contains(w))
+}
+
+/// Issue #25: one file watcher. Only `app::watch` (and the Bevy plugin's watching of its asset
+/// folder, `bevy/renames.rs`) uses `notify`.
+#[test]
+fn only_app_watch_uses_notify() {
+    const WATCHERS: &[&str] = &["src/app/watch.rs", "src/bevy/renames.rs"];
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        if uses_notify(&text) && !WATCHERS.contains(&rel.as_str()) {
+            bad.push(rel);
+        }
+    }
+    assert!(bad.is_empty(), "watch through crate::app::watch: {bad:?}");
+    for w in WATCHERS {
+        let text = code(&std::fs::read_to_string(w).expect("source"));
+        assert!(uses_notify(&text), "{w}");
+    }
+    assert!(uses_notify("use notify::Event;"));
+    assert!(!uses_notify("crate::runtime::notify::publish_notifies"));
+    assert!(!uses_notify("pub use notify::publish_notifies;"));
+}
+
+/// `docs/ARCHITECTURE.md` ("One decoder"): every RON format a scene loads decodes through
+/// `ron_span::Decoder`; serde's `ron` reads only the two import files not moved to it yet (the
+/// generated manifest, `AnimManifest::from_ron`, and the `.meta` sidecar). A third fails here.
+#[test]
+fn serde_ron_reads_only_manifests_and_sidecars() {
+    const SERDE_RON: &[&str] = &["src/import/manifest.rs", "src/import/identity.rs"];
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        let reads = text.contains("ron::from_str") || text.contains("ron::de::");
+        if reads && !SERDE_RON.contains(&rel.as_str()) {
+            bad.push(rel);
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "decode RON through ron_span::Decoder: {bad:?}"
+    );
+}
+
+/// `docs/ARCHITECTURE.md`'s test list is complete: it names every file of `tests/`.
+#[test]
+fn the_architecture_lists_every_test_file() {
+    let doc = std::fs::read_to_string("docs/ARCHITECTURE.md").expect("ARCHITECTURE.md");
+    let tests = &doc[doc.find("## Tests").expect("a Tests section")..];
+    let mut missing = Vec::new();
+    let mut files = Vec::new();
+    rust_files(Path::new("tests"), &mut files);
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        // Top-level test targets only (helpers live in `tests/support/` and `tests/common/`).
+        if rel.matches('/').count() == 1 && !tests.contains(&format!("`{rel}`")) {
+            missing.push(rel);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "name these in docs/ARCHITECTURE.md's Tests section: {missing:?}"
+    );
+}
+
+/// Where a runtime source file sits: which `super` chain names the runtime itself.
+#[derive(Clone, Copy)]
+enum RuntimeDepth {
+    /// `src/runtime/X.rs` or `src/runtime/X/mod.rs`: `super::` is the runtime.
+    Top,
+    /// `src/runtime/X/Y.rs`: `super::super::` is the runtime (`super::` is `X`).
+    Nested,
+}
+
+/// The runtime modules `code` names: `crate::runtime::M…`, or `M` reached through the `super`
+/// chain that is the runtime, including each member of a `{…}` group. `*` and `self` are no
+/// module and are skipped; anything else is reported as written (a name of the runtime's root,
+/// such as a re-export, shows up too and then matches no module).
+fn runtime_refs(code: &str, depth: RuntimeDepth) -> Vec<String> {
+    let mut prefixes = vec!["crate::runtime::"];
+    prefixes.push(match depth {
+        RuntimeDepth::Top => "super::",
+        RuntimeDepth::Nested => "super::super::",
+    });
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '*')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for prefix in prefixes {
+        for (i, _) in code.match_indices(prefix) {
+            // `super::super::x` also contains `super::x` at its second half; and a `super::`
+            // that continues a longer path (`foo::super::`) is not one.
+            let before = &code[..i];
+            if before.ends_with("::") || before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            let rest = &code[i + prefix.len()..];
+            if matches!(depth, RuntimeDepth::Nested)
+                && prefix == "super::super::"
+                && rest.starts_with("super::")
+            {
+                continue;
+            }
+            if let Some(group) = rest.strip_prefix('{') {
+                let mut level = 0usize;
+                let mut start = 0;
+                for (j, c) in group.char_indices() {
+                    match c {
+                        '{' => level += 1,
+                        '}' if level == 0 => {
+                            out.push(ident(&group[start..j]));
+                            break;
+                        }
+                        '}' => level -= 1,
+                        ',' if level == 0 => {
+                            out.push(ident(&group[start..j]));
+                            start = j + 1;
+                        }
+                        _ => {}
+                    }
+                }
+            } else {
+                out.push(ident(rest));
+            }
+        }
+    }
+    out.retain(|m| !m.is_empty() && m != "*" && m != "self");
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The runtime's import graph over its own modules (a file `X.rs` or a folder `X/` is one
+/// module; `mod.rs`, the root that re-exports everything, is not one), from each file's code
+/// outside comments and its test module.
+fn runtime_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let root = Path::new("src/runtime");
+    let mut modules = std::collections::BTreeMap::new();
+    for f in files_of("runtime") {
+        let rel = f.strip_prefix(root).expect("under src/runtime");
+        let parts: Vec<&str> = rel.iter().map(|p| p.to_str().expect("UTF-8")).collect();
+        let (module, depth) = match parts.as_slice() {
+            ["mod.rs"] => continue,
+            [file] => (file.trim_end_matches(".rs").to_string(), RuntimeDepth::Top),
+            [folder, "mod.rs"] => (folder.to_string(), RuntimeDepth::Top),
+            [folder, ..] => (folder.to_string(), RuntimeDepth::Nested),
+            [] => continue,
+        };
+        let text = code(&std::fs::read_to_string(&f).expect("source"));
+        let refs = runtime_refs(&text, depth);
+        let entry = modules
+            .entry(module.clone())
+            .or_insert_with(std::collections::BTreeSet::new);
+        entry.extend(refs.into_iter().filter(|m| *m != module));
+    }
+    modules
+}
+
+/// A cycle in `graph`, as the path that closes it, if any.
+fn find_cycle(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        done: &mut std::collections::BTreeSet<String>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_string());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, done, path) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|n| visit(n, graph, &mut done, &mut Vec::new()))
+}
+
+/// Issue #25: the runtime is layered. `time` (game time, timed queues, delays, scene actions) is
+/// a leaf; the trace owns its record types and never names the animator; `schedule` is the top
+/// (only the headless scene names it); no import circle among the runtime's modules; and every
+/// reference names a module, never the runtime root's re-exports.
+#[test]
+fn the_runtime_is_layered() {
+    // The scanner itself, on the shapes the runtime writes.
+    assert_eq!(
+        runtime_refs(
+            "use super::{hub::{A, B}, trace::{self, T}};\nuse super::*;",
+            RuntimeDepth::Top
+        ),
+        ["hub", "trace"]
+    );
+    assert_eq!(
+        runtime_refs(
+            "use super::Animator;\nuse crate::runtime::time::X;\nlet v = super::super::instance::f();",
+            RuntimeDepth::Nested
+        ),
+        ["instance", "time"]
+    );
+
+    let graph = runtime_graph();
+    let names: Vec<&String> = graph.keys().collect();
+    let mut bad = Vec::new();
+    for (module, uses) in &graph {
+        for u in uses {
+            if !graph.contains_key(u) {
+                bad.push(format!(
+                    "{module} names `{u}`, not a runtime module ({names:?})"
+                ));
+            }
+        }
+    }
+    match graph.get("time") {
+        Some(uses) if uses.is_empty() => {}
+        Some(uses) => bad.push(format!("time is not a leaf: it names {uses:?}")),
+        None => bad.push("no runtime::time module".into()),
+    }
+    let trace = graph.get("trace").cloned().unwrap_or_default();
+    for above in [
+        "animator", "instance", "notify", "scene", "schedule", "render",
+    ] {
+        if trace.contains(above) {
+            bad.push(format!("trace names {above}"));
+        }
+    }
+    for (module, uses) in &graph {
+        if uses.contains("schedule") && module != "scene" {
+            bad.push(format!(
+                "{module} names schedule (only the headless scene may)"
+            ));
+        }
+    }
+    if let Some(cycle) = find_cycle(&graph) {
+        bad.push(format!("import circle: {}", cycle.join(" → ")));
+    }
+    assert!(bad.is_empty(), "runtime layering:\n{}", bad.join("\n"));
+}
+
+/// Issue #25: tests wait for a condition through `tests/support/wait.rs` (`wait_until`,
+/// `wait_exit`: a deadline, checks, a short park between them) or a blocking read with a
+/// timeout, never by sleeping in a poll loop of their own. The sleeps left are not waits for a
+/// condition; a new `thread::sleep` fails here until it is one of them or goes through the helper.
+#[test]
+fn tests_wait_through_the_one_helper() {
+    const PAUSES: &[(&str, usize, &str)] = &[
+        (
+            "tests/bevy_plugin.rs",
+            1,
+            "paces the frames of a running App",
+        ),
+        (
+            "tests/bevy_reload.rs",
+            2,
+            "paces frames; the pause before a save's rename is the case under test",
+        ),
+        ("tests/import_cli.rs", 1, "a later modification time"),
+        (
+            "tests/studio_api.rs",
+            2,
+            "the event stream sends no ready event to wait on",
+        ),
+        (
+            "tests/support/watch.rs",
+            1,
+            "100 saves in one second are the case",
+        ),
+    ];
+    let mut files = Vec::new();
+    rust_files(Path::new("tests"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let rel = f.to_string_lossy().replace('\\', "/");
+        if rel.starts_with("tests/fixtures/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("source");
+        let n = code(&text)
+            .matches(["thread", "::sleep("].concat().as_str())
+            .count();
+        let allowed = PAUSES
+            .iter()
+            .find(|(p, _, _)| *p == rel)
+            .map_or(0, |(_, n, _)| *n);
+        if n > allowed {
+            bad.push(format!("{rel}: {n} thread::sleep (allowed {allowed})"));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "wait through tests/support/wait.rs instead:\n{}",
+        bad.join("\n")
     );
 }

@@ -4,6 +4,9 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
+#[path = "support/wait.rs"]
+mod wait;
+
 /// Runs `sinew` with `args` in `dir`; returns (status, stdout, stderr).
 fn check(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sinew"))
@@ -835,13 +838,7 @@ fn a_closed_pipe_ends_the_command_quietly() {
     assert!(first.contains("hero ready"), "{first}");
     // The reader is gone (dropped above): the run stops at its next write, quietly.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(std::time::Instant::now() < deadline, "still running");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let status = wait::wait_exit(&mut child, deadline).expect("still running");
     let mut err = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert_eq!((status.code(), err.as_str()), (Some(0), ""));

@@ -130,3 +130,31 @@ fn watch_resumes_after_a_graph_folder_is_removed_and_created_again() {
     s.logs("later", 3);
     ctrl_c(&mut s);
 }
+
+/// Issue #25: the run watches the folders its load recorded reading from (the workspace's
+/// dependencies), not a list of its own: a clip reached through `..` from the assets folder
+/// (`clips/`, neither the assets folder nor the scene's or a graph's folder) reloads when it
+/// changes. Before, its folder was never watched and the edit was never seen.
+#[test]
+fn watch_follows_a_file_reached_through_dot_dot() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path();
+    std::fs::create_dir(dir.join("assets")).expect("assets");
+    std::fs::create_dir(dir.join("clips")).expect("clips");
+    let scene = watch::SCENE.replace("\"loop.animseq\"", "\"../clips/loop.animseq\"");
+    std::fs::write(dir.join("s.scene.ron"), scene).expect("scene");
+    std::fs::write(dir.join("clips/loop.animseq"), watch::clip(1.0)).expect("clip");
+    std::fs::write(dir.join("counter.bpg"), watch::graph("hello", "int.add")).expect("graph");
+    let mut s = Session::new(Run::start(dir));
+    s.logs("hello", 3);
+    std::fs::write(dir.join("clips/loop.animseq"), watch::clip(2.0)).expect("edit");
+    let r = s.until("the clip's reload", |v| {
+        kind(v) == "reload" && v.to_string().contains("loop.animseq")
+    });
+    assert!(
+        s.seen[r].to_string().contains("clips/loop.animseq"),
+        "{}",
+        s.seen[r]
+    );
+    ctrl_c(&mut s);
+}

@@ -63,6 +63,10 @@ fn comment_count_model(m: &Model) -> usize {
             .iter()
             .map(|v| block(&v.comment) + line(&v.line_comment))
             .sum::<usize>()
+        + m.boxes
+            .iter()
+            .map(|v| block(&v.comment) + line(&v.line_comment))
+            .sum::<usize>()
         + m.nodes
             .iter()
             .map(|v| block(&v.comment) + line(&v.line_comment))

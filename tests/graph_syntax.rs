@@ -92,7 +92,7 @@ fn every_error_fixture_reports_only_syntax_codes_and_all_codes_are_covered() {
             .trim_end_matches(".bpg");
         snapshot(&format!("graph_err_{stem}"), &render(&name, &text));
     }
-    let all: Vec<String> = (1..=14).map(|i| format!("E04{i:02}")).collect();
+    let all: Vec<String> = (1..=16).map(|i| format!("E04{i:02}")).collect();
     let missing: Vec<&String> = all.iter().filter(|c| !seen.contains(c.as_str())).collect();
     assert!(missing.is_empty(), "codes without a fixture: {missing:?}");
 }
@@ -405,6 +405,7 @@ fn errors_in_multi_line_items_recover_at_the_next_item() {
             Item::Node(n) => n.name.name.clone(),
             Item::Link(l) => format!("{}.{}", l.from_node.name, l.from_pin.name),
             Item::Event(e) => format!("custom::{}", e.name.name),
+            Item::Box(b) => format!("box {}", b.title.value),
         })
         .collect();
     assert_eq!(names, ["ok", "ok.out", "w"]);
@@ -657,6 +658,7 @@ fn bare(file: &File) -> File {
             Item::Node(n) => n.comments = Default::default(),
             Item::Link(l) => l.comments = Default::default(),
             Item::Event(e) => e.comments = Default::default(),
+            Item::Box(b) => b.comments = Default::default(),
         }
     }
     f

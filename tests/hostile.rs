@@ -437,6 +437,43 @@ fn a_fifo_on_the_command_line_is_refused_without_opening_it() {
     }
 }
 
+/// Issue #25: `graph` and `diff` read through the one bounded reader (`fsutil::read_input`):
+/// a FIFO is refused without opening it (never a block) and a graph over its limit is refused
+/// before it is read whole.
+#[cfg(unix)]
+#[test]
+fn graph_and_diff_read_through_the_bounded_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "ok.bpg", "graph ok\n");
+    let status = Command::new("mkfifo").arg(d.join("pipe.bpg")).status();
+    if !status.is_ok_and(|s| s.success()) {
+        return; // no mkfifo on this system
+    }
+    let f = std::fs::File::create(d.join("big.bpg")).unwrap();
+    f.set_len(17 * 1024 * 1024).unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["graph", "pipe.bpg"],
+            "cannot read pipe.bpg: not a regular file (a FIFO)",
+        ),
+        (
+            &["diff", "ok.bpg", "pipe.bpg"],
+            "cannot read pipe.bpg: not a regular file (a FIFO)",
+        ),
+        (&["graph", "big.bpg"], "graph files are limited to 16 MiB"),
+        (
+            &["diff", "big.bpg", "ok.bpg"],
+            "graph files are limited to 16 MiB",
+        ),
+    ];
+    for (args, says) in cases {
+        let (code, _, err) = sinew(d, args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn a_bpg_with_a_byte_order_mark_checks_and_formats_like_one_without() {
     let dir = tempfile::tempdir().unwrap();

@@ -598,3 +598,35 @@ fn a_model_over_the_output_budget_writes_no_generated_file() {
         .collect();
     assert_eq!(names, ["manifest.ron"], "staged files must not remain");
 }
+
+/// Issue #25: the import session is the application layer's (`app::import`), callable by any
+/// front end without the CLI: the same identities, files and manifest as `sinew import`, and
+/// nothing printed (what it would say is in `notices`).
+#[test]
+fn the_import_session_is_callable_without_the_cli() {
+    let dir = project(&["SimpleSkin.gltf"]);
+    let d = dir.path();
+    let ctx = sinew::app::Ctx {
+        color: false,
+        cwd: Some(d.to_path_buf()),
+    };
+    let s = sinew::app::import::import(&ctx, &[d.join("assets/models")], &d.join("assets"))
+        .expect("session");
+    assert!(!s.io_failed && !s.any_error(), "{:?}", s.notices);
+    assert!(s.notices.is_empty(), "{:?}", s.notices);
+    let [m] = &s.models[..] else {
+        panic!("one model")
+    };
+    let manifest = m.manifest.as_ref().expect("manifest");
+    let uuid = uuid_of_sidecar(&d.join("assets/models/SimpleSkin.gltf.meta"));
+    assert_eq!(manifest.model, uuid);
+    let folder = d
+        .join("assets")
+        .join(sinew::project::GENERATED.replace('/', std::path::MAIN_SEPARATOR_STR));
+    assert!(folder.join(&uuid).join("manifest.ron").is_file());
+    // The CLI over the same files changes nothing: one session, two front ends.
+    let before = snapshot(d);
+    let (code, _, err) = sinew(d, &["import", "assets/models", "--assets", "assets"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(snapshot(d), before);
+}

@@ -339,23 +339,18 @@ fn a_graph_whose_name_is_not_utf8_is_listed_with_its_error() {
     let s = start();
     let name = std::ffi::OsStr::from_bytes(b"caf\xe9.bpg");
     std::fs::write(s.graphs().join(name), "graph cafe\n").unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let list = s.get("/api/graphs").json();
-        let found = list["graphs"]
+    let listed = || {
+        s.get("/api/graphs").json()["graphs"]
             .as_array()
             .unwrap()
             .iter()
             .find(|g| g["path"] == "caf\\xE9.bpg")
-            .cloned();
-        if let Some(g) = found {
-            assert_eq!(g["errors"], 1, "{g}");
-            assert_eq!(g["graph"], Value::Null, "{g}");
-            break;
-        }
-        assert!(Instant::now() < deadline, "not listed: {list}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+            .cloned()
+    };
+    let g = wait::wait_until(Instant::now() + Duration::from_secs(30), listed)
+        .unwrap_or_else(|| panic!("not listed: {}", s.get("/api/graphs").json()));
+    assert_eq!(g["errors"], 1, "{g}");
+    assert_eq!(g["graph"], Value::Null, "{g}");
 }
 
 #[test]
@@ -669,6 +664,23 @@ fn runs_answer_the_cli_records_and_the_nodes_that_ran() {
     .unwrap();
     let r = s.send("POST", "/api/run", &json!({"scene": "bad.scene.ron"}));
     assert_eq!(r.status, 422);
+    // Issue #25: the loader's diagnostics as data (the shape of `sinew check --format json`),
+    // never human text; `error` is one line naming the first.
+    let d = r.json();
+    let diags = d["diagnostics"].as_array().expect("diagnostics");
+    assert!(!diags.is_empty(), "{d}");
+    assert!(
+        diags
+            .iter()
+            .all(|x| x["code"].is_string() && x["severity"].is_string()),
+        "{d}"
+    );
+    let error = d["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("the scene does not run: error[E0"),
+        "{error}"
+    );
+    assert!(!error.contains('\n'), "{error}");
 }
 
 #[test]

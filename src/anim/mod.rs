@@ -8,6 +8,7 @@ pub mod command;
 pub mod evaluate;
 pub mod mask;
 pub mod pose;
+pub mod preview;
 pub mod retarget;
 pub mod root_motion;
 pub mod sample;

@@ -166,16 +166,16 @@ fn what_needs(seq: &AnimSeq, needs: u32) -> String {
     }
 }
 
-/// Pending edits of one text: deletions (merged where they touch) and at most a few
-/// replacements or insertions, never overlapping a deletion.
-struct Edits<'t> {
+/// Pending edits of one text: deletions (merged where they touch) and replacements or
+/// insertions, never overlapping a deletion (also the clip editor's, `edit.rs`).
+pub(super) struct Edits<'t> {
     text: &'t str,
     dels: Vec<(usize, usize)>,
     puts: Vec<(usize, usize, String)>,
 }
 
 impl<'t> Edits<'t> {
-    fn new(text: &'t str) -> Edits<'t> {
+    pub(super) fn new(text: &'t str) -> Edits<'t> {
         Edits {
             text,
             dels: Vec::new(),
@@ -183,12 +183,17 @@ impl<'t> Edits<'t> {
         }
     }
 
-    fn replace(&mut self, range: std::ops::Range<usize>, with: String) {
+    pub(super) fn replace(&mut self, range: std::ops::Range<usize>, with: String) {
         self.puts.push((range.start, range.end, with));
     }
 
+    /// Deletes `range`; a line it leaves blank is removed whole.
+    pub(super) fn delete(&mut self, range: std::ops::Range<usize>) {
+        self.dels.push((range.start, range.end));
+    }
+
     /// `format: N,` before `first`, on a line of its own when `first` starts one.
-    fn insert_first_field(&mut self, first: &Field, target: u32) {
+    pub(super) fn insert_first_field(&mut self, first: &Field, target: u32) {
         let at = first.name_span.start as usize;
         let line_start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
         let indent = &self.text[line_start..at];
@@ -247,7 +252,7 @@ impl<'t> Edits<'t> {
     }
 
     /// The edited text; a line that a deletion left blank is removed whole.
-    fn apply(mut self) -> String {
+    pub(super) fn apply(mut self) -> String {
         self.dels.sort_unstable();
         let mut merged: Vec<(usize, usize)> = Vec::with_capacity(self.dels.len());
         for (s, e) in self.dels {

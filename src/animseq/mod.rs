@@ -3,12 +3,15 @@
 //! extraction. No I/O: callers hand in text or bytes and get values and diagnostics back (see
 //! `docs/animseq.md`).
 
+pub mod clip_json;
+mod edit;
 mod load;
 mod migrate;
 mod sample;
 pub(crate) use sample::{wrap_angle, yaw_of};
 mod write;
 
+pub use edit::{ClipEdit, EditError, Edited, MAX_EDITS, MarkerPatch, apply_edits};
 pub use load::{Loaded, MAX_WINDOWS, SeqSpans, check_root_motion_bone, load, load_bytes};
 pub use migrate::{MigrateError, Migration, migrate};
 pub use write::{min_format, to_ron};

@@ -186,7 +186,12 @@ fn track(o: &mut String, t: &Track, times: &mut TimeText) {
 }
 
 /// The optional marker fields that differ from their defaults, each as `, name: value`.
-fn payload(o: &mut String, target: &Target, fields: &[(String, FieldValue)], gating: &Gating) {
+pub(super) fn payload(
+    o: &mut String,
+    target: &Target,
+    fields: &[(String, FieldValue)],
+    gating: &Gating,
+) {
     if let Target::Variable(v) = target {
         let _ = write!(o, ", target: Variable({})", quote(v));
     }
@@ -438,7 +443,7 @@ fn significant(s: &str) -> usize {
     n
 }
 
-fn field_value(v: &FieldValue) -> String {
+pub(super) fn field_value(v: &FieldValue) -> String {
     match v {
         FieldValue::Bool(b) => format!("Bool({b})"),
         FieldValue::Int(i) => format!("Int({i})"),

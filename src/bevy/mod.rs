@@ -29,7 +29,7 @@ use crate::diag::Diagnostic;
 use crate::reload::Reloader;
 use crate::runtime::scene::Spawned;
 pub use crate::runtime::{AnimationSet, SinewSet};
-use crate::runtime::{TraceKind, schedule::DEFAULT_DT};
+use crate::runtime::{TraceKind, time::DEFAULT_DT};
 
 /// The plugin. `SinewPlugin::default()`: assets folder `assets`, first tick 1/60 s, no trace.
 #[derive(Debug, Clone)]

@@ -122,7 +122,7 @@ impl FileEntry {
                     .ok()
                     .map(|text| Excerpt::capture(text, spans.id));
             }
-            entry.fill(&seq);
+            entry.fill(seq);
         }
         entry
     }
@@ -140,45 +140,53 @@ impl FileEntry {
         }
     }
 
-    fn fill(&mut self, seq: &AnimSeq) {
+    /// Publishes the sequence's notifies and windows. Consumes the sequence: its tracks and
+    /// curves go before any descriptor is built and each marker is moved into its descriptor,
+    /// so a clip made mostly of notifies is never held twice (issue 24: every reader within 4×
+    /// the file).
+    fn fill(&mut self, mut seq: AnimSeq) {
+        seq.tracks = Vec::new();
+        seq.curves = Vec::new();
         let sequence: Arc<str> = seq.id.as_str().into();
         let sequence_name: Arc<str> = seq.name.as_str().into();
         self.sequence = Some(sequence.clone());
         // Notifies and windows share one ID namespace (E0110): an ID declared twice — by two
         // notifies, two windows or one of each — is quarantined, never first-wins.
-        let markers = seq
-            .notifies
-            .iter()
-            .map(|n| (n, EventKind::Notify { time: n.time }))
-            .map(|(n, k)| (&n.id, &n.name, k, &n.target, &n.fields))
-            .chain(seq.windows.iter().map(|w| {
-                let k = EventKind::Window {
-                    begin: w.begin,
-                    end: w.end,
-                };
-                (&w.id, &w.name, k, &w.target, &w.fields)
-            }));
-        for (id, name, kind, target, fields) in markers {
-            if self.events.contains_key(id) {
-                self.duplicate_notifies.insert(id.clone());
+        let notifies = std::mem::take(&mut seq.notifies).into_iter().map(|n| {
+            let kind = EventKind::Notify { time: n.time };
+            (n.id, n.name, kind, n.target, n.fields)
+        });
+        let windows = std::mem::take(&mut seq.windows).into_iter().map(|w| {
+            let kind = EventKind::Window {
+                begin: w.begin,
+                end: w.end,
+            };
+            (w.id, w.name, kind, w.target, w.fields)
+        });
+        for (id, name, kind, target, fields) in notifies.chain(windows) {
+            if self.events.contains_key(&id) {
+                self.duplicate_notifies.insert(id);
                 continue;
             }
             let d = EventDescriptor {
-                id: identity(&seq.id, id).into(),
+                id: identity(&seq.id, &id).into(),
                 name: format!("{} / {}", seq.name, name),
                 sequence: sequence.clone(),
                 sequence_name: sequence_name.clone(),
                 notify: id.clone(),
-                notify_name: name.clone(),
+                notify_name: name,
                 file: self.file.clone(),
                 kind,
-                target: target.clone(),
+                target,
                 fields: fields
-                    .iter()
-                    .map(|(name, v)| (name.clone(), v.ty()))
+                    .into_iter()
+                    .map(|(name, v)| {
+                        let ty = v.ty();
+                        (name, ty)
+                    })
                     .collect(),
             };
-            self.events.insert(id.clone(), d);
+            self.events.insert(id, d);
         }
     }
 

@@ -127,22 +127,22 @@ impl LiveCatalog {
     /// Loads one file; `None` when it no longer exists.
     fn load_file(&self, path: &Path) -> Option<FileEntry> {
         let name = self.display(path);
-        match read_bounded(path) {
+        match crate::fsutil::read_input(path, crate::fsutil::InputKind::Clip) {
             Ok(bytes) => Some(FileEntry::from_bytes(&name, &bytes)),
-            Err(ReadError::Gone) => None,
-            Err(ReadError::TooLarge(n)) => Some(FileEntry::failed(
+            Err(e) if e.is_not_found() => None,
+            Err(crate::fsutil::InputError::TooLarge { size, .. }) => Some(FileEntry::failed(
                 &name,
                 vec![
                     Diagnostic::error(
                         E_TOO_LARGE,
                         format!(
-                            "file is {n} bytes; the catalog loads files up to {MAX_FILE_SIZE} bytes"
+                            "file is {size} bytes; the catalog loads files up to {MAX_FILE_SIZE} bytes"
                         ),
                     )
                     .in_file(&name),
                 ],
             )),
-            Err(ReadError::Io(e)) => Some(FileEntry::failed(
+            Err(e) => Some(FileEntry::failed(
                 &name,
                 vec![
                     Diagnostic::error(E_UNREADABLE, format!("cannot read file: {e}"))
@@ -223,34 +223,4 @@ fn animseq_wanted(name: &std::ffi::OsStr) -> Option<()> {
 
 fn is_animseq(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "animseq")
-}
-
-enum ReadError {
-    Gone,
-    TooLarge(u64),
-    Io(io::Error),
-}
-
-fn read_bounded(path: &Path) -> Result<Vec<u8>, ReadError> {
-    use std::io::Read;
-    let map = |e: io::Error| {
-        if e.kind() == io::ErrorKind::NotFound {
-            ReadError::Gone
-        } else {
-            ReadError::Io(e)
-        }
-    };
-    let f = std::fs::File::open(path).map_err(map)?;
-    let len = f.metadata().map_err(map)?.len();
-    if len > MAX_FILE_SIZE {
-        return Err(ReadError::TooLarge(len));
-    }
-    let mut buf = Vec::with_capacity(len as usize);
-    f.take(MAX_FILE_SIZE + 1)
-        .read_to_end(&mut buf)
-        .map_err(map)?;
-    if buf.len() as u64 > MAX_FILE_SIZE {
-        return Err(ReadError::TooLarge(buf.len() as u64));
-    }
-    Ok(buf)
 }

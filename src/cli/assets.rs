@@ -2,12 +2,11 @@
 
 use super::{Ctx, FAILURE, Format, OK, human_diagnostics, status, write_json};
 use crate::animseq::{self, Target};
+use crate::app::documents::{catalog_document, palette_document};
+use crate::catalog::EventKind;
 use crate::catalog::scan::LiveCatalog;
-use crate::catalog::{Catalog, EventDescriptor, EventKind};
-use crate::diag::render::to_json;
 use crate::escape::Escaped;
-use crate::palette::{self, PaletteEntry};
-use serde_json::{Value, json};
+use crate::palette;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -33,40 +32,6 @@ pub fn scan(ctx: &Ctx, assets: &Path, format: Format) -> Result<LiveCatalog, Str
         b.finish_and_clear();
     }
     res.map_err(|e| format!("cannot read assets folder {}: {e}", ctx.display(assets)))
-}
-
-/// The JSON form of one event (`cli.md`).
-pub fn event_json(d: &EventDescriptor) -> Value {
-    let mut v = serde_json::Map::new();
-    v.insert("id".into(), json!(&*d.id));
-    v.insert("kind".into(), json!(d.kind.name()));
-    v.insert("name".into(), json!(d.name));
-    v.insert("sequence".into(), json!(&*d.sequence));
-    v.insert("sequence_name".into(), json!(&*d.sequence_name));
-    v.insert("notify".into(), json!(d.notify));
-    v.insert("notify_name".into(), json!(d.notify_name));
-    v.insert("file".into(), json!(&*d.file));
-    match d.kind {
-        EventKind::Notify { time } => {
-            v.insert("time".into(), json!(time));
-        }
-        EventKind::Window { begin, end } => {
-            v.insert("begin".into(), json!(begin));
-            v.insert("end".into(), json!(end));
-        }
-    }
-    let target = match &d.target {
-        Target::Owner => json!("owner"),
-        Target::Variable(v) => json!({"variable": v}),
-    };
-    v.insert("target".into(), target);
-    let fields: Vec<Value> = d
-        .fields
-        .iter()
-        .map(|(n, t)| json!({"name": n, "type": t}))
-        .collect();
-    v.insert("fields".into(), Value::Array(fields));
-    Value::Object(v)
 }
 
 pub fn catalog(
@@ -133,26 +98,6 @@ pub fn catalog(
         }
     }
     Ok(status(&diags))
-}
-
-/// The document `sinew catalog --format json` prints (`cli.md`); the studio serves it too.
-pub fn catalog_document(cat: &Catalog) -> Value {
-    json!({
-        "events": cat.events().into_iter().map(event_json).collect::<Vec<_>>(),
-        "quarantined": cat.quarantined().into_iter()
-            .map(|q| json!({"id": q.id, "files": q.files})).collect::<Vec<_>>(),
-        "diagnostics": to_json(&cat.diagnostics()),
-    })
-}
-
-/// The document `sinew palette --format json` prints (`cli.md`); the studio serves it too.
-pub fn palette_document(entries: &[PaletteEntry]) -> Value {
-    json!({"nodes": entries.iter().map(palette_json).collect::<Vec<_>>()})
-}
-
-/// The JSON form of one palette entry (`cli.md`).
-pub fn palette_json(e: &PaletteEntry) -> Value {
-    serde_json::to_value(e).unwrap_or(Value::Null)
 }
 
 pub fn palette(

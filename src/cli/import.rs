@@ -1,30 +1,12 @@
-//! `sinew import MODEL… [--assets DIR] [--format human|json]` (`import.md`): the file-system
-//! half of model import. It expands folders, keeps identities (sidecars, reconciliation by
-//! fingerprint, duplicate UUIDs), reads models and their external buffers, calls the pure
-//! importer and writes its files atomically (unchanged files are not rewritten), removing
-//! generated files the new manifest no longer lists.
-
-mod confine;
+//! `sinew import MODEL… [--assets DIR] [--format human|json]` (`import.md`): parses the
+//! arguments, runs the import session ([`crate::app::import`]) and renders what it did.
 
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics, write_json};
-use crate::diag::Diagnostic;
-use crate::fsutil::{InputKind, Staged, read_input, stage, write_atomic};
-use crate::import::diagnostics::{E_AMBIGUOUS_MATCH, E_DUPLICATE_UUID, E_SIDECAR, W_NOTE};
-use crate::import::identity::{self, Known, Reconciled};
-use crate::import::{self, AnimManifest, Identity};
-use crate::project::{FsSource, ReadError, Source};
-use confine::{WriteFail, confined_file, ensure_sidecar, listed_before, output_dir, outside};
+use crate::app::import::{self, Notice};
+use crate::escape::Escaped;
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
-use uuid::Uuid;
-
-/// Where generated assets live, under the assets folder.
-pub const GENERATED: &str = "animations/generated";
-
-/// Model file extensions `import` looks for in folders.
-const EXTENSIONS: &[&str] = &["gltf", "glb", "fbx"];
+use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -38,180 +20,22 @@ pub struct Args {
     pub format: Format,
 }
 
-/// A model's UUID (with a note when reconciled), or the diagnostic that stops it.
-type IdResult = Result<(Uuid, Option<Diagnostic>), Box<Diagnostic>>;
-
-/// One model's result, for output.
-struct Done {
-    display: String,
-    manifest: Option<AnimManifest>,
-    out: Option<String>,
-    diagnostics: Vec<Diagnostic>,
-}
-
 pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
-    let mut io_failed = false;
-    let mut models = Vec::new();
-    for p in &a.models {
-        match expand(p, &mut models) {
-            Ok(problems) => {
-                // What the walk could not take (a name that is not UTF-8, a folder too deep or
-                // unreadable): reported, and the run fails, as for a model it cannot read.
-                for pr in &problems {
-                    let d = pr.diagnostic(&ctx.display(&pr.path));
-                    eprint!("{}", human_diagnostics(ctx, std::slice::from_ref(&d)));
-                    io_failed = true;
-                }
+    let session = import::import(ctx, &a.models, &a.assets)?;
+    for n in &session.notices {
+        match n {
+            Notice::Diagnostic(d) => {
+                eprint!("{}", human_diagnostics(ctx, std::slice::from_ref(d)));
             }
-            Err(e) => {
-                eprintln!(
-                    "error: cannot read {}: {e}",
-                    crate::escape::Escaped(&ctx.display(p))
-                );
-                io_failed = true;
-            }
+            Notice::Error(e) => eprintln!("error: {}", Escaped(e)),
+            Notice::Warning(w) => eprintln!("warning: {}", Escaped(w)),
         }
     }
-    // One entry per file, in path order.
-    let mut seen = BTreeSet::new();
-    models.retain(|m| seen.insert(std::fs::canonicalize(m).unwrap_or_else(|_| m.clone())));
-    models.sort();
-    std::fs::create_dir_all(&a.assets).map_err(|e| {
-        format!(
-            "cannot create assets folder {}: {e}",
-            ctx.display(&a.assets)
-        )
-    })?;
-    let assets = std::fs::canonicalize(&a.assets)
-        .map_err(|e| format!("cannot read assets folder {}: {e}", ctx.display(&a.assets)))?;
-    let generated = assets.join(GENERATED);
-    let known = existing_manifests(ctx, &generated);
-    // What import may write into: the project (the current folder) and the assets folder,
-    // symbolic links resolved (`FsSource::confine`, the check scene paths go through).
-    let project = FsSource::for_assets(ctx.cwd.as_deref(), &assets);
-
-    // Identities first, so duplicate claims are judged over the whole run.
-    let mut plans: Vec<(PathBuf, String, Vec<u8>, IdResult)> = Vec::new();
-    for m in &models {
-        let display = ctx.display(m);
-        let bytes = match read_input(m, InputKind::Model) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!(
-                    "error: cannot read {}: {e}",
-                    crate::escape::Escaped(&display)
-                );
-                io_failed = true;
-                continue;
-            }
-        };
-        let id = identity_of(m, &display, &bytes, &assets, &known);
-        plans.push((m.clone(), display, bytes, id));
-    }
-    let claims: Vec<(&str, Uuid)> = plans
-        .iter()
-        .filter_map(|(_, d, _, id)| id.as_ref().ok().map(|(u, _)| (d.as_str(), *u)))
-        .collect();
-    let mut dup_of: BTreeMap<String, Diagnostic> = BTreeMap::new();
-    for (uuid, group) in identity::duplicate_claims(claims) {
-        for model in &group {
-            dup_of.insert(model.clone(), duplicate(model, &uuid, &group));
-        }
-    }
-    let mut done = Vec::new();
-    for (path, display, bytes, id) in plans {
-        let mut diagnostics = Vec::new();
-        let uuid = match id {
-            Err(d) => {
-                diagnostics.push(*d);
-                None
-            }
-            Ok(_) if dup_of.contains_key(&display) => {
-                diagnostics.extend(dup_of.remove(&display));
-                None
-            }
-            Ok((u, note)) => {
-                // A manifest of this UUID whose (other) model still claims it.
-                let src = source_hint(&assets, &path);
-                match known
-                    .iter()
-                    .find(|k| k.1.model == u.hyphenated().to_string())
-                {
-                    Some((_, km, _))
-                        if km.source != src && claims_uuid(&assets, &km.source, &u) =>
-                    {
-                        let other = ctx.display(&assets.join(&km.source));
-                        diagnostics.push(duplicate(&display, &u, &[display.clone(), other]));
-                        None
-                    }
-                    _ => {
-                        diagnostics.extend(note);
-                        Some(u)
-                    }
-                }
-            }
-        };
-        let Some(uuid) = uuid else {
-            done.push(Done {
-                display,
-                manifest: None,
-                out: None,
-                diagnostics,
-            });
-            continue;
-        };
-        match ensure_sidecar(&project, &path, &uuid) {
-            Ok(()) => {}
-            Err(WriteFail::Outside(what)) => {
-                diagnostics.push(outside(
-                    &display,
-                    format!(
-                        "the model lies outside the project, so its sidecar {what} is not \
-                         written; move the model into the project folder or the assets folder"
-                    ),
-                ));
-                done.push(Done {
-                    display,
-                    manifest: None,
-                    out: None,
-                    diagnostics,
-                });
-                continue;
-            }
-            Err(WriteFail::Io(e)) => {
-                eprintln!(
-                    "error: cannot write the sidecar of {}: {e}",
-                    crate::escape::Escaped(&display)
-                );
-                io_failed = true;
-                continue;
-            }
-        }
-        let model = Model {
-            path: &path,
-            display: &display,
-            bytes: &bytes,
-            uuid,
-        };
-        match import_one(ctx, &model, &assets, &project) {
-            Ok(mut d) => {
-                diagnostics.append(&mut d.diagnostics);
-                d.diagnostics = diagnostics;
-                done.push(d);
-            }
-            Err(e) => {
-                eprintln!("error: {}", crate::escape::Escaped(&e));
-                io_failed = true;
-            }
-        }
-    }
-    let any_error = done
-        .iter()
-        .any(|d| d.diagnostics.iter().any(Diagnostic::is_error));
     let io = |e: std::io::Error| e.to_string();
     match a.format {
         Format::Json => {
-            let models: Vec<Value> = done
+            let models: Vec<Value> = session
+                .models
                 .iter()
                 .map(|d| {
                     let mut v = match &d.manifest {
@@ -220,7 +44,7 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                         None => json!({
                             "model": null,
                             "runtime_supported": false,
-                            "diagnostics": crate::diag::render::to_json(&d.diagnostics),
+                            "diagnostics": crate::app::documents::diagnostics(&d.diagnostics),
                             "out": null,
                         }),
                     };
@@ -231,7 +55,7 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
             write_json(out, &json!({ "models": models }))?;
         }
         Format::Human => {
-            for d in &done {
+            for d in &session.models {
                 match (&d.manifest, &d.out) {
                     (Some(m), Some(o)) => {
                         let markers: usize = m.clips.iter().map(|c| c.markers).sum();
@@ -243,8 +67,8 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                             } else {
                                 "blocked"
                             },
-                            crate::escape::Escaped(&d.display),
-                            crate::escape::Escaped(o),
+                            Escaped(&d.display),
+                            Escaped(o),
                             m.skeletons.len(),
                             m.clips.len(),
                             if m.runtime_supported {
@@ -255,12 +79,9 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
                         )
                         .map_err(io)?;
                     }
-                    _ => writeln!(
-                        out,
-                        "skipped {}: no identity",
-                        crate::escape::Escaped(&d.display)
-                    )
-                    .map_err(io)?,
+                    _ => {
+                        writeln!(out, "skipped {}: no identity", Escaped(&d.display)).map_err(io)?
+                    }
                 }
                 if !d.diagnostics.is_empty() {
                     write!(out, "{}", human_diagnostics(ctx, &d.diagnostics)).map_err(io)?;
@@ -268,333 +89,11 @@ pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
             }
         }
     }
-    Ok(if io_failed {
+    Ok(if session.io_failed {
         FAILURE
-    } else if any_error {
+    } else if session.any_error() {
         INPUT_ERRORS
     } else {
         OK
-    })
-}
-
-/// Adds `p` (a model file) or every model file under it (a folder) to `out`, walked by
-/// [`crate::fsutil::walk`] (symbolic links followed only inside `p`, loops cut); returns what
-/// the walk reports.
-fn expand(p: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<Vec<crate::fsutil::walk::Problem>> {
-    let meta = std::fs::metadata(p)?;
-    if !meta.is_dir() {
-        out.push(p.to_path_buf());
-        return Ok(Vec::new());
-    }
-    let want = |n: &std::ffi::OsStr| {
-        Path::new(n)
-            .extension()
-            .and_then(|x| x.to_str())
-            .is_some_and(|x| EXTENSIONS.contains(&x.to_ascii_lowercase().as_str()))
-            .then_some(())
-    };
-    let w = crate::fsutil::walk(p, &crate::fsutil::Policy::new(&want))?;
-    out.extend(w.files.into_iter().map(|f| f.path));
-    Ok(w.problems)
-}
-
-/// Every readable manifest under the generated folder: `(display, manifest, folder)`.
-/// Unreadable ones are reported on standard error and ignored for reconciliation.
-fn existing_manifests(ctx: &Ctx, generated: &Path) -> Vec<(String, AnimManifest, PathBuf)> {
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(generated) else {
-        return out;
-    };
-    let mut dirs: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    dirs.sort();
-    for d in dirs {
-        let f = d.join("manifest.ron");
-        let Ok(text) = read_input(&f, InputKind::Manifest).map(String::from_utf8) else {
-            continue;
-        };
-        let Ok(text) = text else {
-            eprintln!(
-                "warning: {} is not UTF-8; ignored",
-                crate::escape::Escaped(&ctx.display(&f))
-            );
-            continue;
-        };
-        match AnimManifest::from_ron(&text) {
-            Ok(m) => out.push((ctx.display(&f), m, d)),
-            Err(e) => eprintln!(
-                "warning: {} is not a readable manifest ({}); ignored",
-                crate::escape::Escaped(&ctx.display(&f)),
-                crate::escape::Escaped(&e.to_string())
-            ),
-        }
-    }
-    out
-}
-
-fn sidecar_path(model: &Path) -> PathBuf {
-    let name = model
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    model.with_file_name(identity::sidecar_name(&name))
-}
-
-fn read_sidecar(model: &Path) -> Option<Result<Uuid, String>> {
-    let text = match read_input(&sidecar_path(model), InputKind::Sidecar) {
-        Ok(t) => t,
-        Err(e) if e.is_not_found() => return None,
-        Err(e) => return Some(Err(e.to_string())),
-    };
-    Some(match String::from_utf8(text) {
-        Ok(t) => identity::parse_sidecar(&t),
-        Err(_) => Err("the file is not UTF-8".to_string()),
-    })
-}
-
-/// Whether the model at `source` (relative to the assets folder) exists with a sidecar
-/// claiming `uuid`.
-fn claims_uuid(assets: &Path, source: &str, uuid: &Uuid) -> bool {
-    let p = assets.join(source);
-    p.is_file() && matches!(read_sidecar(&p), Some(Ok(u)) if u == *uuid)
-}
-
-/// The model's UUID (and a note when it was reconciled), or the diagnostic that stops it.
-fn identity_of(
-    model: &Path,
-    display: &str,
-    bytes: &[u8],
-    assets: &Path,
-    known: &[(String, AnimManifest, PathBuf)],
-) -> IdResult {
-    match read_sidecar(model) {
-        Some(Ok(u)) => return Ok((u, None)),
-        Some(Err(e)) => {
-            return Err(Box::new(
-                Diagnostic::error(
-                    E_SIDECAR,
-                    format!(
-                        "the sidecar {} cannot be read: {e}; fix it to `ModelMeta(uuid: \"...\")` \
-                     or delete it to give the model a new identity",
-                        identity::sidecar_name(
-                            &model.file_name().unwrap_or_default().to_string_lossy()
-                        )
-                    ),
-                )
-                .in_file(display),
-            ));
-        }
-        None => {}
-    }
-    let fp = identity::fingerprint(bytes);
-    let candidates: Vec<Known> = known
-        .iter()
-        .filter_map(|(shown, m, _)| {
-            let uuid = Uuid::parse_str(&m.model).ok()?;
-            Some(Known {
-                manifest: shown.clone(),
-                model: uuid,
-                fingerprint: m.fingerprint.clone(),
-                still_owned: claims_uuid(assets, &m.source, &uuid),
-            })
-        })
-        .collect();
-    match identity::reconcile(&fp, &candidates) {
-        Reconciled::New => Ok((Uuid::new_v4(), None)),
-        Reconciled::Moved { model, manifest } => Ok((
-            model,
-            Some(
-                Diagnostic::new(
-                    crate::diag::Severity::Note,
-                    W_NOTE,
-                    format!(
-                        "no sidecar: the model's bytes match {manifest}, whose model is gone; \
-                         it keeps that identity ({model}) and a sidecar is written"
-                    ),
-                )
-                .in_file(display),
-            ),
-        )),
-        Reconciled::Ambiguous(manifests) => Err(Box::new(
-            Diagnostic::error(
-                E_AMBIGUOUS_MATCH,
-                format!(
-                    "no sidecar, and the model's bytes match {} manifests: {}; restore the right \
-                 sidecar (`ModelMeta(uuid: \"...\")`) or delete the stale manifests",
-                    manifests.len(),
-                    manifests.join(", ")
-                ),
-            )
-            .in_file(display),
-        )),
-    }
-}
-
-fn duplicate(model: &str, uuid: &Uuid, group: &[String]) -> Diagnostic {
-    Diagnostic::error(
-        E_DUPLICATE_UUID,
-        format!(
-            "the sidecars of {} all claim model {uuid}; a copied model needs its own identity: \
-             delete the copy's `.meta` file and import it again",
-            group.join(" and ")
-        ),
-    )
-    .in_file(model)
-}
-
-/// The model's path relative to the assets folder, `/`-separated (with `..` when outside).
-fn source_hint(assets: &Path, model: &Path) -> String {
-    let abs = std::fs::canonicalize(model).unwrap_or_else(|_| model.to_path_buf());
-    let a: Vec<Component> = assets.components().collect();
-    let m: Vec<Component> = abs.components().collect();
-    let common = a.iter().zip(&m).take_while(|(x, y)| x == y).count();
-    let mut parts: Vec<String> = vec!["..".to_string(); a.len() - common];
-    parts.extend(
-        m[common..]
-            .iter()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    parts.join("/")
-}
-
-/// Writes `bytes` unless the file already holds exactly them.
-fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if read_input(path, InputKind::Clip).is_ok_and(|old| old == bytes) {
-        return Ok(());
-    }
-    write_atomic(path, bytes)
-}
-
-/// One model to import, its identity decided.
-struct Model<'m> {
-    path: &'m Path,
-    display: &'m str,
-    bytes: &'m [u8],
-    uuid: Uuid,
-}
-
-/// Imports one model into its folder. A path leading outside the project is a diagnostic
-/// (nothing of the model is written); `Err` only for I/O failures.
-fn import_one(ctx: &Ctx, m: &Model<'_>, assets: &Path, project: &FsSource) -> Result<Done, String> {
-    let refused = |what: String| Done {
-        display: m.display.to_string(),
-        manifest: None,
-        out: None,
-        diagnostics: vec![outside(
-            m.display,
-            format!(
-                "{what} leads outside the project through a symbolic link: nothing is written \
-                 for this model; remove the link (or point it inside the project) and import again"
-            ),
-        )],
-    };
-    let out_dir = match output_dir(ctx, project, assets, &m.uuid) {
-        Ok(d) => d,
-        Err(WriteFail::Outside(what)) => return Ok(refused(what)),
-        Err(WriteFail::Io(e)) => return Err(e),
-    };
-    let manifest_path = out_dir.join("manifest.ron");
-    let file_shown = |p: &Path| format!("generated file {}", ctx.display(p));
-    match confined_file(project, &manifest_path, || file_shown(&manifest_path)) {
-        Ok(()) => {}
-        Err(WriteFail::Outside(what)) => return Ok(refused(what)),
-        Err(WriteFail::Io(e)) => return Err(e),
-    }
-    let before = listed_before(&out_dir, &m.uuid);
-    let prepared = import::prepare(m.display, m.bytes);
-    // External buffers are read once the importer has parsed the model and names them, and
-    // only inside the model's folder or the project, resolved as the paths a scene names are
-    // (`Layout::resolve`, then `FsSource`'s symbolic-link check); a refusal or a missing file
-    // is the importer's diagnostic (`E0704`, naming the buffer's URI).
-    let sources = FsSource::open(ctx.cwd.as_deref(), m.path, assets);
-    let mut read = |uri: &str| -> Result<Vec<u8>, String> {
-        let (src, layout) = sources
-            .as_ref()
-            .map_err(|e| format!("cannot be read: {e}"))?;
-        let p = layout.resolve(&layout.scene.parent(), uri).map_err(|_| {
-            "leads outside the model's folder and the project (`..` climbs out of them); \
-             nothing was read"
-                .to_string()
-        })?;
-        src.read(&p, InputKind::Model).map_err(|e| match e {
-            ReadError::Outside => {
-                "leads outside the project through a symbolic link; nothing was read".to_string()
-            }
-            ReadError::Input(e) if e.is_not_found() => "is missing".to_string(),
-            e => format!("cannot be read: {e}"),
-        })
-    };
-    let id = Identity {
-        model: m.uuid,
-        source: source_hint(assets, m.path),
-    };
-    // Every file is staged beside its place and committed only once the import succeeded:
-    // a blocked import (a limit, a corrupt file) or a refused path writes no generated file.
-    let mut staged: Vec<Staged> = Vec::new();
-    let mut fail = None;
-    let outcome = prepared.import_reading(&id, &mut read, &mut |a| {
-        if fail.is_some() {
-            return;
-        }
-        let p = out_dir.join(&a.file);
-        if let Err(f) = confined_file(project, &p, || file_shown(&p)) {
-            fail = Some(f);
-            return;
-        }
-        let text = a.text_ref();
-        if read_input(&p, InputKind::Clip).is_ok_and(|old| old == text.as_bytes()) {
-            return;
-        }
-        match stage(&p, text.as_bytes()) {
-            Ok(s) => staged.push(s),
-            Err(e) => {
-                fail = Some(WriteFail::Io(format!(
-                    "cannot write {}: {e}",
-                    ctx.display(&p)
-                )))
-            }
-        }
-    });
-    match fail {
-        Some(WriteFail::Outside(what)) => {
-            let mut d = refused(what);
-            d.diagnostics.extend(outcome.diagnostics);
-            return Ok(d);
-        }
-        Some(WriteFail::Io(e)) => return Err(e),
-        None => {}
-    }
-    if outcome.manifest.runtime_supported {
-        for s in staged {
-            let target = s.target().to_path_buf();
-            s.commit()
-                .map_err(|e| format!("cannot write {}: {e}", ctx.display(&target)))?;
-        }
-    } else {
-        drop(staged);
-    }
-    write_if_changed(&manifest_path, outcome.manifest.to_ron().as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", ctx.display(&manifest_path)))?;
-    // Files the previous manifest listed and this one does not are stale (renamed or removed
-    // clips, or a blocked import): remove them. Nothing else in the folder is touched.
-    let listed: BTreeSet<&str> = outcome
-        .manifest
-        .skeletons
-        .iter()
-        .map(|s| s.file.as_str())
-        .chain(outcome.manifest.clips.iter().map(|c| c.file.as_str()))
-        .collect();
-    for f in before.iter().filter(|f| !listed.contains(f.as_str())) {
-        let p = out_dir.join(f);
-        match std::fs::remove_file(&p) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(format!("cannot remove stale {}: {e}", ctx.display(&p))),
-        }
-    }
-    Ok(Done {
-        display: m.display.to_string(),
-        manifest: Some(outcome.manifest),
-        out: Some(ctx.display(&out_dir)),
-        diagnostics: outcome.diagnostics,
     })
 }

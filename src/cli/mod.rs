@@ -7,7 +7,6 @@ pub(crate) mod assets;
 mod crossings;
 pub(crate) mod graphs;
 pub mod import;
-pub mod live;
 mod picture;
 mod review;
 pub mod run;
@@ -17,8 +16,8 @@ mod watch;
 
 use crate::diag::{self, Diagnostic};
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -143,36 +142,7 @@ pub enum Command {
     },
 }
 
-/// Process-wide output settings.
-pub struct Ctx {
-    /// Colour only on a terminal and never with `NO_COLOR`.
-    pub color: bool,
-    /// Display paths are relative to this folder when under it.
-    pub cwd: Option<PathBuf>,
-}
-
-impl Ctx {
-    pub fn from_env() -> Ctx {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Ctx {
-            color: !no_color && std::io::stdout().is_terminal(),
-            cwd: std::env::current_dir().ok(),
-        }
-    }
-    /// The display form of a path (relative to the current folder, `/`-separated).
-    pub fn display(&self, p: &Path) -> String {
-        let abs;
-        let p = if p.is_absolute() {
-            p
-        } else if let Some(c) = &self.cwd {
-            abs = c.join(p);
-            abs.as_path()
-        } else {
-            p
-        };
-        crate::catalog::display_path(p, self.cwd.as_deref())
-    }
-}
+pub use crate::app::Ctx;
 
 /// Runs the CLI with the process arguments.
 pub fn main() -> ExitCode {
@@ -279,7 +249,8 @@ pub fn run(ctx: &Ctx, cmd: Command, out: &mut dyn Write) -> u8 {
                 limits: crate::studio::http::Limits::default(),
             },
             out,
-        ),
+        )
+        .map(|()| OK),
     };
     match res {
         Ok(code) => code,

@@ -5,6 +5,7 @@ use super::{Ctx, OK};
 use crate::compile::{EventCatalog, EventInfo};
 use crate::diag::{Diagnostic, SourceFile};
 use crate::escape::Escaped;
+use crate::fsutil::{InputKind, read_input};
 use crate::graph::Model;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -36,10 +37,20 @@ impl EventCatalog for NoEvents {
     }
 }
 
-/// Reads a file as UTF-8 text; the error names it.
+/// The input kind of a file `sinew graph` or `sinew diff` reads (its size limit).
+fn kind_of(path: &Path) -> InputKind {
+    if is_state_machine(path) {
+        InputKind::StateMachine
+    } else {
+        InputKind::Graph
+    }
+}
+
+/// Reads a file as UTF-8 text through the one bounded reader (`fsutil::read_input`, the
+/// graph or state-machine limit); the error names it.
 pub fn read_text(ctx: &Ctx, path: &Path) -> Result<SourceFile, String> {
     let name = ctx.display(path);
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let bytes = read_input(path, kind_of(path)).map_err(|e| format!("cannot read {name}: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{name} is not valid UTF-8"))?;
     Ok(SourceFile::new(name, text))
 }
@@ -97,7 +108,7 @@ pub fn graph(ctx: &Ctx, args: &GraphArgs, out: &mut dyn Write) -> Result<u8, Str
         Err(e) if args.textconv => {
             // git shows what it can; a binary or unreadable file is not a graph listing.
             eprintln!("warning: {}", Escaped(&e));
-            let bytes = std::fs::read(&args.file).unwrap_or_default();
+            let bytes = read_input(&args.file, kind_of(&args.file)).unwrap_or_default();
             write_lines(out, &String::from_utf8_lossy(&bytes))?;
             return Ok(OK);
         }

@@ -4,17 +4,14 @@
 //! [`TraceWriter`]: one record per line, then one `end` line per live entity.
 
 use super::{Ctx, FAILURE, Format, INPUT_ERRORS, OK, human_diagnostics};
+use crate::app::run::Headless;
 use crate::diag::{self, Diagnostic};
 use crate::project::{self, FsSource};
-use crate::runtime::scene::{headless, spawn};
 use crate::runtime::{TraceFormat, TraceWriter};
 use std::io::Write;
 use std::path::PathBuf;
 
-/// The most ticks one run may take (about 4.6 hours of game time at 60 Hz).
-pub const MAX_TICKS: u64 = 1_000_000;
-/// The longest tick `--dt` accepts, in seconds.
-pub const MAX_DT: f64 = 3600.0;
+pub use crate::app::run::{DEFAULT_TICKS, MAX_DT, MAX_TICKS};
 
 /// Arguments of `sinew run`.
 #[derive(clap::Args, Debug)]
@@ -53,9 +50,6 @@ impl Args {
     }
 }
 
-/// Ticks `run` takes without `--ticks`.
-pub const DEFAULT_TICKS: u64 = 60;
-
 /// `sinew run` with standard error as `err`.
 pub fn run(ctx: &Ctx, a: &Args, out: &mut dyn Write) -> Result<u8, String> {
     Ok(execute(ctx, a, out, &mut std::io::stderr()))
@@ -79,8 +73,8 @@ fn execute_inner(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<u8, String> {
-    let dt = a.dt.unwrap_or(crate::runtime::schedule::DEFAULT_DT);
-    if !(dt.is_finite() && dt > 0.0 && dt <= MAX_DT) {
+    let dt = a.dt.unwrap_or(crate::runtime::time::DEFAULT_DT);
+    if !crate::app::run::valid_dt(dt) {
         return Err(format!(
             "--dt must be a finite number of seconds in (0, {MAX_DT}], got {dt}"
         ));
@@ -92,13 +86,17 @@ fn execute_inner(
     }
     let (source, layout) = FsSource::open(ctx.cwd.as_deref(), &a.scene, &a.assets)
         .map_err(|e| format!("cannot read {}: {e}", ctx.display(&a.scene)))?;
-    let loaded = project::load(&source, &layout).map_err(|e| e.to_string())?;
+    // Watching, the load records the folders it reads from: what the watcher follows.
+    let (loaded, dependencies) = if a.watch {
+        crate::workspace::load_recorded(&source, &layout, ctx.cwd.as_deref())
+    } else {
+        (project::load(&source, &layout), Default::default())
+    };
+    let loaded = loaded.map_err(|e| e.to_string())?;
     report(ctx, &mut loaded.run_diagnostics(), err);
-    let Some((def, assets)) = loaded.ready() else {
+    let Some((mut run, spawned)) = Headless::spawn(&loaded, dt, |_| {})? else {
         return Ok(INPUT_ERRORS);
     };
-    let (mut world, mut schedule) = headless(dt).map_err(|e| e.to_string())?;
-    let spawned = spawn(&mut world, def, assets).map_err(|e| e.to_string())?;
     let format = match a.format {
         Format::Human => TraceFormat::Human,
         Format::Json => TraceFormat::Json,
@@ -112,8 +110,9 @@ fn execute_inner(
             loaded: &loaded,
             spawned: &spawned,
             format,
+            dependencies: &dependencies,
         };
-        return session.run(&mut world, &mut schedule, out, err);
+        return session.run(&mut run.world, &mut run.schedule, out, err);
     }
     let trace = TraceWriter::new(&spawned, &loaded.event_names, format);
     let io = |e: std::io::Error| e.to_string();
@@ -121,10 +120,11 @@ fn execute_inner(
         if super::stdout_closed() {
             return Ok(OK); // `sinew run … | head`: no one is reading the rest
         }
-        schedule.run(&mut world);
-        trace.write_tick(&mut world, out).map_err(io)?;
+        for r in run.tick() {
+            writeln!(out, "{}", trace.record(&r)).map_err(io)?;
+        }
     }
-    trace.write_end(&world, out).map_err(io)?;
+    trace.write_end(&run.world, out).map_err(io)?;
     Ok(OK)
 }
 

@@ -21,13 +21,15 @@ use std::time::{Duration, Instant};
 
 use bevy_ecs::prelude::*;
 
-use super::live::{Folder, RecursiveMode, Watcher};
 use super::run::{Args, DEFAULT_TICKS};
 use super::{Ctx, OK};
-use crate::project::{self, FsSource, Layout, LoadedScene, ProjectPath};
+use crate::app::watch::{Folder, RecursiveMode, Watcher};
+use crate::project::{FsSource, Layout, LoadedScene};
 use crate::reload::Reloader;
 use crate::runtime::scene::Spawned;
 use crate::runtime::{TraceFormat, TraceWriter, trace};
+use crate::workspace::load_recorded;
+use std::path::PathBuf;
 
 /// How long the files must be quiet before one reload.
 pub const DEBOUNCE: Duration = Duration::from_millis(50);
@@ -57,23 +59,18 @@ pub struct Session<'a> {
     pub loaded: &'a LoadedScene,
     pub spawned: &'a Spawned,
     pub format: TraceFormat,
+    /// The folders the load read from (see [`Session::folders`]).
+    pub dependencies: &'a BTreeSet<PathBuf>,
 }
 
 impl Session<'_> {
-    /// The folders to watch: the assets folder (recursively), the scene's folder and each
-    /// graph's folder.
+    /// The folders to watch: the assets folder (recursively) and, on their own, the folders of
+    /// the files the load read or listed outside it (the workspace's recorded dependencies,
+    /// [`crate::workspace::load_recorded`]: the scene's folder, each graph's, and any folder a
+    /// path with `..` reached).
     fn folders(&self) -> Vec<Folder> {
-        let mut dirs: BTreeSet<ProjectPath> = BTreeSet::new();
-        dirs.insert(self.layout.scene.parent());
-        let base = self.layout.scene.parent();
-        if let Some(def) = &self.loaded.def {
-            for p in def.graph_paths() {
-                if let Ok(pp) = self.layout.resolve(&base, &p.path) {
-                    dirs.insert(pp.parent());
-                }
-            }
-        }
         let assets = self.source.path(&self.layout.assets);
+        let assets_key = crate::workspace::key(self.ctx.cwd.as_deref(), &assets);
         let folder = |what, path, mode| Folder {
             what,
             path,
@@ -85,13 +82,18 @@ impl Session<'_> {
             assets.clone(),
             RecursiveMode::Recursive,
         )];
-        for d in dirs {
-            let p = self.source.path(&d);
-            if !p.starts_with(&assets) {
-                out.push(folder("folder", p, RecursiveMode::NonRecursive));
-            }
+        for d in self.outside(self.dependencies, &assets_key) {
+            out.push(folder("folder", d, RecursiveMode::NonRecursive));
         }
         out
+    }
+
+    /// The dependency folders outside the assets folder (which is watched recursively).
+    fn outside(&self, deps: &BTreeSet<PathBuf>, assets: &std::path::Path) -> BTreeSet<PathBuf> {
+        deps.iter()
+            .filter(|d| !d.starts_with(assets) && d.is_dir())
+            .cloned()
+            .collect()
     }
 
     /// Runs until Ctrl-C (or the tick limit with `--realtime`); returns the exit status.
@@ -108,11 +110,18 @@ impl Session<'_> {
         // The watcher `sinew watch` uses: a folder that is removed is reported and, when it
         // comes back, watched again (a watch dies with its folder).
         let mut watcher = Watcher::folders(self.ctx, &self.folders())?;
+        let assets_key = crate::workspace::key(
+            self.ctx.cwd.as_deref(),
+            &self.source.path(&self.layout.assets),
+        );
+        // The folders watched from the start (re-armed when they vanish and return); a reload
+        // that reads from new folders follows those too.
+        let initial = self.outside(self.dependencies, &assets_key);
         let trace = TraceWriter::new(self.spawned, &self.loaded.event_names, self.format);
         let io = |e: std::io::Error| e.to_string();
         let dt = world
             .get_resource::<crate::runtime::GameTime>()
-            .map_or(crate::runtime::schedule::DEFAULT_DT, |t| t.dt());
+            .map_or(crate::runtime::time::DEFAULT_DT, |t| t.dt());
         let limit = if self.args.realtime {
             self.args.ticks
         } else {
@@ -146,7 +155,13 @@ impl Session<'_> {
             }
             if dirty.is_some_and(|t| t.elapsed() >= DEBOUNCE) {
                 dirty = None;
-                match project::load(self.source, self.layout) {
+                let (loaded, deps) =
+                    load_recorded(self.source, self.layout, self.ctx.cwd.as_deref());
+                // A folder the project now reads from (a new `..` path) is watched too.
+                let mut new = self.outside(&deps, &assets_key);
+                new.retain(|d| !initial.contains(d));
+                watcher.follow(new);
+                match loaded {
                     Ok(new) => {
                         super::run::report(self.ctx, &mut new.run_diagnostics(), err);
                         reloader.apply(world, self.spawned, &new);

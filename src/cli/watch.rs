@@ -13,8 +13,8 @@
 //! refresh of the original path (the temporary file is not checked, and debouncing folds the
 //! burst of events into one batch), so the change reports once, as `changed`.
 
-use super::live::Watcher;
 use super::{Ctx, Format, OK, write_json};
+use crate::app::watch::Watcher;
 use crate::diag;
 use crate::workspace::{Refresh, Workspace};
 use serde_json::json;

@@ -10,6 +10,7 @@ pub mod ir;
 pub mod limits;
 pub mod lower;
 pub mod payload;
+pub mod reroute;
 pub mod resolve;
 
 use crate::diag::{Diagnostic, SourceFile};
@@ -55,11 +56,14 @@ impl Checked {
 /// Parses, resolves and checks one graph source.
 pub fn check_source(src: &SourceFile, events: &dyn EventCatalog) -> Checked {
     let (file, mut diagnostics) = crate::graph::parse(src);
-    let (graph, spans, d) = resolve::resolve(src, &file, events);
+    let (joined, notes, reroute_diags) = reroute::join(src, &file);
+    let (graph, spans, d) = resolve::resolve(src, joined.as_ref().unwrap_or(&file), events);
     diagnostics.extend(d);
+    diagnostics.extend(reroute_diags);
     let clean = !diagnostics.iter().any(Diagnostic::is_error);
     let d = check::check(src, &graph, &spans, clean);
     diagnostics.extend(d);
+    reroute::annotate(&mut diagnostics, &notes);
     crate::diag::sort(&mut diagnostics);
     Checked {
         graph,

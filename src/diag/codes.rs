@@ -180,6 +180,9 @@ codes! {
         /// A custom event declaration is invalid: declared twice in one graph, a field twice, a
         /// field named like one of the event's pins, or too many fields.
         E0325 E_BAD_PAYLOAD "an invalid custom event payload declaration";
+        /// A reroute node wired wrongly: wires out of it but none into it, reroutes in a loop,
+        /// or more joined wires than [`MAX_JOINED`](crate::graph::reroute::MAX_JOINED).
+        E0340 E_REROUTE "a reroute node has nothing wired into it or is part of a loop";
         /// A compiler defect: lowering or verification rejected a graph that passed every check.
         E0399 E_INTERNAL "internal compiler error";
         /// A node no event reaches.
@@ -189,6 +192,8 @@ codes! {
         /// An exec node's input whose default changes what the node does (a log's message, a
         /// send's target, a variable's new value) is neither linked nor given a literal.
         W0303 W_UNSET_INPUT "an exec node's input is left at a default that changes what it does";
+        /// A reroute node with no wire at all (it changes nothing).
+        W0340 W_REROUTE_UNCONNECTED "a reroute node with no wire";
     }
     /// `.bpg` syntax (`graph::parser`).
     pub mod parser {
@@ -212,6 +217,12 @@ codes! {
         E0409 E_EVENT_ID_TOO_LONG "event ID longer than 64 characters";
         /// More syntax errors than [`MAX_DIAGNOSTICS`](crate::graph::parser::MAX_DIAGNOSTICS); the rest are counted, not listed.
         E0410 E_TOO_MANY_ERRORS "too many syntax errors; the rest are counted";
+        /// A comment box (`box`) whose position or size is outside the documented bounds
+        /// ([`MAX_BOX_COORD`](crate::graph::parser::MAX_BOX_COORD), sizes 1 to
+        /// [`MAX_BOX_SIZE`](crate::graph::parser::MAX_BOX_SIZE)).
+        E0415 E_BOX_BOUNDS "a comment box's position or size is out of bounds";
+        /// A comment box argument other than `color = "#RRGGBB"` (or a color of another form).
+        E0416 E_BOX_ARG "a comment box argument is not `color = \"#RRGGBB\"`";
     }
     /// The `expr` sub-language (`graph::expr`).
     pub mod expr {

@@ -24,13 +24,15 @@ pub enum InputKind {
     Sidecar,
     /// A generated `manifest.ron`.
     Manifest,
+    /// A file of the studio's page read from `SINEW_STUDIO_DIST` (working on the page).
+    Page,
 }
 
 const MIB: u64 = 1024 * 1024;
 
 impl InputKind {
     /// Every kind, in declaration order.
-    pub const ALL: [InputKind; 9] = [
+    pub const ALL: [InputKind; 10] = [
         InputKind::Scene,
         InputKind::Graph,
         InputKind::Clip,
@@ -40,6 +42,7 @@ impl InputKind {
         InputKind::Model,
         InputKind::Sidecar,
         InputKind::Manifest,
+        InputKind::Page,
     ];
 
     /// The largest file of this kind Sinew reads, in bytes.
@@ -54,6 +57,7 @@ impl InputKind {
             InputKind::Model => 512 * MIB,
             InputKind::Sidecar => 64 * 1024,
             InputKind::Manifest => 16 * MIB,
+            InputKind::Page => 16 * MIB,
         }
     }
 
@@ -69,6 +73,7 @@ impl InputKind {
             InputKind::Model => "model",
             InputKind::Sidecar => "sidecar",
             InputKind::Manifest => "manifest",
+            InputKind::Page => "page",
         }
     }
 }

@@ -52,6 +52,8 @@ pub enum Item {
     Link(Link),
     /// `event custom::NAME { field: TYPE, … }`: a custom event's payload.
     Event(EventDecl),
+    /// `box "Title" at (x, y) size (w, h) { color = "#RRGGBB" }`: a comment box (layout only).
+    Box(BoxItem),
 }
 
 impl Item {
@@ -62,6 +64,7 @@ impl Item {
             Item::Node(n) => n.span,
             Item::Link(l) => l.span,
             Item::Event(e) => e.span,
+            Item::Box(b) => b.span,
         }
     }
     /// The comments attached to the item.
@@ -71,6 +74,7 @@ impl Item {
             Item::Node(n) => &n.comments,
             Item::Link(l) => &l.comments,
             Item::Event(e) => &e.comments,
+            Item::Box(b) => &b.comments,
         }
     }
 }
@@ -106,6 +110,30 @@ pub struct FieldDecl {
     pub name: Ident,
     pub ty: Type,
     pub ty_span: Span,
+}
+
+/// `box "Title" at (X, Y) size (W, H) { color = "#RRGGBB" }`: a titled rectangle an editor
+/// draws behind nodes. Layout only: the compiler never reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoxItem {
+    pub title: StrLit,
+    /// The top-left corner.
+    pub at: At,
+    pub size: Size,
+    /// The `color` argument, `#RRGGBB` (checked by the parser).
+    pub color: Option<StrLit>,
+    /// From `box` to the end of the last part.
+    pub span: Span,
+    pub comments: Comments,
+}
+
+/// `size (W, H)` of a comment box (both positive, checked by the parser).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    pub w: i64,
+    pub h: i64,
+    /// From `size` to `)`.
+    pub span: Span,
 }
 
 /// A data type name usable in a `var` declaration (the one value type).
@@ -315,6 +343,13 @@ impl File {
             _ => None,
         })
     }
+    /// The comment boxes in authored order.
+    pub fn boxes(&self) -> impl Iterator<Item = &BoxItem> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Box(b) => Some(b),
+            _ => None,
+        })
+    }
     /// The links in authored order.
     pub fn links(&self) -> impl Iterator<Item = &Link> {
         self.items.iter().filter_map(|i| match i {
@@ -412,6 +447,22 @@ impl File {
                         .collect(),
                     span: z,
                     comments: cms(&e.comments),
+                }),
+                Item::Box(b) => Item::Box(BoxItem {
+                    title: StrLit {
+                        value: b.title.value.clone(),
+                        span: z,
+                        content_span: z,
+                    },
+                    at: At { span: z, ..b.at },
+                    size: Size { span: z, ..b.size },
+                    color: b.color.as_ref().map(|c| StrLit {
+                        value: c.value.clone(),
+                        span: z,
+                        content_span: z,
+                    }),
+                    span: z,
+                    comments: cms(&b.comments),
                 }),
                 Item::Link(l) => Item::Link(Link {
                     from_node: id(&l.from_node),

@@ -1,7 +1,7 @@
 //! The canonical `.bpg` formatter: a [`File`] tree back to text, idempotently.
 //!
 //! Layout: leading comments and the `graph NAME` line, a blank line, the vars, a blank line, the
-//! nodes, a blank line, the links, then any comments that followed the last item (empty sections
+//! comment boxes, a blank line, the nodes, a blank line, the links, then any comments that followed the last item (empty sections
 //! and their blank lines are left out). Items keep their authored order within their section,
 //! one per line, with single spaces and no column alignment (alignment would make one edit
 //! touch neighbouring lines and turn independent additions into merge conflicts). Every comment
@@ -68,14 +68,15 @@ pub fn check_round_trip(text: &str) -> Result<(), String> {
 }
 
 /// The file with its items stably grouped as the formatter prints them: event declarations,
-/// vars, nodes, links.
+/// vars, comment boxes, nodes, links.
 pub fn sectioned(file: &File) -> File {
     let mut f = file.clone();
     f.items.sort_by_key(|i| match i {
         Item::Event(_) => 0,
         Item::Var(_) => 1,
-        Item::Node(_) => 2,
-        Item::Link(_) => 3,
+        Item::Box(_) => 2,
+        Item::Node(_) => 3,
+        Item::Link(_) => 4,
     });
     f
 }

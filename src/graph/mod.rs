@@ -9,6 +9,7 @@ pub mod fmt;
 pub mod lexer;
 pub mod model;
 pub mod parser;
+pub mod reroute;
 
 pub use ast::File;
 pub use fmt::{format, format_source};

@@ -33,6 +33,7 @@ fn flow(f: Flow) -> &'static str {
 fn pin_type(p: &Pin) -> String {
     match p.ty {
         PinSpec::Var => "the variable's type".into(),
+        PinSpec::Wire => "the type of the wire into it".into(),
         t => t.name().into(),
     }
 }

@@ -20,6 +20,8 @@ pub const MAX_W: i64 = 200;
 pub const CHAR_W: f64 = 0.6;
 /// Largest connected group of unplaced nodes laid out by `rust-sugiyama`.
 pub const SUGIYAMA_MAX: usize = 400;
+/// Diameter of a reroute's dot (its box in the layout).
+pub const REROUTE_D: i64 = 16;
 /// Horizontal gap between layers, vertical gap between nodes of a layer.
 const GAP_X: i64 = 90;
 const GAP_Y: i64 = 36;
@@ -44,6 +46,9 @@ pub fn text_w(chars: usize, size: f64) -> i64 {
 
 /// The size of a node: its header, one row per pin pair, one row per property.
 pub fn size(n: &NodeView) -> (i64, i64) {
+    if n.family == super::view::Family::Reroute {
+        return (REROUTE_D, REROUTE_D);
+    }
     let rows = n.inputs.len().max(n.outputs.len()) + n.props.len();
     let h = HEADER_H + rows as i64 * ROW_H + 10;
     let mut w = text_w(n.title.chars().count(), 14.0) + 40;

@@ -48,13 +48,10 @@ pub fn graph_picture(
         return Err(diags);
     }
     let model = Model::from_file(&file);
-    let (graph, spans, mut diagnostics) = crate::compile::resolve::resolve(src, &file, events);
-    let clean = !diagnostics.iter().any(Diagnostic::is_error);
-    let d = crate::compile::check::check(src, &graph, &spans, clean);
-    diagnostics.extend(d);
-    crate::diag::sort(&mut diagnostics);
-    let mut picture = view::build(&model, Some(&graph));
-    view::attach_diagnostics(&mut picture, &file, &diagnostics);
+    // The compiler's own front half (reroutes joined, resolved, checked): one code path.
+    let checked = crate::compile::check_source(src, events);
+    let mut picture = view::build(&model, Some(&checked.graph));
+    view::attach_diagnostics(&mut picture, &file, &checked.diagnostics);
     Ok(picture)
 }
 

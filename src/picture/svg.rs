@@ -7,7 +7,7 @@
 //! at least 12 px; every name is escaped ([`escape`]) and clipped to the node's width.
 
 use super::layout::{self, HEADER_H, ROW_H, Rect, text_w};
-use super::view::{Badge, LinkView, Mark, NodeView, Picture, PinView, clip};
+use super::view::{Badge, BoxView, Family, LinkView, Mark, NodeView, Picture, PinView, clip};
 use crate::diag::Severity;
 use crate::nodes::PinType;
 use crate::types::Type;
@@ -92,6 +92,12 @@ pub const STYLE: &str = "text{font-family:Inter,'Segoe UI',Helvetica,Arial,sans-
 .gtitle{font-size:20px;font-weight:700}.vars text{font-size:13px}.legend text{font-size:12px}\
 .notes text{font-size:13px;fill:#ffb3b3}";
 
+/// The style of comment boxes and reroute dots, written only into pictures that have them (so
+/// every other picture keeps its bytes).
+pub const LAYOUT_STYLE: &str = ".cbox{color:#5a6b82}.cbox-body{fill:currentColor;fill-opacity:.18;stroke:currentColor;stroke-width:2}\
+.cbox-head{fill:currentColor;fill-opacity:.55}.cbox-title{font-size:15px;font-weight:600;fill:#fff}\
+.f-reroute .dot{fill:currentColor;stroke:#0b0b0d;stroke-width:1.5}.rpin circle{fill:none}";
+
 fn line_h(size: i64) -> i64 {
     size + 5
 }
@@ -147,7 +153,17 @@ pub fn render_within(p: &Picture, budget: usize) -> Result<String, OverBudget> {
         max_x = max_x.max(r.x + r.w.max(nw)).max(r.x + r.w + 12);
         max_y = max_y.max(r.y + r.h + msgs + 6);
     }
-    if p.nodes.is_empty() {
+    for b in &p.boxes {
+        let (x, y) = (
+            b.x.clamp(-layout::COORD_MAX, layout::COORD_MAX),
+            b.y.clamp(-layout::COORD_MAX, layout::COORD_MAX),
+        );
+        min_x = min_x.min(x);
+        min_y = min_y.min(y);
+        max_x = max_x.max(x + b.w);
+        max_y = max_y.max(y + b.h);
+    }
+    if p.nodes.is_empty() && p.boxes.is_empty() {
         (min_x, min_y, max_x, max_y) = (0, 0, 320, 40);
     }
     // The band above: title, header comments, variables.
@@ -180,10 +196,24 @@ pub fn render_within(p: &Picture, budget: usize) -> Result<String, OverBudget> {
          <rect class=\"bg\" x=\"{left}\" y=\"{top}\" width=\"{width}\" height=\"{height}\"/>\n",
         Esc(&p.title)
     );
+    if !p.boxes.is_empty() || p.nodes.iter().any(|n| n.family == Family::Reroute) {
+        let _ = writeln!(out, "<style>{LAYOUT_STYLE}</style>");
+    }
     if !header(&mut out, p, left + 40, top + 20, budget) {
         return Err(OverBudget { budget });
     }
 
+    // Comment boxes under wires and nodes.
+    if !p.boxes.is_empty() {
+        out.push_str("<g class=\"boxes\">\n");
+        for b in &p.boxes {
+            comment_box(&mut out, b);
+            if over(&out) {
+                return Err(OverBudget { budget });
+            }
+        }
+        out.push_str("</g>\n");
+    }
     // Wires under nodes.
     let index = super::view::node_index(p);
     out.push_str("<g class=\"wires\">\n");
@@ -331,6 +361,9 @@ fn badge_line(out: &mut String, b: &Badge, x: i64, y: i64) {
 fn pin_pos(r: &Rect, n: &NodeView, pin: &str, output: bool) -> Option<(i64, i64)> {
     let pins = if output { &n.outputs } else { &n.inputs };
     let i = pins.iter().position(|p| p.name == pin)?;
+    if n.family == Family::Reroute {
+        return Some((if output { r.x + r.w } else { r.x }, r.y + r.h / 2));
+    }
     Some((if output { r.x + r.w } else { r.x }, r.y + pin_y(i)))
 }
 
@@ -455,7 +488,92 @@ fn pin(out: &mut String, node: &str, p: &PinView, x: i64, y: i64, output: bool, 
     out.push_str("</g>\n");
 }
 
+/// A reroute: a small dot in its wire's colour, with its two pins' hooks on it.
+fn reroute(out: &mut String, n: &NodeView, r: &Rect) {
+    let ty = n.inputs.first().and_then(|p| p.ty);
+    let mut class = format!("node f-reroute {}", type_class(ty));
+    if n.badges.iter().any(|b| b.severity == Severity::Error) {
+        class.push_str(" has-error");
+    } else if !n.badges.is_empty() {
+        class.push_str(" has-warning");
+    }
+    let mut diff = String::new();
+    if let Some(m) = n.mark.name() {
+        let _ = write!(class, " d-{m}");
+        if n.mark == Mark::Removed {
+            class.push_str(" ghost");
+        }
+        diff = format!(" data-diff=\"{m}\"");
+    }
+    let (d, id) = (r.w, Esc(&n.id));
+    let _ = write!(
+        out,
+        "<g class=\"{class}\" data-node-id=\"{id}\"{diff} transform=\"translate({} {})\">\
+         <title>{id} — reroute</title>\
+         <circle class=\"dot\" cx=\"{}\" cy=\"{}\" r=\"{}\"/>",
+        r.x,
+        r.y,
+        d / 2,
+        d / 2,
+        d / 2 - 2
+    );
+    for (p, output) in n
+        .inputs
+        .iter()
+        .map(|p| (p, false))
+        .chain(n.outputs.iter().map(|p| (p, true)))
+    {
+        let _ = write!(
+            out,
+            "<g class=\"rpin\" data-pin=\"{id}.{}\"><circle cx=\"{}\" cy=\"{}\" r=\"3\"/></g>",
+            Esc(&p.name),
+            if output { d } else { 0 },
+            d / 2
+        );
+    }
+    if let Some(first) = n.badges.first() {
+        let _ = write!(
+            out,
+            "<g class=\"badge\" data-diagnostic-code=\"{}\"><title>{} {}</title></g>",
+            first.code,
+            first.code,
+            Esc(&first.message)
+        );
+        for (i, b) in n.badges.iter().take(3).enumerate() {
+            badge_line(out, b, 0, d + 16 + i as i64 * line_h(12));
+        }
+    }
+    out.push_str("</g>\n");
+}
+
+/// A comment box: a titled, translucent rectangle (drawn before wires and nodes).
+fn comment_box(out: &mut String, b: &BoxView) {
+    let x = b.x.clamp(-layout::COORD_MAX, layout::COORD_MAX);
+    let y = b.y.clamp(-layout::COORD_MAX, layout::COORD_MAX);
+    let style = b
+        .color
+        .as_deref()
+        .filter(|c| crate::graph::parser::is_color(c))
+        .map(|c| format!(" style=\"color:{c}\""))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "<g class=\"cbox\" data-box-title=\"{}\"{style} transform=\"translate({x} {y})\">\
+         <rect class=\"cbox-body\" width=\"{}\" height=\"{}\" rx=\"6\"/>\
+         <rect class=\"cbox-head\" width=\"{}\" height=\"28\" rx=\"6\"/>\
+         <text class=\"cbox-title\" x=\"10\" y=\"19\">{}</text></g>",
+        Esc(&b.title),
+        b.w,
+        b.h,
+        b.w,
+        Esc(&fit(&b.title, b.w - 20, 15.0)),
+    );
+}
+
 fn node(out: &mut String, n: &NodeView, r: &Rect) {
+    if n.family == Family::Reroute {
+        return reroute(out, n, r);
+    }
     let (x, y, w, h) = (r.x, r.y, r.w, r.h);
     let mut class = format!("node f-{}", n.family.name());
     if n.badges.iter().any(|b| b.severity == Severity::Error) {

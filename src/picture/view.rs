@@ -27,6 +27,8 @@ pub enum Family {
     Function,
     /// A kind the node table does not know (dark grey).
     Unknown,
+    /// A reroute node: drawn as a small dot, typed by the wire into it.
+    Reroute,
 }
 
 impl Family {
@@ -39,6 +41,7 @@ impl Family {
             Family::Variable => "variable",
             Family::Function => "function",
             Family::Unknown => "unknown",
+            Family::Reroute => "reroute",
         }
     }
 }
@@ -131,6 +134,18 @@ pub struct VarView {
     pub badges: Vec<Badge>,
 }
 
+/// One comment box: a titled rectangle behind the nodes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoxView {
+    pub title: String,
+    pub x: i64,
+    pub y: i64,
+    pub w: i64,
+    pub h: i64,
+    /// `#RRGGBB`, when the box sets one.
+    pub color: Option<String>,
+}
+
 /// Everything one graph picture shows.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Picture {
@@ -143,6 +158,8 @@ pub struct Picture {
     pub links: Vec<LinkView>,
     /// Comments after the last item.
     pub end_comment: Vec<String>,
+    /// Comment boxes, drawn behind the nodes.
+    pub boxes: Vec<BoxView>,
     /// Diagnostics that belong to no item, and what the limits left out.
     pub notes: Vec<String>,
 }
@@ -192,6 +209,9 @@ fn family(n: &Node, kind: Option<&NodeKind>) -> Family {
     let path = n.kind_path();
     if path == "event" {
         return Family::Event;
+    }
+    if path == crate::graph::reroute::KIND && n.subject().is_none() {
+        return Family::Reroute;
     }
     let Some(k) = kind else {
         return Family::Unknown;
@@ -397,6 +417,19 @@ pub fn build(model: &Model, graph: Option<&ir::Graph>) -> Picture {
             badges: Vec::new(),
         });
     }
+    p.boxes = model
+        .boxes
+        .iter()
+        .take(MAX_NODES)
+        .map(|b| BoxView {
+            title: clip(&b.title, 2 * MAX_LINE_CHARS),
+            x: b.x,
+            y: b.y,
+            w: b.w,
+            h: b.h,
+            color: b.color.clone(),
+        })
+        .collect();
     for n in model.nodes.iter().take(MAX_NODES) {
         let first = seen.insert(n.id.as_str());
         let r = if first {
@@ -434,7 +467,57 @@ pub fn build(model: &Model, graph: Option<&ir::Graph>) -> Picture {
             model.links.len() - MAX_LINKS
         ));
     }
+    type_reroutes(&mut p);
     p
+}
+
+/// Gives each reroute's pins (and the wires out of it) the type of the wire into it, along
+/// chains of reroutes in any order (one pass per link of the longest chain, at most as many
+/// passes as there are reroutes, and at most 64: a longer chain is only drawn partly untyped).
+fn type_reroutes(p: &mut Picture) {
+    let reroutes = p
+        .nodes
+        .iter()
+        .filter(|n| n.family == Family::Reroute)
+        .count()
+        .min(64);
+    let index: HashMap<String, usize> = node_index(p)
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    for _ in 0..reroutes {
+        let mut changed = false;
+        for li in 0..p.links.len() {
+            let (Some(&from), Some(&to)) = (
+                index.get(&p.links[li].from.node),
+                index.get(&p.links[li].to.node),
+            ) else {
+                continue;
+            };
+            let ty = p.links[li].ty;
+            if p.nodes[from].family == Family::Reroute && ty.is_none() {
+                let t = p.nodes[from].inputs.first().and_then(|q| q.ty);
+                if t.is_some() {
+                    p.links[li].ty = t;
+                    p.links[li].exec = t == Some(PinType::Exec);
+                    changed = true;
+                }
+            }
+            let ty = p.links[li].ty;
+            let n = &mut p.nodes[to];
+            if n.family == Family::Reroute && ty.is_some() {
+                for q in n.inputs.iter_mut().chain(n.outputs.iter_mut()) {
+                    if q.ty.is_none() {
+                        q.ty = ty;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// Node id → index of its first drawn node.
@@ -538,8 +621,8 @@ pub fn attach_diagnostics(p: &mut Picture, file: &File, diags: &[Diagnostic]) {
                 Item::Var(_) => 0,
                 Item::Node(_) => 1,
                 Item::Link(_) => 2,
-                // Not drawn: its diagnostics become notes.
-                Item::Event(_) => 3,
+                // Not drawn as parts of their own: their diagnostics become notes.
+                Item::Event(_) | Item::Box(_) => 3,
             };
             counts[s] += 1;
             let span = item.span();

@@ -201,15 +201,13 @@ impl FsSource {
         let Ok(real) = self.real(dir) else {
             return Vec::new();
         };
-        let mut names: Vec<String> = std::fs::read_dir(real)
+        // `fsutil::list` sorts by name, so the names stay sorted.
+        crate::fsutil::list(&real)
             .into_iter()
             .flatten()
-            .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| keep(&t)))
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect();
-        names.sort();
-        names
+            .filter(|e| keep(&e.file_type))
+            .filter_map(|e| e.name.into_string().ok())
+            .collect()
     }
 
     /// The real path of `p`, when it lies inside a trusted folder.

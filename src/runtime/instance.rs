@@ -17,7 +17,7 @@ use super::animator::{AnimCommand, Animator};
 use super::hub::{
     Continuation, Delivery, Dispatch, EventHub, GraphInstances, Payload, Publisher, Value,
 };
-use super::schedule::{GameTime, PendingDelays};
+use super::time::{GameTime, PendingDelays};
 use super::trace::{self, TraceKind};
 use crate::bytecode::{Type, VerifiedModule};
 use crate::vm::{self, Host, InstanceState, Outcome, Vm};

@@ -1,5 +1,6 @@
-//! The embedded runtime: owns Sinew's part of a bevy_ecs `World` — the event hub, game time,
-//! timed scene actions, `flow.delay` continuations — and the ordered per-tick schedule; graph
+//! The embedded runtime: owns Sinew's part of a bevy_ecs `World` — game time, timed scene
+//! actions and `flow.delay` continuations ([`time`], the bottom layer), the event hub ([`hub`])
+//! — and the ordered per-tick schedule ([`schedule`], the top: it only wires systems); graph
 //! instances running on the VM ([`instance`]), the animator ([`animator`]), headless scenes
 //! ([`scene`]: spawning a loaded scene), the run trace ([`trace`]) and its text ([`render`]).
 //!
@@ -17,6 +18,7 @@ pub mod render;
 pub mod scene;
 pub mod schedule;
 pub mod testing;
+pub mod time;
 pub mod trace;
 
 pub use animator::{AnimCommand, Animator, AnimatorOutput, Clip, animate};
@@ -26,14 +28,15 @@ pub use hub::{
     LastFlush, MAX_FLUSH_ROUNDS, NoopDispatch, Notify, Overrun, Payload, Publisher, Subscriber,
     Value, flush, flush_events,
 };
+pub use hub::{publish_tick, resume_delays};
 pub use instance::{
     AttachError, ExecLog, GraphInstance, Graphs, Invocation, ModuleSwap, VmDispatch, attach_graphs,
 };
 pub use notify::publish_notifies;
 pub use render::{TraceFormat, TraceWriter};
-pub use schedule::{
-    AnimationSet, GameTime, PendingDelays, SceneAction, SceneActions, SinewSet, TIME_EPSILON,
-    TimeError, TimedQueue, add_sinew_systems, advance_time, apply_scene_actions, init_world,
-    is_due, publish_tick, resume_delays,
+pub use schedule::{AnimationSet, SinewSet, add_sinew_systems, init_world};
+pub use time::{
+    DEFAULT_DT, GameTime, PendingDelays, SceneAction, SceneActions, TIME_EPSILON, TimeError,
+    TimedQueue, advance_time, apply_scene_actions, is_due,
 };
 pub use trace::{Trace, TraceKind, TraceRecord};

@@ -9,7 +9,7 @@ use bevy_ecs::prelude::*;
 
 use super::hub::{EventHub, HubError};
 use super::instance::{Graphs, ModuleSwap};
-use super::schedule::PendingDelays;
+use super::time::PendingDelays;
 use crate::bytecode::VerifiedModule;
 
 /// Switches graph instance `index` of `entity` to `module` (see [`Graphs::swap_module`]): the

@@ -69,9 +69,9 @@ impl<'a> TraceWriter<'a> {
         Ok(())
     }
 
-    /// The `end` lines: one per scene entity still alive, in scene order.
-    pub fn end_lines(&self, world: &World) -> Vec<String> {
-        let mut lines = Vec::new();
+    /// What the `end` records say: one per scene entity still alive, in scene order.
+    fn ends(&self, world: &World) -> Vec<End<'a>> {
+        let mut ends = Vec::new();
         for (name, entity, position) in &self.spawned.entities {
             if !world.entities().contains_spawned(*entity) {
                 continue; // despawned during the run: no end line
@@ -86,26 +86,40 @@ impl<'a> TraceWriter<'a> {
                 }
                 _ => (*position, 0.0f32),
             };
+            ends.push(End {
+                name,
+                state: state.as_deref().map(str::to_string),
+                position,
+                yaw,
+                vars,
+            });
+        }
+        ends
+    }
+
+    /// The `end` records as data (their JSON form, whatever the writer's format): one per scene
+    /// entity still alive, in scene order. The studio answers these.
+    pub fn end_values(&self, world: &World) -> Vec<Value> {
+        self.ends(world).iter().map(End::json).collect()
+    }
+
+    /// The `end` lines: one per scene entity still alive, in scene order.
+    pub fn end_lines(&self, world: &World) -> Vec<String> {
+        let mut lines = Vec::new();
+        for e in self.ends(world) {
             lines.push(match self.format {
-                TraceFormat::Json => json!({
-                    "kind": "end",
-                    "entity": name,
-                    "state": state.as_deref().map_or(Value::Null, |s| json!(s)),
-                    "position": position.map(f32_json),
-                    "yaw": f32_json(yaw),
-                    "vars": vars,
-                })
-                .to_string(),
+                TraceFormat::Json => e.json().to_string(),
                 TraceFormat::Human => {
+                    let (position, yaw) = (e.position, e.yaw);
                     let mut line = format!(
                         "end  {}  state {}  position ({}, {}, {})  yaw {yaw}",
-                        Escaped(name),
-                        Escaped(state.as_deref().unwrap_or("-")),
+                        Escaped(e.name),
+                        Escaped(e.state.as_deref().unwrap_or("-")),
                         position[0],
                         position[1],
                         position[2]
                     );
-                    for (g, vs) in &vars {
+                    for (g, vs) in &e.vars {
                         if let Value::Object(vs) = vs {
                             for (k, v) in vs {
                                 line.push_str(&format!("  {}.{} = {v}", Escaped(g), Escaped(k)));
@@ -125,6 +139,28 @@ impl<'a> TraceWriter<'a> {
             writeln!(out, "{line}")?;
         }
         Ok(())
+    }
+}
+
+/// One `end` record: an entity alive after the last tick.
+struct End<'a> {
+    name: &'a str,
+    state: Option<String>,
+    position: [f32; 3],
+    yaw: f32,
+    vars: Map<String, Value>,
+}
+
+impl End<'_> {
+    fn json(&self) -> Value {
+        json!({
+            "kind": "end",
+            "entity": self.name,
+            "state": self.state.as_deref().map_or(Value::Null, |s| json!(s)),
+            "position": self.position.map(f32_json),
+            "yaw": f32_json(self.yaw),
+            "vars": self.vars,
+        })
     }
 }
 

@@ -7,7 +7,7 @@ use super::hub::Value;
 use super::hub::{
     Channel, Continuation, Delivery, Dispatch, Event, EventId, Publisher, Subscriber,
 };
-use super::schedule::GameTime;
+use super::time::GameTime;
 
 /// One thing a recording dispatcher was asked to run.
 #[derive(Debug, Clone, PartialEq)]

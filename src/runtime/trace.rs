@@ -1,12 +1,19 @@
 //! The run trace: what a headless run reports as it goes (`notify`, `log`, `state`, `error`
-//! records), collected in the [`Trace`] resource when present. Rendering to JSON/text is the
-//! CLI's job; records carry entities, not names.
+//! records), collected in the [`Trace`] resource when present. Rendering to JSON/text is
+//! `render`'s job; records carry entities, not names. The record types are owned here: this
+//! module names only `time` and `hub`'s value type, and the animator, instances and the notify
+//! step name it (`tests/boundaries.rs`).
 
 use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
 
-use super::schedule::GameTime;
+use super::hub::Value;
+use super::time::GameTime;
+
+/// A notify's typed fields by name, in authored order, shared (one copy per clip marker): what
+/// a `notify` record prints. The animator builds them once per clip (`animator::Clip`).
+pub type NotifyFields = Arc<[(Arc<str>, Value)]>;
 
 /// One trace record of one tick.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +51,7 @@ pub enum TraceKind {
         /// An end reached at the window's end edge.
         completed: bool,
         /// The notify's typed fields by name, in authored order (empty when it has none).
-        fields: super::animator::NotifyFields,
+        fields: NotifyFields,
     },
     /// `debug.log`.
     Log {

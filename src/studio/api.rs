@@ -28,6 +28,9 @@ pub fn handle(state: &Arc<State>, req: Request) -> Response {
     if let Err(r) = state.guard.check(&req) {
         return Response::error(r.status, r.message);
     }
+    if let Some(r) = super::clips::route(state, &req) {
+        return r;
+    }
     let m = req.method.as_str();
     // Everything that compiles, draws or runs shares the heavy slots (the memory budget).
     let heavy = matches!(
@@ -94,7 +97,7 @@ fn palette(state: &State) -> Response {
         return Response::error(500, "studio state is unavailable");
     };
     let entries = crate::palette::build(ws.catalog().catalog());
-    Response::json(200, &crate::cli::assets::palette_document(&entries))
+    Response::json(200, &crate::app::documents::palette_document(&entries))
 }
 
 fn catalog(state: &State) -> Response {
@@ -103,7 +106,7 @@ fn catalog(state: &State) -> Response {
     };
     Response::json(
         200,
-        &crate::cli::assets::catalog_document(ws.catalog().catalog()),
+        &crate::app::documents::catalog_document(ws.catalog().catalog()),
     )
 }
 
@@ -218,7 +221,7 @@ pub fn annotate<'a>(source: Option<&str>, diags: &'a [Diagnostic]) -> Vec<Annota
                 a.node = Some(l.to_node.name.clone());
                 a.link = Some(link_text(l));
             }
-            Item::Var(_) | Item::Event(_) => {}
+            Item::Var(_) | Item::Event(_) | Item::Box(_) => {}
         }
     }
     out

@@ -2,7 +2,7 @@
 //! 127.0.0.1 serves the page embedded in the binary ([`page`]), the JSON API ([`api`]) and
 //! Server-Sent Events ([`sse`]). Its project state is a [`Workspace`] — the checker behind
 //! `sinew check` and `sinew watch` — over the graphs folder and the assets folder, kept current
-//! by the watcher `sinew watch` uses ([`crate::cli::live::Watcher`]), so the studio and `check`
+//! by the watcher `sinew watch` uses ([`crate::app::watch::Watcher`]), so the studio and `check`
 //! read, limit and diagnose every file alike. Requests are checked by [`security`];
 //! connections are bounded by [`http`].
 //!
@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod budget;
+pub mod clips;
 pub mod http;
 pub mod kinds;
 pub mod model;
@@ -19,7 +20,7 @@ pub mod run;
 pub mod security;
 pub mod sse;
 
-use crate::cli::Ctx;
+use crate::app::Ctx;
 use crate::workspace::Workspace;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -174,7 +175,7 @@ pub fn start(ctx: &Ctx, config: &Config) -> Result<Running, String> {
     let cwd = ctx.cwd.as_deref();
     let roots = std::slice::from_ref(&graphs.root);
     let workspace = Workspace::with_names(cwd, roots, catalog, Some(&graphs.root));
-    let mut watcher = crate::cli::live::Watcher::new(ctx, &assets.root, roots)?;
+    let mut watcher = crate::app::watch::Watcher::new(ctx, &assets.root, roots)?;
     watcher.follow(workspace.dependency_folders());
     let token = security::new_token();
     let stop = Arc::new(AtomicBool::new(false));
@@ -223,7 +224,7 @@ pub fn start(ctx: &Ctx, config: &Config) -> Result<Running, String> {
 }
 
 /// `sinew studio`: serves until Ctrl-C, printing the address first.
-pub fn run(ctx: &Ctx, config: &Config, out: &mut dyn std::io::Write) -> Result<u8, String> {
+pub fn run(ctx: &Ctx, config: &Config, out: &mut dyn std::io::Write) -> Result<(), String> {
     let running = start(ctx, config)?;
     let (tx, rx) = std::sync::mpsc::channel::<()>();
     ctrlc::set_handler(move || {
@@ -235,5 +236,5 @@ pub fn run(ctx: &Ctx, config: &Config, out: &mut dyn std::io::Write) -> Result<u
     let _ = rx.recv();
     // Saves are atomic renames: stopping between requests loses nothing on disk.
     running.stop();
-    Ok(crate::cli::OK)
+    Ok(())
 }

@@ -36,7 +36,11 @@ pub fn file(path: &str) -> Option<Response> {
             let ty: &'static str = ty;
             let dev = std::env::var_os(DEV_DIST_ENV).and_then(|d| {
                 let rel = if *p == "/" { "index.html" } else { &p[1..] };
-                std::fs::read(std::path::Path::new(&d).join(rel)).ok()
+                crate::fsutil::read_input(
+                    &std::path::Path::new(&d).join(rel),
+                    crate::fsutil::InputKind::Page,
+                )
+                .ok()
             });
             let body = match dev {
                 Some(b) => Body::Bytes(b),

@@ -12,15 +12,16 @@
 
 use super::State;
 use super::http::{Request, Response};
+use crate::app::run;
 use crate::project::{self, FsSource};
 use crate::runtime::hub::Dispatcher;
-use crate::runtime::scene::{Spawned, headless, spawn};
+use crate::runtime::render::record_json;
+use crate::runtime::scene::Spawned;
 use crate::runtime::{
-    ExecLog, Invocation, Trace, TraceFormat, TraceKind, TraceRecord, TraceWriter, VmDispatch,
+    ExecLog, Invocation, TraceFormat, TraceKind, TraceRecord, TraceWriter, VmDispatch,
 };
 use bevy_ecs::prelude::World;
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -34,8 +35,8 @@ pub const MAX_RUN_BYTES: usize = 32 << 20;
 
 #[derive(Default)]
 struct Recorder {
-    /// Per record: its JSON line and the JSON array of its invocations.
-    records: Vec<(Box<RawValue>, Box<RawValue>)>,
+    /// Per record: the record and its invocations, as data (`runtime::render::record_json`).
+    records: Vec<(Value, Vec<Value>)>,
     bytes: usize,
     entries: usize,
     truncated: bool,
@@ -60,17 +61,21 @@ fn same_notify(r: &TraceRecord, inv: &Invocation) -> bool {
     }
 }
 
-/// A JSON text as a raw value (a JSON string holding the text if it somehow is not JSON).
-fn raw(text: String) -> Box<RawValue> {
-    match RawValue::from_string(text) {
-        Ok(r) => r,
-        Err(e) => RawValue::from_string(Value::String(e.to_string()).to_string())
-            .unwrap_or_else(|_| empty_list()),
+/// The bytes `v` takes as JSON text (counted, never kept).
+fn json_len(v: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len();
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
-}
-
-fn empty_list() -> Box<RawValue> {
-    RawValue::from_string("[]".into()).unwrap_or_default()
+    let mut c = Count(0);
+    let _ = serde_json::to_writer(&mut c, v);
+    c.0
 }
 
 impl Recorder {
@@ -86,14 +91,13 @@ impl Recorder {
         world: &mut World,
         spawned: &Spawned,
         records: &[TraceRecord],
-        writer: &TraceWriter,
     ) -> bool {
         let invocations = world
             .get_resource_mut::<ExecLog>()
             .map(|mut l| std::mem::take(&mut l.invocations))
             .unwrap_or_default();
         let mut per: Vec<Vec<usize>> = vec![Vec::new(); records.len()];
-        let mut entries: Vec<String> = Vec::with_capacity(invocations.len());
+        let mut entries: Vec<(Value, usize)> = Vec::with_capacity(invocations.len());
         for inv in &invocations {
             let entity = spawned.name_of(inv.entity.to_bits());
             let entry = if self.entries + inv.nodes.len() > MAX_NODE_ENTRIES {
@@ -104,7 +108,8 @@ impl Recorder {
                 json!({"graph": &*inv.graph, "entity": entity, "event": inv.event, "nodes": inv.nodes})
             };
             let at = entries.len();
-            entries.push(entry.to_string());
+            let len = json_len(&entry);
+            entries.push((entry, len));
             let (start, end) = inv.trace_span;
             let end = end.min(records.len());
             if inv.notify.is_some()
@@ -120,32 +125,29 @@ impl Recorder {
         }
         drop(invocations);
         for (r, list) in records.iter().zip(per) {
-            let line = writer.record(r);
-            let mut executed = String::from("[");
-            for (i, &e) in list.iter().enumerate() {
-                if i > 0 {
-                    executed.push(',');
-                }
-                executed.push_str(&entries[e]);
-            }
-            executed.push(']');
-            let size = line.len() + executed.len();
+            let record = record_json(spawned, r);
+            // As JSON text: the record, the brackets and commas of its list, its entries.
+            let size = json_len(&record)
+                + 2
+                + list.len().saturating_sub(1)
+                + list.iter().map(|&e| entries[e].1).sum::<usize>();
             if self.bytes + size > MAX_RUN_BYTES {
                 self.full = true;
                 return false;
             }
             self.bytes += size;
-            self.records.push((raw(line), raw(executed)));
+            let executed = list.iter().map(|&e| entries[e].0.clone()).collect();
+            self.records.push((record, executed));
         }
         true
     }
 }
 
-/// The answer of a run, serialized straight from the recorded texts.
+/// The answer of a run, serialized straight from the recorded data.
 #[derive(Serialize)]
 struct Answer<'a> {
-    records: Vec<&'a RawValue>,
-    executed: Vec<&'a RawValue>,
+    records: Vec<&'a Value>,
+    executed: Vec<&'a [Value]>,
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     notice: Option<String>,
@@ -192,13 +194,13 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
             None => return Response::error(400, "`dt` must be a number of seconds"),
         },
     };
-    let dt = dt.unwrap_or(crate::runtime::schedule::DEFAULT_DT);
-    if !(dt.is_finite() && dt > 0.0 && dt <= crate::cli::run::MAX_DT) {
+    let dt = dt.unwrap_or(crate::runtime::time::DEFAULT_DT);
+    if !run::valid_dt(dt) {
         return Response::error(
             400,
             format!(
                 "`dt` must be a finite number of seconds in (0, {}]",
-                crate::cli::run::MAX_DT
+                run::MAX_DT
             ),
         );
     }
@@ -209,42 +211,65 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
         .join(path.strip_prefix(&state.scenes.root).unwrap_or(&path));
     match run_scene(state, &path, ticks, dt) {
         Ok(r) => r,
-        Err(msg) => Response::error(422, format!("the scene does not run: {msg}")),
+        Err(NotRun::Message(msg)) => Response::error(422, format!("the scene does not run: {msg}")),
+        Err(NotRun::Diagnostics(diags)) => Response::json(422, &not_run(&diags)),
     }
 }
 
-/// Loads and runs the scene; the error is the loader's diagnostics as `sinew run` prints them.
+/// Why a scene did not run: a message (unreadable, not spawned), or the loader's diagnostics.
+enum NotRun {
+    Message(String),
+    Diagnostics(Vec<crate::diag::Diagnostic>),
+}
+
+impl From<String> for NotRun {
+    fn from(m: String) -> NotRun {
+        NotRun::Message(m)
+    }
+}
+
+/// The `422` answer of a scene whose load has errors: `error` (one line: the first error and
+/// how many more) and `diagnostics` in the JSON shape of `sinew check --format json`.
+fn not_run(diags: &[crate::diag::Diagnostic]) -> Value {
+    let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
+    let first = errors.first().map_or(String::new(), |d| {
+        let more = match errors.len() - 1 {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        format!(": error[{}] {}{more}", d.code, d.message)
+    });
+    json!({
+        "error": format!("the scene does not run{first}"),
+        "diagnostics": crate::app::documents::diagnostics(diags),
+    })
+}
+
+/// Loads and runs the scene through the one run loop ([`run::Headless`]); a load with errors
+/// answers its diagnostics as data.
 fn run_scene(
     state: &State,
     scene: &std::path::Path,
     ticks: u64,
     dt: f64,
-) -> Result<Response, String> {
+) -> Result<Response, NotRun> {
     let ctx = &state.ctx;
     let (source, layout) = FsSource::open(Some(&state.project), scene, &state.assets.canonical)
         .map_err(|e| format!("cannot read {}: {e}", ctx.display(scene)))?;
     let loaded = project::load(&source, &layout).map_err(|e| e.to_string())?;
-    let Some((def, assets)) = loaded.ready() else {
+    let mut rec = Recorder::default();
+    let Some((mut run, spawned)) = run::Headless::spawn(&loaded, dt, |w| rec.world_ready(w))?
+    else {
         let mut diags = loaded.run_diagnostics();
         crate::diag::sort(&mut diags);
-        return Err(crate::cli::human_diagnostics(ctx, &diags)
-            .trim()
-            .to_string());
+        return Err(NotRun::Diagnostics(diags));
     };
-    let (mut world, mut schedule) = headless(dt).map_err(|e| e.to_string())?;
-    let mut rec = Recorder::default();
-    rec.world_ready(&mut world);
-    let spawned = spawn(&mut world, def, assets).map_err(|e| e.to_string())?;
     let writer = TraceWriter::new(&spawned, &loaded.event_names, TraceFormat::Json);
     let mut ran = 0;
     for _ in 0..ticks {
-        schedule.run(&mut world);
+        let tick = run.tick();
         ran += 1;
-        let tick = world
-            .get_resource_mut::<Trace>()
-            .map(|mut t| t.drain())
-            .unwrap_or_default();
-        if !rec.after_tick(&mut world, &spawned, &tick, &writer) {
+        if !rec.after_tick(&mut run.world, &spawned, &tick) {
             break;
         }
     }
@@ -255,9 +280,8 @@ fn run_scene(
             MAX_RUN_BYTES >> 20
         )
     });
-    let end: Vec<Box<RawValue>> = writer.end_lines(&world).into_iter().map(raw).collect();
-    drop(world);
-    let empty = empty_list();
+    let end: Vec<Value> = writer.end_values(&run.world);
+    drop(run);
     let mut answer = Answer {
         records: Vec::with_capacity(rec.records.len() + end.len()),
         executed: Vec::with_capacity(rec.records.len() + end.len()),
@@ -270,7 +294,7 @@ fn run_scene(
     }
     for r in &end {
         answer.records.push(r);
-        answer.executed.push(&empty);
+        answer.executed.push(&[]);
     }
     Ok(Response::serialized(200, &answer))
 }

@@ -6,7 +6,7 @@
 
 use super::State;
 use super::http::{Body, Response};
-use crate::cli::live::Watcher;
+use crate::app::watch::Watcher;
 use crate::workspace::Refresh;
 use serde_json::{Value, json};
 use std::io::Write;

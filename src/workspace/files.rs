@@ -164,3 +164,32 @@ impl Source for Recording<'_> {
         self.inner.catalog(assets)
     }
 }
+
+/// Loads the scene of `layout` exactly as [`project::load`](crate::project::load) does, and the
+/// folders it depends on: the folder of every file the load read (or tried to read) and every
+/// folder it listed, as [`key`]s — the workspace's recorded dependencies, whatever path
+/// (`..` included) led to them. What `sinew run --watch` watches.
+pub fn load_recorded(
+    source: &FsSource,
+    layout: &crate::project::Layout,
+    cwd: Option<&Path>,
+) -> (
+    Result<crate::project::LoadedScene, crate::project::LoadError>,
+    BTreeSet<PathBuf>,
+) {
+    let rec = Recording {
+        inner: source,
+        cwd,
+        reads: Default::default(),
+        folders: Default::default(),
+    };
+    let loaded = crate::project::load(&rec, layout);
+    let mut folders = rec.folders.into_inner();
+    folders.extend(
+        rec.reads
+            .into_inner()
+            .iter()
+            .filter_map(|r| r.parent().map(Path::to_path_buf)),
+    );
+    (loaded, folders)
+}

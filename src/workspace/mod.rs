@@ -20,7 +20,7 @@
 mod files;
 mod graph;
 
-pub use files::{FileKind, Found, MAX_WALK_ENTRIES, key, walk};
+pub use files::{FileKind, Found, MAX_WALK_ENTRIES, key, load_recorded, walk};
 pub use graph::{GraphState, read_graph, unreadable, version_of};
 
 use std::collections::{BTreeMap, BTreeSet};

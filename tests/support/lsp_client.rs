@@ -11,6 +11,9 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+#[path = "wait.rs"]
+mod wait;
+
 /// How long any one answer may take before the test fails.
 pub const DEADLINE: Duration = Duration::from_secs(20);
 
@@ -231,16 +234,12 @@ impl Client {
 
     /// Waits for the process to end.
     pub fn wait_exit(&mut self, within: Duration) -> ExitStatus {
-        let end = Instant::now() + within;
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s;
-            }
-            if Instant::now() > end {
+        match wait::wait_exit(&mut self.child, Instant::now() + within) {
+            Some(s) => s,
+            None => {
                 let _ = self.child.kill();
                 panic!("the server did not exit within {within:?}");
             }
-            std::thread::sleep(Duration::from_millis(20));
         }
     }
 

@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use sinew::graph::ast::{Number, Type};
-use sinew::graph::model::{EventDecl, Link, Model, Node, PinRef, Props, Value, Var};
+use sinew::graph::model::{BoxDef, EventDecl, Link, Model, Node, PinRef, Props, Value, Var};
 
 pub fn ident() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -144,6 +144,32 @@ pub fn event() -> impl Strategy<Value = EventDecl> {
         })
 }
 
+/// A comment box within the format's bounds (any title, an optional colour of either case).
+pub fn comment_box() -> impl Strategy<Value = BoxDef> {
+    let coord = -1_000_000_000i64..=1_000_000_000;
+    let size = 1i64..=1_000_000;
+    (
+        string(),
+        coord.clone(),
+        coord,
+        size.clone(),
+        size,
+        prop::option::of("#[0-9A-Fa-f]{6}"),
+        comment_block(),
+        line_comment(),
+    )
+        .prop_map(|(title, x, y, w, h, color, comment, line_comment)| BoxDef {
+            title,
+            x,
+            y,
+            w,
+            h,
+            color,
+            comment,
+            line_comment,
+        })
+}
+
 pub fn link() -> impl Strategy<Value = Link> {
     (
         ident(),
@@ -166,6 +192,7 @@ pub fn model() -> impl Strategy<Value = Model> {
         ident(),
         prop::collection::vec(event(), 0..3),
         prop::collection::vec(var(), 0..4),
+        prop::collection::vec(comment_box(), 0..3),
         prop::collection::vec(node(), 0..8),
         prop::collection::vec(link(), 0..6),
         comment_block(),
@@ -173,15 +200,18 @@ pub fn model() -> impl Strategy<Value = Model> {
         comment_block(),
     )
         .prop_map(
-            |(graph, events, vars, nodes, links, comment, line_comment, end_comment)| Model {
-                graph,
-                events,
-                vars,
-                nodes,
-                links,
-                comment,
-                line_comment,
-                end_comment,
+            |(graph, events, vars, boxes, nodes, links, comment, line_comment, end_comment)| {
+                Model {
+                    graph,
+                    events,
+                    vars,
+                    boxes,
+                    nodes,
+                    links,
+                    comment,
+                    line_comment,
+                    end_comment,
+                }
             },
         )
 }

@@ -2,6 +2,9 @@
 //! project, and a raw HTTP client (the server closes every connection after its answer).
 #![allow(dead_code)]
 
+#[path = "wait.rs"]
+pub mod wait;
+
 use serde_json::Value;
 use sinew::cli::Ctx;
 use sinew::studio::{self, Config, Running, http::Limits};

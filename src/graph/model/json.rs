@@ -7,7 +7,9 @@
 //! ```
 //!
 //! Beyond the spec's example: `events` (custom event payloads, `[{"name": "hit", "fields":
-//! [{"name": "amount", "type": "float"}]}]`, left out when there are none), `comment` (own-line comments above the item, lines joined with
+//! [{"name": "amount", "type": "float"}]}]`, left out when there are none), `boxes` (comment
+//! boxes, `[{"title": "Footsteps", "x": 0, "y": 0, "w": 400, "h": 200, "color": "#336699"}]`,
+//! `color` optional, left out when there are none), `comment` (own-line comments above the item, lines joined with
 //! `\n`) and `line_comment` (the end-of-line comment) on vars, nodes and links, and on the
 //! model itself for the `graph` line, plus `end_comment` for the comments after the last item;
 //! each is left out when empty and optional when read. Values: JSON integers are `INT`s, other
@@ -15,7 +17,7 @@
 //! object in authored order. Reading validates ([`Model::validate`]) after normalizing
 //! comments, so every model read from JSON can be written as text.
 
-use super::{EventDecl, Link, Model, Node, PinRef, Props, Value, Var};
+use super::{BoxDef, EventDecl, Link, Model, Node, PinRef, Props, Value, Var};
 use crate::graph::ast::{Number, Type};
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
@@ -40,7 +42,7 @@ fn comment_fields<S: SerializeStruct>(
 
 impl Serialize for Model {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut st = s.serialize_struct("Model", 8)?;
+        let mut st = s.serialize_struct("Model", 9)?;
         st.serialize_field("graph", &self.graph)?;
         if self.events.is_empty() {
             st.skip_field("events")?;
@@ -48,6 +50,11 @@ impl Serialize for Model {
             st.serialize_field("events", &self.events)?;
         }
         st.serialize_field("vars", &self.vars)?;
+        if self.boxes.is_empty() {
+            st.skip_field("boxes")?;
+        } else {
+            st.serialize_field("boxes", &self.boxes)?;
+        }
         st.serialize_field("nodes", &self.nodes)?;
         st.serialize_field("links", &self.links)?;
         comment_fields(&mut st, &self.comment, &self.line_comment)?;
@@ -78,6 +85,23 @@ impl Serialize for EventDecl {
         let mut st = s.serialize_struct("EventDecl", 4)?;
         st.serialize_field("name", &self.name)?;
         st.serialize_field("fields", &Fields(&self.fields))?;
+        comment_fields(&mut st, &self.comment, &self.line_comment)?;
+        st.end()
+    }
+}
+
+impl Serialize for BoxDef {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("BoxDef", 8)?;
+        st.serialize_field("title", &self.title)?;
+        st.serialize_field("x", &self.x)?;
+        st.serialize_field("y", &self.y)?;
+        st.serialize_field("w", &self.w)?;
+        st.serialize_field("h", &self.h)?;
+        match &self.color {
+            Some(c) => st.serialize_field("color", c)?,
+            None => st.skip_field("color")?,
+        }
         comment_fields(&mut st, &self.comment, &self.line_comment)?;
         st.end()
     }
@@ -335,12 +359,30 @@ struct RawEvent {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawBox {
+    title: String,
+    x: i64,
+    y: i64,
+    w: i64,
+    h: i64,
+    #[serde(default)]
+    color: Option<String>,
+    #[serde(default)]
+    comment: String,
+    #[serde(default)]
+    line_comment: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawModel {
     graph: String,
     #[serde(default)]
     events: Vec<RawEvent>,
     #[serde(default)]
     vars: Vec<RawVar>,
+    #[serde(default)]
+    boxes: Vec<RawBox>,
     #[serde(default)]
     nodes: Vec<RawNode>,
     #[serde(default)]
@@ -377,6 +419,20 @@ impl<'de> Deserialize<'de> for Model {
                     default: v.default,
                     comment: v.comment,
                     line_comment: v.line_comment,
+                })
+                .collect(),
+            boxes: r
+                .boxes
+                .into_iter()
+                .map(|b| BoxDef {
+                    title: b.title,
+                    x: b.x,
+                    y: b.y,
+                    w: b.w,
+                    h: b.h,
+                    color: b.color,
+                    comment: b.comment,
+                    line_comment: b.line_comment,
                 })
                 .collect(),
             nodes: r

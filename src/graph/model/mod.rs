@@ -35,6 +35,8 @@ pub struct Model {
     /// Custom event payload declarations (`event custom::hit { amount: float }`).
     pub events: Vec<EventDecl>,
     pub vars: Vec<Var>,
+    /// Comment boxes (`box "Title" at (x, y) size (w, h)`): layout only.
+    pub boxes: Vec<BoxDef>,
     pub nodes: Vec<Node>,
     pub links: Vec<Link>,
     /// Own-line comments above the `graph` line.
@@ -53,6 +55,43 @@ pub struct Var {
     pub default: Value,
     pub comment: String,
     pub line_comment: Option<String>,
+}
+
+/// `box "TITLE" at (X, Y) size (W, H) { color = "#RRGGBB" }`: a titled rectangle drawn
+/// behind nodes; layout only.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoxDef {
+    pub title: String,
+    /// The top-left corner.
+    pub x: i64,
+    pub y: i64,
+    /// Width and height (1 to `MAX_BOX_SIZE`).
+    pub w: i64,
+    pub h: i64,
+    /// `#RRGGBB` as written, when set.
+    pub color: Option<String>,
+    pub comment: String,
+    pub line_comment: Option<String>,
+}
+
+impl BoxDef {
+    /// Writes the box's comment lines and its line.
+    pub fn write(&self, out: &mut String) {
+        block(out, &self.comment);
+        out.push_str("box ");
+        string(out, &self.title);
+        let _ = write!(
+            out,
+            " at ({}, {}) size ({}, {})",
+            self.x, self.y, self.w, self.h
+        );
+        if let Some(c) = &self.color {
+            out.push_str(" { color = ");
+            string(out, c);
+            out.push_str(" }");
+        }
+        line_end(out, self.line_comment.as_deref());
+    }
 }
 
 /// `event custom::NAME { FIELD: TYPE, … }`
@@ -174,6 +213,16 @@ impl Model {
                     comment,
                     line_comment,
                 }),
+                ast::Item::Box(b) => m.boxes.push(BoxDef {
+                    title: b.title.value.clone(),
+                    x: b.at.x,
+                    y: b.at.y,
+                    w: b.size.w,
+                    h: b.size.h,
+                    color: b.color.as_ref().map(|c| c.value.clone()),
+                    comment,
+                    line_comment,
+                }),
                 ast::Item::Link(l) => m.links.push(Link {
                     from: PinRef::new(&l.from_node.name, &l.from_pin.name),
                     to: PinRef::new(&l.to_node.name, &l.to_pin.name),
@@ -196,7 +245,7 @@ impl Model {
     }
 
     /// The canonical `.bpg` text (the formatter's output): comments and the `graph` line, then
-    /// event declarations, vars, nodes and links, each section after a blank line (empty ones left out), then the
+    /// event declarations, vars, comment boxes, nodes and links, each section after a blank line (empty ones left out), then the
     /// comments after the last item. One item per line, single spaces, no alignment.
     pub fn to_text(&self) -> String {
         let mut out = String::with_capacity(64 + 48 * (self.nodes.len() + self.links.len()));
@@ -214,6 +263,12 @@ impl Model {
             out.push('\n');
             for v in &self.vars {
                 v.write(&mut out);
+            }
+        }
+        if !self.boxes.is_empty() {
+            out.push('\n');
+            for b in &self.boxes {
+                b.write(&mut out);
             }
         }
         if !self.nodes.is_empty() {
@@ -252,6 +307,9 @@ impl Model {
         for v in &mut self.vars {
             norm(&mut v.comment, &mut v.line_comment);
         }
+        for b in &mut self.boxes {
+            norm(&mut b.comment, &mut b.line_comment);
+        }
         for n in &mut self.nodes {
             norm(&mut n.comment, &mut n.line_comment);
         }
@@ -266,6 +324,9 @@ impl Model {
         let mut m = self.clone();
         m.events.sort_by(|a, b| a.name.cmp(&b.name));
         m.vars.sort_by(|a, b| a.name.cmp(&b.name));
+        m.boxes.sort_by(|a, b| {
+            (&a.title, a.x, a.y, a.w, a.h, &a.color).cmp(&(&b.title, b.x, b.y, b.w, b.h, &b.color))
+        });
         m.nodes.sort_by(|a, b| a.id.cmp(&b.id));
         m.links
             .sort_by(|a, b| (&a.from, &a.to).cmp(&(&b.from, &b.to)));

@@ -71,6 +71,11 @@ impl Model {
                 return format!("vars[{i}] (`{}`): {why}", v.name);
             }
         }
+        for (i, b) in self.boxes.iter().enumerate() {
+            if let Some(why) = one(&|m: &mut Model| m.boxes.push(b.clone())) {
+                return format!("boxes[{i}] ({:?}): {why}", b.title);
+            }
+        }
         for (i, n) in self.nodes.iter().enumerate() {
             if let Some(why) = one(&|m: &mut Model| m.nodes.push(n.clone())) {
                 return format!("nodes[{i}] (`{}`): {why}", n.id);
@@ -109,7 +114,15 @@ fn difference(m: &Model, back: &Model) -> String {
     if back.graph != m.graph {
         return format!("`{}` is not a graph name", m.graph);
     }
-    let counts = |x: &Model| (x.events.len(), x.vars.len(), x.nodes.len(), x.links.len());
+    let counts = |x: &Model| {
+        (
+            x.events.len(),
+            x.vars.len(),
+            x.boxes.len(),
+            x.nodes.len(),
+            x.links.len(),
+        )
+    };
     if counts(back) != counts(m) {
         return "its text reads back as other items (a name, kind or comment holds text that \
                 starts a new item)"
@@ -131,6 +144,10 @@ fn difference(m: &Model, back: &Model) -> String {
     }
     if let (Some(a), Some(b)) = (m.links.first(), back.links.first()) {
         return link_difference(a, b);
+    }
+    if let (Some(a), Some(b)) = (m.boxes.first(), back.boxes.first()) {
+        return comment_difference(&a.comment, &b.comment, &a.line_comment, &b.line_comment)
+            .unwrap_or_else(|| "does not read back".into());
     }
     comment_difference(
         &m.comment,

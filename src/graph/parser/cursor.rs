@@ -44,6 +44,12 @@ impl<'a> Parser<'a> {
         (keyword && self.kind_at(i + 1) == Some(Tok::Ident))
             || self.link_at(i)
             || self.event_decl_at(i)
+            || self.box_at(i)
+    }
+
+    /// `box "…"` at token `i`: a comment box starts there.
+    pub(super) fn box_at(&self, i: usize) -> bool {
+        self.is_ident_at(i, "box") && matches!(self.kind_at(i + 1), Some(Tok::Str(_)))
     }
 
     /// `event custom::NAME` at token `i`: an event declaration starts there.
@@ -63,6 +69,7 @@ impl<'a> Parser<'a> {
                 && self.kind_at(i + 1) == Some(Tok::Ident)
                 && self.kind_at(i + 2) == Some(Tok::Eq))
             || (self.event_decl_at(i) && self.kind_at(i + 2) == Some(Tok::LBrace))
+            || self.box_at(i)
             || self.link_at(i)
     }
 

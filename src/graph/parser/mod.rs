@@ -22,8 +22,11 @@ use crate::diag::{Diagnostic, SourceFile, Span};
 
 pub use crate::diag::codes::parser::*;
 
+mod boxes;
 mod cursor;
 mod literals;
+
+pub use boxes::{MAX_BOX_COORD, MAX_BOX_SIZE, is_color};
 
 /// The most syntax diagnostics one file reports individually.
 pub const MAX_DIAGNOSTICS: usize = 100;
@@ -107,6 +110,7 @@ impl<'a> Parser<'a> {
                         Item::Node(n) => &mut n.comments,
                         Item::Link(l) => &mut l.comments,
                         Item::Event(e) => &mut e.comments,
+                        Item::Box(b) => &mut b.comments,
                     };
                     *c = Comments { leading, trailing };
                     file.items.push(item);
@@ -184,10 +188,13 @@ impl<'a> Parser<'a> {
         if self.is_ident(t, "event") && self.kind_at(self.pos + 1) == Some(Tok::CustomRef) {
             return self.event_decl().map(Item::Event);
         }
+        if self.box_at(self.pos) {
+            return self.box_item().map(Item::Box);
+        }
         if t.kind == Tok::Ident {
             return self.link().map(Item::Link);
         }
-        self.expected("an item (`var`, `node`, `event custom::NAME { … }` or a link)")
+        self.expected("an item (`var`, `node`, `event custom::NAME { … }`, `box` or a link)")
     }
 
     /// A type name (`E0408` for any other name) and its token.
@@ -448,7 +455,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses args after `{` up to and including `}`; returns the span of `}`.
-    fn args(&mut self, args: &mut Vec<Arg>, open: Span) -> PResult<Span> {
+    pub(super) fn args(&mut self, args: &mut Vec<Arg>, open: Span) -> PResult<Span> {
         loop {
             if self.peek_kind() == Some(Tok::RBrace) {
                 let close = self.toks[self.pos].span;
@@ -484,12 +491,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn peek_at_clause(&self) -> bool {
+    pub(super) fn peek_at_clause(&self) -> bool {
         self.peek().is_some_and(|t| self.is_ident(t, "at"))
             && self.kind_at(self.pos + 1) == Some(Tok::LParen)
     }
 
-    fn at_clause(&mut self) -> PResult<At> {
+    pub(super) fn at_clause(&mut self) -> PResult<At> {
         let start = self.toks[self.pos].span;
         self.pos += 1;
         self.expect(Tok::LParen, "`(`")?;

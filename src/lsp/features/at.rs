@@ -55,7 +55,7 @@ pub fn at(file: &File, at: usize) -> Option<Target<'_>> {
             Item::Var(v) if on(v.name.span, at) => return Some(Target::VarName(v)),
             Item::Var(_) => {}
             Item::Event(e) if on(e.name.span, at) => return Some(Target::EventDecl(e)),
-            Item::Event(_) => {}
+            Item::Event(_) | Item::Box(_) => {}
             Item::Node(n) => {
                 if on(n.name.span, at) {
                     return Some(Target::NodeName(n));

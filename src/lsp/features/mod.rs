@@ -243,6 +243,13 @@ fn symbols(doc: &Document) -> DocumentSymbolResponse {
                 range,
                 doc.range(e.name.span),
             )),
+            Item::Box(b) => children.push(sym(
+                b.title.value.clone(),
+                Some("box".into()),
+                SymbolKind::NAMESPACE,
+                range,
+                doc.range(b.title.span),
+            )),
             Item::Link(_) => {}
         }
     }

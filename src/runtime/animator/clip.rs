@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::animseq::{AnimSeq, FieldValue, Gating, Target};
 use crate::crossing::{IndexError, NotifyIndex};
 use crate::runtime::hub::{EventHub, EventId, HubError, Value};
+use crate::runtime::trace::NotifyFields;
 
 /// One notify or window of a clip, resolved for publishing.
 #[derive(Debug, Clone)]
@@ -22,9 +23,6 @@ pub(crate) struct ClipNotify {
     /// The typed fields by name, in authored order (for the trace).
     pub(crate) fields: NotifyFields,
 }
-
-/// A notify's typed fields by name, in authored order, shared (one copy per clip marker).
-pub type NotifyFields = Arc<[(Arc<str>, Value)]>;
 
 /// A loaded clip: the sequence, its crossing index and its interned notify and window
 /// identities.

@@ -10,7 +10,7 @@ use bevy_ecs::prelude::*;
 
 use super::{Animator, Clip, StateChange};
 use crate::crossing::Crossing;
-use crate::runtime::schedule::{DEFAULT_DT, GameTime};
+use crate::runtime::time::{DEFAULT_DT, GameTime};
 
 /// A crossing ready to publish: the animated entity, the clip slot and the crossing (a point
 /// notify, or a window's begin or end — a cut end is a synthesized crossing at the cut).

@@ -30,6 +30,7 @@
 
 mod flush;
 mod queue;
+mod steps;
 mod table;
 
 use std::collections::HashMap;
@@ -40,8 +41,10 @@ use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::prelude::*;
 use bevy_ecs::world::DeferredWorld;
 
+pub use crate::runtime::time::Continuation;
 pub use flush::{FlushLimit, FlushReport, LastFlush, Overrun, flush, flush_events};
-pub use queue::{Continuation, Delivery, Dispatch, Dispatcher, NoopDispatch, Publisher};
+pub use queue::{Delivery, Dispatch, Dispatcher, NoopDispatch, Publisher};
+pub use steps::{publish_tick, resume_delays};
 use table::{IntMap, IntSet, SubEntry, SubKey, SubTable};
 
 /// Maximum number of delivery rounds in one flush (round 1 is the queue as it stood when the

@@ -3,6 +3,7 @@
 use bevy_ecs::prelude::*;
 
 use super::{Channel, DEFAULT_QUEUE_LIMIT, Event, EventId, Notify, Payload, Subscriber, Value};
+use crate::runtime::time::Continuation;
 
 // ---------------------------------------------------------------------------------------------
 // Publisher
@@ -108,18 +109,6 @@ impl Publisher {
 // ---------------------------------------------------------------------------------------------
 // Dispatch
 // ---------------------------------------------------------------------------------------------
-
-/// A pending `flow.delay` continuation: resume `resume` (a VM-defined resume point) of graph
-/// instance `instance` on `entity`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Continuation {
-    /// Entity hosting the instance.
-    pub entity: Entity,
-    /// Graph instance index on the entity.
-    pub instance: u32,
-    /// VM-defined resume point (e.g. the delay node's index).
-    pub resume: u32,
-}
 
 /// One handler invocation handed to [`Dispatch::deliver`].
 #[derive(Debug, Clone, Copy)]

@@ -15,9 +15,8 @@ use super::animator::{AnimCommand, Animator, Clip};
 use super::hub::Value;
 use super::hub::{Dispatcher, EventHub, LastFlush};
 use super::instance::{VmDispatch, attach_graphs};
-use super::schedule::{
-    AnimationSet, GameTime, SceneActions, SinewSet, TimeError, add_sinew_systems, init_world,
-};
+use super::schedule::{AnimationSet, SinewSet, add_sinew_systems, init_world};
+use super::time::{GameTime, SceneActions, TimeError};
 use super::trace::{self, Trace};
 use crate::anim::state_machine as sm;
 use crate::anim::{BoneMask, BoundClip, RootClip, RootMotionMode, Skeleton, find_root_bone};

@@ -7,10 +7,19 @@
 //! occurrence by occurrence. Literals compare as written (`1` and `1.0` differ). Comment
 //! changes count as layout: they are reported under `moved` and never make the behaviour
 //! differ; everything else does ([`Diff::behaviour_differs`]).
+//!
+//! Comment boxes and reroute nodes are layout (`layout.rs`): boxes are paired by title and
+//! reported under `moved`; graphs with reroutes are compared with their reroutes' wires joined
+//! (`graph::reroute`, the compiler's rule), and reroutes added, removed or moved — with the
+//! wires into and out of them — are reported under `moved` too.
 
 use super::model::{Link, Model, Node, PinRef, Value, Var};
 use serde_json::{Value as Json, json};
 use std::collections::HashMap;
+
+mod layout;
+
+pub use layout::{BoxChange, RerouteChange};
 
 /// A change of one thing from `old` to `new`.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +107,10 @@ pub struct Diff {
     /// Custom event declarations added, removed or with another payload: (event name, the
     /// declaration's text before and after, `""` when absent).
     pub events: Vec<(String, Change<String>)>,
+    /// Comment boxes added, removed or changed (layout).
+    pub boxes: Vec<BoxChange>,
+    /// Reroute nodes and the wires into and out of them, added or removed (layout).
+    pub reroutes: Vec<RerouteChange>,
 }
 
 /// Pairs items by key, occurrence by occurrence: `(old index, new index)` for matches, then
@@ -187,6 +200,19 @@ fn arg_changes(a: &Node, b: &Node) -> (Vec<ArgChange>, Vec<ArgChange>) {
 
 /// Compares two graphs.
 pub fn diff(old: &Model, new: &Model) -> Diff {
+    let mut d = if layout::has_reroutes(old) || layout::has_reroutes(new) {
+        let mut d = diff_items(&layout::joined(old), &layout::joined(new));
+        layout::reroutes(&mut d, old, new);
+        d
+    } else {
+        diff_items(old, new)
+    };
+    layout::boxes(&mut d, old, new);
+    d
+}
+
+/// Compares two graphs' items (boxes left aside; reroutes as any node).
+fn diff_items(old: &Model, new: &Model) -> Diff {
     let mut d = Diff {
         name: (old.graph != new.graph).then(|| Change {
             old: old.graph.clone(),
@@ -340,6 +366,8 @@ impl Diff {
             || !self.nodes_moved.is_empty()
             || !self.links_moved.is_empty()
             || !self.vars_moved.is_empty()
+            || !self.boxes.is_empty()
+            || !self.reroutes.is_empty()
     }
 
     /// No difference at all.
@@ -354,6 +382,8 @@ impl Diff {
         self.nodes_moved.clear();
         self.links_moved.clear();
         self.vars_moved.clear();
+        self.boxes.clear();
+        self.reroutes.clear();
         self
     }
 
@@ -448,6 +478,7 @@ impl Diff {
                 "moved": self.vars_moved.iter().map(|(n, m)| with(one("name", json!(n)), m)).collect::<Json>(),
             },
         });
+        layout::to_json(self, &mut out);
         // Only when some declaration changed (the studio contract's shape stays as it was).
         if !self.events.is_empty()
             && let Json::Object(o) = &mut out
@@ -572,6 +603,9 @@ impl Diff {
         for (l, m) in &self.links_moved {
             moved(&mut out, &format!("link {} -> {}", l.from, l.to), m);
         }
+        for line in layout::human(self) {
+            let _ = say!(out, "{line}");
+        }
         let _ = say!(
             out,
             "nodes: {} added, {} removed, {} changed, {} moved; links: {} added, {} removed; \
@@ -601,7 +635,12 @@ impl Diff {
         Marks {
             added: self.nodes_added.iter().map(|n| n.id.as_str()).collect(),
             changed: self.nodes_changed.iter().map(|c| c.id.as_str()).collect(),
-            moved: self.nodes_moved.iter().map(|(id, _)| id.as_str()).collect(),
+            moved: self
+                .nodes_moved
+                .iter()
+                .map(|(id, _)| id.as_str())
+                .chain(self.reroutes.iter().filter_map(RerouteChange::added_node))
+                .collect(),
             links_added: self.links_added.iter().map(|l| (&l.from, &l.to)).collect(),
             removed_nodes: &self.nodes_removed,
             removed_links: &self.links_removed,

@@ -5,7 +5,7 @@
 //! folder's previous manifest listed.
 
 use super::{GENERATED, read_sidecar, sidecar_path};
-use crate::cli::Ctx;
+use crate::app::Ctx;
 use crate::diag::Diagnostic;
 use crate::fsutil::{InputKind, read_input, write_atomic};
 use crate::import::diagnostics::E_OUTSIDE_PROJECT;

@@ -1,0 +1,502 @@
+//! The clip endpoints of the studio (`studio.md`, "Amended: animation authoring in the
+//! studio"): `/api/clips`, `/api/clip` (GET, PUT), `/api/pose`, `/api/poses`,
+//! `/api/crossings`, plus the state machines (`/api/machines`, `/api/machine.svg`). Thin: paths
+//! are checked and files read and written here; the work is the library's
+//! ([`crate::animseq::apply_edits`], [`crate::animseq::clip_json`],
+//! [`crate::anim::preview::PosePlayer`], [`crate::crossing`],
+//! [`crate::picture::state_machine`]).
+
+use super::State;
+use super::http::{Body, Request, Response};
+use crate::anim::preview::{PosePlayer, Scratch};
+use crate::animseq::{self, AnimSeq, EditError, clip_json};
+use crate::diag::render::JsonDiagnostic;
+use crate::diag::{Diagnostic, SourceFile};
+use crate::fsutil::{InputError, InputKind, read_input};
+use crate::workspace::version_of;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Most clips `GET /api/clips` lists (`docs/limits.md`).
+pub const MAX_CLIPS: usize = 10_000;
+
+/// The endpoints this module answers (for 405 on other methods).
+pub const PATHS: [&str; 8] = [
+    "/api/clips",
+    "/api/clip",
+    "/api/pose",
+    "/api/poses",
+    "/api/crossings",
+    "/api/machines",
+    "/api/machine.svg",
+    "/api/model",
+];
+
+/// Answers a clip request, or `None` when the path is not one of [`PATHS`].
+pub fn route(state: &Arc<State>, req: &Request) -> Option<Response> {
+    let p = req.path.as_str();
+    if !PATHS.contains(&p) {
+        return None;
+    }
+    let m = req.method.as_str();
+    // Sampling many frames and rewriting clips share the heavy slots (the memory budget).
+    let heavy = matches!((m, p), ("GET", "/api/poses") | ("PUT", "/api/clip"));
+    let slot = if heavy {
+        match state.heavy.take() {
+            Some(s) => Some(s),
+            None => {
+                return Some(Response::busy(format!(
+                    "the studio is busy: {} checks, pictures or runs are in progress; try again",
+                    super::budget::HEAVY_SLOTS
+                )));
+            }
+        }
+    } else {
+        None
+    };
+    let r = match (m, p) {
+        ("GET", "/api/clips") => list(state),
+        ("GET", "/api/clip") => get_clip(state, req),
+        ("PUT", "/api/clip") => put_clip(state, req),
+        ("GET", "/api/pose") => pose(state, req, false),
+        ("GET", "/api/poses") => pose(state, req, true),
+        ("GET", "/api/crossings") => crossings(state, req),
+        ("GET", "/api/machines") => machines(state),
+        ("GET", "/api/machine.svg") => machine_svg(state, req),
+        ("GET", "/api/model") => model(state, req),
+        _ => Response::error(405, format!("{m} is not allowed on {p}")),
+    };
+    Some(match slot {
+        Some(s) => r.holding(Box::new(s)),
+        None => r,
+    })
+}
+
+/// A request's `path` parameter, ending in `ext`, resolved inside the assets folder.
+fn asset_path(state: &State, req: &Request, ext: &str) -> Result<(String, PathBuf), Response> {
+    let Some(rel) = req.param("path") else {
+        return Err(Response::error(400, "missing ?path="));
+    };
+    if !rel.ends_with(ext) {
+        return Err(Response::error(400, format!("`{rel}` is not a {ext} file")));
+    }
+    match state.assets.resolve(rel) {
+        Ok(p) => Ok((rel.to_string(), p)),
+        Err(e) => Err(Response::error(400, e.0)),
+    }
+}
+
+fn unreadable(rel: &str, e: &InputError) -> Response {
+    let status = match e {
+        e if e.is_not_found() => 404,
+        InputError::TooLarge { .. } => 413,
+        InputError::NotAFile(_) => 422,
+        InputError::Io(_) => 500,
+    };
+    Response::error(status, format!("cannot read {rel}: {e}"))
+}
+
+fn diagnostics(ds: &[Diagnostic]) -> Value {
+    serde_json::to_value(ds.iter().map(JsonDiagnostic::from).collect::<Vec<_>>())
+        .unwrap_or(Value::Null)
+}
+
+/// A clip read and loaded: its text, version and sequence (`None` with errors).
+struct Read {
+    text: String,
+    version: String,
+    seq: Option<AnimSeq>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn read_clip(rel: &str, path: &Path) -> Result<Read, Response> {
+    let bytes = read_input(path, InputKind::Clip).map_err(|e| unreadable(rel, &e))?;
+    let version = version_of(&bytes);
+    let loaded = animseq::load_bytes(rel, &bytes);
+    let ok = !loaded.diagnostics.iter().any(Diagnostic::is_error);
+    Ok(Read {
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+        version,
+        seq: loaded.seq.filter(|_| ok),
+        diagnostics: loaded.diagnostics,
+    })
+}
+
+/// The clip's sequence, or 422 naming its first error.
+fn loaded_clip(rel: &str, path: &Path) -> Result<AnimSeq, Response> {
+    let r = read_clip(rel, path)?;
+    r.seq.ok_or_else(|| {
+        let first = r.diagnostics.iter().find(|d| d.is_error());
+        let why = first.map_or(String::new(), |d| format!(": {} {}", d.code, d.message));
+        Response::json(
+            422,
+            &json!({"error": format!("{rel} does not load{why}"),
+                    "diagnostics": diagnostics(&r.diagnostics)}),
+        )
+    })
+}
+
+/// The import manifest beside a generated clip: the model it came from (assets-relative).
+fn model_of(state: &State, clip: &Path) -> Option<String> {
+    let manifest = clip.parent()?.join("manifest.ron");
+    let bytes = read_input(&manifest, InputKind::Manifest).ok()?;
+    let m =
+        crate::import::manifest::AnimManifest::from_ron(std::str::from_utf8(&bytes).ok()?).ok()?;
+    let file = clip.file_name()?.to_str()?;
+    m.clips
+        .iter()
+        .any(|c| c.file == file)
+        .then_some(m.source)
+        .filter(|s| state.assets.resolve(s).is_ok())
+}
+
+fn list(state: &State) -> Response {
+    let want = |n: &std::ffi::OsStr| n.as_encoded_bytes().ends_with(b".animseq").then_some(());
+    let walked = crate::fsutil::walk(&state.assets.root, &crate::fsutil::Policy::new(&want));
+    let files = walked.map(|w| w.files).unwrap_or_default();
+    let mut out: Vec<(String, Value)> = Vec::new();
+    for f in files.iter().take(MAX_CLIPS) {
+        let rel = state.assets.name_of(&f.path);
+        let entry = match read_clip(&rel, &f.path) {
+            Ok(Read { seq: Some(s), .. }) => json!({
+                "path": rel, "id": s.id, "name": s.name, "duration": s.duration,
+                "notifies": s.notifies.len(), "windows": s.windows.len(), "skeleton": s.skeleton,
+                "model": model_of(state, &f.path),
+            }),
+            Ok(r) => json!({
+                "path": rel, "id": null, "name": null, "duration": null, "notifies": 0,
+                "windows": 0, "skeleton": null, "model": model_of(state, &f.path),
+                "errors": r.diagnostics.iter().filter(|d| d.is_error()).count(),
+            }),
+            Err(_) => continue,
+        };
+        out.push((rel, entry));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    let clips: Vec<Value> = out.into_iter().map(|(_, v)| v).collect();
+    Response::json(200, &json!({ "clips": clips }))
+}
+
+fn get_clip(state: &State, req: &Request) -> Response {
+    let (rel, path) = match asset_path(state, req, ".animseq") {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let r = match read_clip(&rel, &path) {
+        Ok(r) => r,
+        Err(r) => return r,
+    };
+    let clip = r.seq.as_ref().map(clip_json::clip_json);
+    Response::json(
+        200,
+        &json!({"path": rel, "version": r.version, "source": r.text, "clip": clip,
+                "diagnostics": diagnostics(&r.diagnostics), "model": model_of(state, &path)}),
+    )
+}
+
+fn put_clip(state: &State, req: &Request) -> Response {
+    let (rel, path) = match asset_path(state, req, ".animseq") {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let ct = req.header("content-type").unwrap_or("application/json");
+    if !ct.starts_with("application/json") {
+        return Response::error(415, "send the body as application/json");
+    }
+    let body: Value = match serde_json::from_slice(&req.body) {
+        Ok(v) => v,
+        Err(e) => return Response::error(400, format!("the body is not JSON: {e}")),
+    };
+    let Some(base) = body.get("base").and_then(Value::as_str) else {
+        return Response::error(
+            400,
+            "the body needs `base`, the version the clip was read at",
+        );
+    };
+    if let Some(k) = body
+        .as_object()
+        .and_then(|o| o.keys().find(|k| *k != "base" && *k != "edits"))
+    {
+        return Response::error(400, format!("unknown key `{k}` (send `base` and `edits`)"));
+    }
+    let edits = match body.get("edits").map(clip_json::edits_from_json) {
+        Some(Ok(e)) => e,
+        Some(Err(e)) => return refused(&e),
+        None => return Response::error(400, "the body needs `edits`, a list"),
+    };
+    let Ok(_w) = state.writes.lock() else {
+        return Response::error(500, "studio state is unavailable");
+    };
+    let bytes = match read_input(&path, InputKind::Clip) {
+        Ok(b) => b,
+        Err(e) => return unreadable(&rel, &e),
+    };
+    let current = version_of(&bytes);
+    if current != base {
+        return Response::json(
+            409,
+            &json!({"error": format!("{rel} changed on disk since it was read"),
+                    "version": current}),
+        );
+    }
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Response::error(422, format!("{rel} is not valid UTF-8"));
+    };
+    let edited = match animseq::apply_edits(&SourceFile::new(&rel, text), &edits) {
+        Ok(e) => e,
+        Err(EditError::Invalid(ds)) => {
+            let first = ds.iter().find(|d| d.is_error());
+            let why = first.map_or(String::new(), |d| format!(": {} {}", d.code, d.message));
+            return Response::json(
+                422,
+                &json!({"error": format!("{rel} does not load{why}; fix it in a text editor"),
+                        "diagnostics": diagnostics(&ds)}),
+            );
+        }
+        Err(e) => return refused(&e),
+    };
+    if edited.text.len() as u64 > InputKind::Clip.limit() {
+        return Response::error(
+            413,
+            format!("{rel} is not written: it would pass the clip limit"),
+        );
+    }
+    if let Err(e) = crate::fsutil::write_atomic(&path, edited.text.as_bytes()) {
+        return Response::error(500, format!("cannot write {rel}: {e}"));
+    }
+    // The palette and every graph's diagnostics follow from this save now.
+    if !super::sse::refresh_now(state, std::slice::from_ref(&path)) {
+        return Response::error(500, "studio state is unavailable");
+    }
+    let loaded = animseq::load(&SourceFile::new(&rel, edited.text.as_str()));
+    Response::json(
+        200,
+        &json!({"version": version_of(edited.text.as_bytes()), "source": edited.text,
+                "format": edited.format, "diagnostics": diagnostics(&loaded.diagnostics)}),
+    )
+}
+
+/// A refused batch: 400 naming the edit (`edit`: its index, `op`).
+fn refused(e: &EditError) -> Response {
+    match e {
+        EditError::Edit { index, op, .. } => Response::json(
+            400,
+            &json!({"error": e.to_string(), "edit": index, "op": op}),
+        ),
+        EditError::TooMany(_) => Response::error(413, e.to_string()),
+        EditError::NotLossless(_) => Response::error(500, format!("nothing written: {e}")),
+        _ => Response::error(400, e.to_string()),
+    }
+}
+
+fn number(req: &Request, name: &str) -> Result<Option<f64>, Response> {
+    match req.param(name) {
+        None => Ok(None),
+        Some(s) => match s.parse::<f64>() {
+            Ok(x) if x.is_finite() => Ok(Some(x)),
+            _ => Err(Response::error(
+                400,
+                format!("`{name}` must be a finite number, got `{s}`"),
+            )),
+        },
+    }
+}
+
+/// The skeleton a clip names (relative to the clip), or `None` (then the flat skeleton of its
+/// track names, as `sinew sample`).
+fn skeleton_of(seq: &AnimSeq, path: &Path) -> Option<crate::anim::Skeleton> {
+    let rel = seq.skeleton.as_ref()?;
+    let p = path.parent()?.join(rel);
+    let bytes = read_input(&p, InputKind::Skeleton).ok()?;
+    crate::anim::load_skeleton_bytes(rel, &bytes).skeleton
+}
+
+fn pose(state: &State, req: &Request, many: bool) -> Response {
+    let (rel, path) = match asset_path(state, req, ".animseq") {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let seq = match loaded_clip(&rel, &path) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let player = PosePlayer::new(&seq, skeleton_of(&seq, &path), &rel);
+    let only = match req.param("bone") {
+        None => None,
+        Some(b) => match player.find(b) {
+            Ok(i) => Some(i),
+            Err(m) => return Response::error(400, m),
+        },
+    };
+    let mut scratch = Scratch::default();
+    let times = if many {
+        let (from, to, fps) = match (number(req, "from"), number(req, "to"), number(req, "fps")) {
+            (Ok(a), Ok(b), Ok(f)) => (a.unwrap_or(0.0), b.unwrap_or(seq.duration), f),
+            (Err(r), _, _) | (_, Err(r), _) | (_, _, Err(r)) => return r,
+        };
+        let Some(fps) = fps else {
+            return Response::error(400, "missing ?fps=");
+        };
+        match PosePlayer::frame_times(from, to, fps) {
+            Ok(t) => t,
+            Err(e) => return Response::error(400, e.to_string()),
+        }
+    } else {
+        match number(req, "t") {
+            Ok(Some(t)) => vec![t],
+            Ok(None) => return Response::error(400, "missing ?t="),
+            Err(r) => return r,
+        }
+    };
+    let per = 64
+        + player
+            .bones()
+            .min(if only.is_some() { 1 } else { usize::MAX })
+            * 320;
+    let mut o = String::with_capacity(per * times.len() + 32);
+    if many {
+        o.push_str("{\"frames\":[");
+    }
+    for (i, &t) in times.iter().enumerate() {
+        if i > 0 {
+            o.push(',');
+        }
+        player.write_frame(&mut o, t, only, &mut scratch);
+    }
+    if many {
+        o.push_str("]}");
+    }
+    Response::new(200, "application/json", Body::Bytes(o.into_bytes()))
+}
+
+fn crossings(state: &State, req: &Request) -> Response {
+    use crate::crossing::{DEFAULT_LIMIT, Edge, NotifyIndex, PlaybackInterval};
+    let (rel, path) = match asset_path(state, req, ".animseq") {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let (from, to) = match (number(req, "from"), number(req, "to")) {
+        (Ok(Some(a)), Ok(Some(b))) => (a, b),
+        (Err(r), _) | (_, Err(r)) => return r,
+        _ => return Response::error(400, "missing ?from= and ?to="),
+    };
+    let looping = match req.param("looping") {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(o) => {
+            return Response::error(400, format!("`looping` must be true or false, got `{o}`"));
+        }
+    };
+    let seq = match loaded_clip(&rel, &path) {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let times: Vec<f64> = seq.notifies.iter().map(|n| n.time).collect();
+    let windows: Vec<(f64, f64)> = seq.windows.iter().map(|w| (w.begin, w.end)).collect();
+    let index = match NotifyIndex::with_windows(seq.duration, &times, &windows) {
+        Ok(i) => i,
+        Err(e) => return Response::error(422, format!("{rel}: {e}")),
+    };
+    let interval = PlaybackInterval::Advance { from, to, looping };
+    let result = match index.query(&interval, DEFAULT_LIMIT) {
+        Ok(r) => r,
+        Err(e) => return Response::error(400, e.to_string()),
+    };
+    let list: Vec<Value> = result
+        .list
+        .iter()
+        .map(|c| {
+            let i = c.notify as usize;
+            let (id, name) = match c.edge {
+                None => (&seq.notifies[i].id, &seq.notifies[i].name),
+                Some(_) => (&seq.windows[i].id, &seq.windows[i].name),
+            };
+            let mut v = json!({"id": id, "name": capped(name)});
+            if let Some(e) = c.edge {
+                v["edge"] = json!(match e {
+                    Edge::Begin => "begin",
+                    Edge::End => "end",
+                });
+            }
+            v["time"] = json!(c.time);
+            v["clip_time"] = json!(c.clip_time);
+            v["cycle"] = json!(c.cycle);
+            v
+        })
+        .collect();
+    Response::json(
+        200,
+        &json!({"crossings": list, "truncated": result.truncated}),
+    )
+}
+
+/// Every `.animsm` under the assets folder.
+fn machines(state: &State) -> Response {
+    let want = |n: &std::ffi::OsStr| n.as_encoded_bytes().ends_with(b".animsm").then_some(());
+    let walked = crate::fsutil::walk(&state.assets.root, &crate::fsutil::Policy::new(&want));
+    let mut found: Vec<String> = walked
+        .map(|w| w.files)
+        .unwrap_or_default()
+        .iter()
+        .take(MAX_CLIPS)
+        .map(|f| state.assets.name_of(&f.path))
+        .collect();
+    found.sort();
+    Response::json(200, &json!({ "machines": found }))
+}
+
+/// The `sinew graph` picture of an `.animsm`.
+fn machine_svg(state: &State, req: &Request) -> Response {
+    let (rel, path) = match asset_path(state, req, ".animsm") {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let bytes = match read_input(&path, InputKind::StateMachine) {
+        Ok(b) => b,
+        Err(e) => return unreadable(&rel, &e),
+    };
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Response::error(422, format!("{rel} is not valid UTF-8"));
+    };
+    match crate::picture::state_machine::state_machine_svg(&SourceFile::new(&rel, text)) {
+        Ok(svg) => Response::new(200, "image/svg+xml", Body::Bytes(svg.into_bytes())),
+        Err(ds) => Response::json(
+            422,
+            &json!({"error": format!("{rel} does not load"), "diagnostics": diagnostics(&ds)}),
+        ),
+    }
+}
+
+/// A model file of the assets folder (`.glb`/`.gltf`), for the preview's skinned mesh.
+fn model(state: &State, req: &Request) -> Response {
+    let Some(rel) = req.param("path") else {
+        return Response::error(400, "missing ?path=");
+    };
+    if !(rel.ends_with(".glb") || rel.ends_with(".gltf")) {
+        return Response::error(400, format!("`{rel}` is not a .glb or .gltf model"));
+    }
+    let path = match state.assets.resolve(rel) {
+        Ok(p) => p,
+        Err(e) => return Response::error(400, e.0),
+    };
+    match read_input(&path, InputKind::Model) {
+        Ok(b) => {
+            let ct = if rel.ends_with(".glb") {
+                "model/gltf-binary"
+            } else {
+                "model/gltf+json"
+            };
+            Response::new(200, ct, Body::Bytes(b))
+        }
+        Err(e) => unreadable(rel, &e),
+    }
+}
+
+/// `name` cut to 256 chars (with `…`), as `sinew crossings` prints it.
+fn capped(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.char_indices().nth(256) {
+        None => name.into(),
+        Some((at, _)) => format!("{}…", &name[..at]).into(),
+    }
+}
