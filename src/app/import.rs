@@ -471,13 +471,10 @@ fn import_one(ctx: &Ctx, m: &Model<'_>, assets: &Path, project: &FsSource) -> Re
             .as_ref()
             .map_err(|e| format!("cannot be read: {e}"))?;
         let p = layout.resolve(&layout.scene.parent(), uri).map_err(|_| {
-            "leads outside the model's folder and the project (`..` climbs out of them)"
-                .to_string()
+            "leads outside the model's folder and the project (`..` climbs out of them)".to_string()
         })?;
         src.read(&p, InputKind::Model).map_err(|e| match e {
-            ReadError::Outside => {
-                "leads outside the project through a symbolic link".to_string()
-            }
+            ReadError::Outside => "leads outside the project through a symbolic link".to_string(),
             ReadError::Input(e) if e.is_not_found() => "is missing".to_string(),
             e => format!("cannot be read: {e}"),
         })

@@ -49,15 +49,10 @@ fn too_deep(g: &Graph, exec: &[usize]) -> Option<usize> {
     first
 }
 
-/// Facts the later passes use.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Facts {
-    /// Per node: reached from some event (exec nodes) or used by a reached exec node (pure).
-    pub reachable: Vec<bool>,
-}
-
-/// Checks a resolved graph; returns facts and diagnostics (errors for cycles, warnings for
-/// unreachable nodes and unused variables).
+/// Checks a resolved graph; returns its diagnostics (errors for cycles, warnings for
+/// unreachable nodes and unused variables). Nothing else: lowering walks each handler from
+/// its event and needs no fact computed here (the graph-wide reachability only feeds
+/// `W0301`).
 ///
 /// `resolved_cleanly` is false when resolve reported errors: then links are missing and
 /// "never reached" warnings would be noise, so they are left out.
@@ -66,7 +61,7 @@ pub fn check(
     g: &Graph,
     spans: &GraphSpans,
     resolved_cleanly: bool,
-) -> (Facts, Vec<Diagnostic>) {
+) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let exec: Vec<usize> = (0..g.links.len())
         .filter(|&i| g.is_exec(&g.links[i]))
@@ -139,7 +134,7 @@ pub fn check(
             );
         }
     }
-    (Facts { reachable }, diags)
+    diags
 }
 
 /// `W0303`: every input the node table marks [`warn_unset`](crate::nodes::Pin::warn_unset)

@@ -13,38 +13,15 @@ use crate::types::Type;
 /// Index of a node in [`Graph::nodes`].
 pub type NodeId = u32;
 
-/// A constant value (literal arguments, variable initializers, type defaults).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Const {
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-    Vec3([f32; 3]),
-    String(String),
-    /// An entity literal (`""`): "the graph's own entity" for pins, "unset" for variables.
-    /// (`Some` is reserved for naming scene entities; the resolver never produces it today.)
-    Entity(Option<String>),
-    /// No value (exec pins).
-    None,
-}
+/// The one typed constant (literal arguments, variable initializers, type defaults), shared
+/// with the constant pool it lowers into. The entity literal `""` is
+/// `Entity(EntityConst::None)`: a variable starts unset; an entity pin without a link is
+/// always the own entity (`lower` emits `entity.self`, whatever its literal).
+pub use crate::bytecode::types::{Const, EntityConst};
 
-impl Const {
-    /// The default of a type (`false`, `0`, `0.0`, `(0, 0, 0)`, `""`, own entity).
-    pub fn default_of(ty: Type) -> Const {
-        match ty {
-            Type::Bool => Const::Bool(false),
-            Type::Int => Const::Int(0),
-            Type::Float => Const::Float(0.0),
-            Type::Vec3 => Const::Vec3([0.0; 3]),
-            Type::Str => Const::String(String::new()),
-            Type::Entity => Const::Entity(None),
-        }
-    }
-
-    /// The default of a pin: its type's default, or no value for an exec pin.
-    pub fn default_of_pin(ty: PinType) -> Const {
-        ty.data().map_or(Const::None, Const::default_of)
-    }
+/// The default of a pin: its type's default, or no value for an exec pin.
+pub fn pin_default(ty: PinType) -> Option<Const> {
+    ty.data().map(Const::default_of)
 }
 
 /// A graph variable.
@@ -157,8 +134,8 @@ pub struct Node {
     pub op: Op,
     pub inputs: Vec<Pin>,
     pub outputs: Vec<Pin>,
-    /// Per input: the ARGS value, else the type's default (exec inputs: `Const::None`).
-    pub defaults: Vec<Const>,
+    /// Per input: the ARGS value, else the type's default (exec inputs: `None`).
+    pub defaults: Vec<Option<Const>>,
     /// Per input: whether ARGS gave it a literal (else `defaults` holds the type's default).
     pub given: Vec<bool>,
     pub props: Props,

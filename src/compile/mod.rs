@@ -62,7 +62,6 @@ pub trait EventCatalog {
 pub struct Checked {
     pub graph: ir::Graph,
     pub spans: ir::GraphSpans,
-    pub facts: check::Facts,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -80,14 +79,13 @@ pub fn check_source(src: &SourceFile, events: &dyn EventCatalog) -> Checked {
     diagnostics.extend(d);
     diagnostics.extend(reroute_diags);
     let clean = !diagnostics.iter().any(Diagnostic::is_error);
-    let (facts, d) = check::check(src, &graph, &spans, clean);
+    let d = check::check(src, &graph, &spans, clean);
     diagnostics.extend(d);
     reroute::annotate(&mut diagnostics, &notes);
     crate::diag::sort(&mut diagnostics);
     Checked {
         graph,
         spans,
-        facts,
         diagnostics,
     }
 }

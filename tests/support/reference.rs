@@ -114,12 +114,11 @@ fn const_value(c: &Const, ty: Type, owner: u64, for_var: bool) -> Value {
         (Const::Int(i), _) => Value::Int(*i),
         (Const::Float(f), _) => Value::Float(*f),
         (Const::Vec3(v), _) => Value::Vec3(*v),
-        (Const::String(s), _) => Value::Str(Arc::from(s.as_str())),
+        (Const::Str(s), _) => Value::Str(Arc::from(s.as_str())),
         // graph.md: an entity pin defaults to the graph's own entity; a variable declared ""
         // starts unset.
         (Const::Entity(_), _) if for_var => Value::Entity(None),
         (Const::Entity(_), _) => Value::Entity(Some(owner)),
-        (Const::None, t) => default_value(t, owner),
     }
 }
 
@@ -755,8 +754,8 @@ impl<'g> Run<'_, 'g> {
                 } else {
                     let owner = self.host.self_entity();
                     match self.node(n).defaults.get(pin) {
-                        Some(c) => const_value(c, want, owner, false),
-                        None => default_value(want, owner),
+                        Some(Some(c)) => const_value(c, want, owner, false),
+                        _ => default_value(want, owner),
                     }
                 }
             }

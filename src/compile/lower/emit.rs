@@ -356,8 +356,8 @@ impl<'a> Emitter<'a, '_> {
                     });
                     (r, true)
                 }
-                (_, Some(default)) => (self.ldc(bc_const(default, want)), true),
-                (_, None) => (self.ldc(bc::Const::default_of(want)), true),
+                (_, Some(Some(default))) => (self.ldc(bc_const(default, want)), true),
+                (_, _) => (self.ldc(bc::Const::default_of(want)), true),
             },
         }
     }

@@ -19,7 +19,7 @@ mod layout;
 mod pure;
 
 use super::ir::{Const, Graph, HandlerEntry, Node, NodeId, Op};
-use crate::bytecode::{self as bc, BuildError, Module, ModuleBuilder, Type};
+use crate::bytecode::{BuildError, Module, ModuleBuilder, Type};
 use crate::nodes::KindId;
 
 /// Lowers a checked graph without errors.
@@ -45,18 +45,15 @@ fn kind_of(n: &Node) -> Option<KindId> {
     }
 }
 
-fn bc_const(c: &Const, ty: Type) -> bc::Const {
+/// The constant `c` as a value of type `ty`: an int literal read as a float converts; a
+/// constant of another type (never produced by `resolve`) is the type's default. An `entity`
+/// variable declared `""` starts unset (`EntityConst::None`); pins default to the own entity,
+/// which `input_at` emits as `entity.self`, never through here.
+fn bc_const(c: &Const, ty: Type) -> Const {
     match c {
-        Const::Bool(b) => bc::Const::Bool(*b),
-        Const::Int(i) if ty == Type::Float => bc::Const::Float(*i as f64),
-        Const::Int(i) => bc::Const::Int(*i),
-        Const::Float(f) => bc::Const::Float(*f),
-        Const::Vec3(v) => bc::Const::Vec3(*v),
-        Const::String(s) => bc::Const::Str(s.clone()),
-        // An `entity` variable declared `""` starts unset (pins default to the own entity,
-        // which `input_at` emits as `entity.self`).
-        Const::Entity(_) if ty == Type::Entity => bc::Const::Entity(bc::EntityConst::None),
-        Const::Entity(_) | Const::None => bc::Const::default_of(ty),
+        Const::Int(i) if ty == Type::Float => Const::Float(*i as f64),
+        c if c.ty() == ty => c.clone(),
+        _ => Const::default_of(ty),
     }
 }
 

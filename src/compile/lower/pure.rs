@@ -221,8 +221,8 @@ impl Emitter<'_, '_> {
             _ => return None,
         };
         Some(match node.defaults.get(pin) {
-            Some(d) => super::bc_const(d, want),
-            None => bc::Const::default_of(want),
+            Some(Some(d)) => super::bc_const(d, want),
+            _ => bc::Const::default_of(want),
         })
     }
 

@@ -90,15 +90,12 @@ impl Resolver<'_> {
     }
 }
 
-/// A declared default as the IR's constant.
-fn from_bytecode(c: &crate::bytecode::Const) -> Const {
-    use crate::bytecode::{Const as B, EntityConst};
-    match c {
-        B::Bool(b) => Const::Bool(*b),
-        B::Int(i) => Const::Int(*i),
-        B::Float(f) => Const::Float(*f),
-        B::Vec3(v) => Const::Vec3(*v),
-        B::Str(s) => Const::String(s.clone()),
-        B::Entity(EntityConst::None | EntityConst::Owner) => Const::Entity(None),
-    }
+/// A declared default as the node's constant: the value itself, except that an entity default
+/// is "no entity" (an entity literal can only be `""`, as for built-in pins).
+fn from_bytecode(c: &crate::bytecode::Const) -> Option<Const> {
+    use crate::bytecode::EntityConst;
+    Some(match c {
+        Const::Entity(_) => Const::Entity(EntityConst::None),
+        other => other.clone(),
+    })
 }

@@ -34,8 +34,8 @@ pub fn literal(lit: &ast::Literal, ty: Type) -> Result<Const, String> {
         (LitValue::Int(i), Type::Int) => Const::Int(*i),
         (LitValue::Int(i), Type::Float) => Const::Float(*i as f64),
         (LitValue::Float(f), Type::Float) => Const::Float(*f),
-        (LitValue::String(s), Type::Str) => Const::String(s.clone()),
-        (LitValue::String(s), Type::Entity) if s.is_empty() => Const::Entity(None),
+        (LitValue::String(s), Type::Str) => Const::Str(s.clone()),
+        (LitValue::String(s), Type::Entity) if s.is_empty() => Const::Entity(EntityConst::None),
         (LitValue::String(_), Type::Entity) => {
             return Err(
                 "an entity literal can only be \"\" (unset, or the own entity for a pin); entities come from pins such as `entity.self` or an event's `entity`/`sender`"
@@ -374,11 +374,7 @@ impl Resolver<'_> {
 
     fn args(&mut self, n: &ast::Node, kind: Option<&NodeKind>, node: &mut Node) {
         let props: &[nodes::Property] = kind.map_or(&[], |k| k.properties);
-        node.defaults = node
-            .inputs
-            .iter()
-            .map(|p| Const::default_of_pin(p.ty))
-            .collect();
+        node.defaults = node.inputs.iter().map(|p| pin_default(p.ty)).collect();
         node.given = vec![false; node.inputs.len()];
         // Few arguments per node: a linear scan beats a map.
         let mut seen: Vec<(&str, Span)> = Vec::new();
@@ -405,7 +401,7 @@ impl Resolver<'_> {
                 };
                 match literal(&a.value, ty) {
                     Ok(c) => {
-                        node.defaults[i] = c;
+                        node.defaults[i] = Some(c);
                         node.given[i] = true;
                     }
                     Err(m) => {
