@@ -37,6 +37,11 @@ pub trait EventCatalog {
     fn event(&self, identity: &str) -> EventInfo;
     /// Every published identity, sorted (for suggestions).
     fn published(&self) -> Vec<String>;
+    /// For an identity no asset publishes: the first error of an asset that appears to
+    /// declare it but does not load (its real cause), if any.
+    fn broken_source(&self, _identity: &str) -> Option<Diagnostic> {
+        None
+    }
 }
 
 /// The result of compiling one graph up to the checked IR.
@@ -90,6 +95,10 @@ impl EventCatalog for crate::catalog::Catalog {
             .into_iter()
             .map(|d| d.id.to_string())
             .collect()
+    }
+    fn broken_source(&self, identity: &str) -> Option<Diagnostic> {
+        let sequence = identity.strip_prefix("animseq::")?.split('.').next()?;
+        self.broken_source(sequence).map(|(_, d)| d.clone())
     }
 }
 

@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod budget;
+pub mod files;
 pub mod http;
 pub mod kinds;
 pub mod model;

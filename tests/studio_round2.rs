@@ -1,0 +1,190 @@
+//! The studio's API for issue 27 (`studio.md`, "Amended: the editor a designer keeps open"),
+//! against a real server on port 0: the real cause of an error (an asset that does not
+//! parse), new graphs in missing folders (inside `--graphs` only), and runs with values.
+
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+#[path = "support/studio.rs"]
+mod harness;
+use harness::*;
+
+/// Polls `f` until it gives `Some`, or fails after a generous deadline.
+fn wait_until<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < end, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+#[test]
+fn a_broken_asset_is_named_with_its_own_diagnostic() {
+    let s = start();
+    let seq = s.dir.path().join("assets/run.animseq");
+    let text = std::fs::read_to_string(&seq).unwrap();
+    // A syntax error far from the sequence's `id`.
+    let broken = text.replacen("duration:", "duration::", 1);
+    assert_ne!(broken, text);
+    std::fs::write(&seq, &broken).unwrap();
+    let diags = wait_until("the asset's error in hero's diagnostics", || {
+        let g = s.get(&format!("/api/graph?path={HERO}")).json();
+        let d = g["diagnostics"].as_array()?.clone();
+        d.iter()
+            .any(|d| {
+                d["file"]
+                    .as_str()
+                    .is_some_and(|f| f.ends_with("run.animseq"))
+            })
+            .then_some(d)
+    });
+    // The asset's own diagnostic: its code, file, line and column, its message.
+    let own = diags
+        .iter()
+        .find(|d| d["file"].as_str().unwrap().ends_with("run.animseq"))
+        .unwrap();
+    assert!(own["code"].as_str().unwrap().starts_with("E01"), "{own}");
+    assert!(own["line"].as_u64().unwrap() > 1, "{own}");
+    assert!(own["column"].as_u64().unwrap() >= 1, "{own}");
+    assert!(
+        own.get("node").is_none(),
+        "another file's error stands on no node: {own}"
+    );
+    // The nodes it breaks point to it instead of a bare "unknown event".
+    let left = diags
+        .iter()
+        .find(|d| d["node"] == "left")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(left["code"], "E0312");
+    let msg = left["message"].as_str().unwrap();
+    assert!(
+        msg.contains("run.animseq") && msg.contains("does not load"),
+        "{msg}"
+    );
+    let notes: Vec<&str> = left["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    let pointer = format!(
+        "run.animseq:{}:{}: error[{}]",
+        own["line"],
+        own["column"],
+        own["code"].as_str().unwrap()
+    );
+    assert!(notes.iter().any(|n| n.contains(&pointer)), "{notes:?}");
+    assert!(
+        !notes.iter().any(|n| n.contains("did you mean")),
+        "{notes:?}"
+    );
+    // Help lines are in the JSON on their own too.
+    assert!(
+        left["help"][0].as_str().unwrap().starts_with("fix `"),
+        "{left}"
+    );
+    // The graph list counts it; `sinew check` reports the asset's error once.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(["check", "--format", "json", "graphs", "--assets", "assets"])
+        .current_dir(s.dir.path())
+        .output()
+        .unwrap();
+    let text_out = String::from_utf8_lossy(&out.stdout);
+    let all: Value = serde_json::from_str(&text_out).unwrap_or(Value::Null);
+    let list = all
+        .as_array()
+        .cloned()
+        .or_else(|| all["diagnostics"].as_array().cloned())
+        .unwrap_or_default();
+    let own_count = list
+        .iter()
+        .filter(|d| d["code"] == own["code"] && d["line"] == own["line"])
+        .count();
+    assert_eq!(own_count, 1, "{text_out}");
+    assert!(
+        list.iter()
+            .any(|d| d["code"] == "E0312"
+                && d["message"].as_str().unwrap().contains("does not load")),
+        "{text_out}"
+    );
+    // Fixed: the graph is clean again.
+    std::fs::write(&seq, &text).unwrap();
+    wait_until("hero to be clean again", || {
+        let g = s.get(&format!("/api/graph?path={HERO}")).json();
+        (g["diagnostics"] == json!([])).then_some(())
+    });
+}
+
+#[test]
+fn new_graphs_make_missing_folders_inside_graphs_only() {
+    let s = start();
+    let put = |path: &str| {
+        s.send(
+            "PUT",
+            &format!("/api/graph?path={path}"),
+            &json!({"base": null, "source": "graph fresh\n"}),
+        )
+    };
+    let r = put("levels/forest/deep/fresh.bpg");
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert!(s.graphs().join("levels/forest/deep/fresh.bpg").is_file());
+    // Listed by the very next request.
+    let list = s.get("/api/graphs").json();
+    assert!(
+        list["graphs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["path"] == "levels/forest/deep/fresh.bpg"),
+        "{list}"
+    );
+    // Save as onto an existing file is a conflict with its version (nothing written).
+    let r = put("levels/forest/deep/fresh.bpg");
+    assert_eq!(r.status, 409);
+    assert!(r.json()["version"].is_string());
+    // Never outside: `..`, absolute paths, and folders through a symbolic link leading out.
+    let outside = tempfile::tempdir().unwrap();
+    for bad in ["../x/y.bpg", "/tmp/x/y.bpg", "a/../../y.bpg"] {
+        assert_eq!(put(bad).status, 400, "{bad}");
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(outside.path(), s.graphs().join("out")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("missing"), s.graphs().join("dangling"))
+            .unwrap();
+        for bad in [
+            "out/new/y.bpg",
+            "out/y.bpg",
+            "dangling/y.bpg",
+            "dangling/deeper/y.bpg",
+        ] {
+            let r = put(bad);
+            assert_eq!(r.status, 400, "{bad}: {}", String::from_utf8_lossy(&r.body));
+        }
+        assert_eq!(
+            std::fs::read_dir(outside.path()).unwrap().count(),
+            0,
+            "nothing was made outside"
+        );
+    }
+    // A file where a folder is wanted, and absurd depth.
+    std::fs::write(s.graphs().join("plain.txt"), "x").unwrap();
+    assert_eq!(put("plain.txt/y.bpg").status, 400);
+    let deep = format!("{}y.bpg", "d/".repeat(40));
+    assert_eq!(put(&deep).status, 400);
+    assert!(
+        !s.graphs().join("d").exists(),
+        "no folder made for a refused path"
+    );
+    // A base that is not null never creates folders.
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=other/fresh.bpg",
+        &json!({"base": "0000", "source": "graph fresh\n"}),
+    );
+    assert_eq!(r.status, 409);
+    assert!(!s.graphs().join("other").exists());
+}
