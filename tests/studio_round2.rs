@@ -188,3 +188,86 @@ fn new_graphs_make_missing_folders_inside_graphs_only() {
     assert_eq!(r.status, 409);
     assert!(!s.graphs().join("other").exists());
 }
+
+#[test]
+fn runs_answer_the_values_each_invocation_saw() {
+    let s = start();
+    let r = s.send(
+        "POST",
+        "/api/run",
+        &json!({"scene": "demo.scene.ron", "ticks": 120}),
+    );
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let d = r.json();
+    let (records, executed, values) = (
+        d["records"].as_array().unwrap(),
+        d["executed"].as_array().unwrap(),
+        d["values"].as_array().unwrap(),
+    );
+    assert_eq!(values.len(), records.len());
+    // Parallel to `executed`: one entry per invocation, same graph, entity and nodes.
+    for (ex, va) in executed.iter().zip(values) {
+        let (ex, va) = (ex.as_array().unwrap(), va.as_array().unwrap());
+        assert_eq!(ex.len(), va.len());
+        for (e, v) in ex.iter().zip(va) {
+            assert_eq!((&e["graph"], &e["entity"]), (&v["graph"], &v["entity"]));
+            let ran: std::collections::BTreeSet<&str> = e["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_str().unwrap())
+                .collect();
+            let keys: std::collections::BTreeSet<&str> = v["nodes"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert_eq!(ran, keys);
+        }
+    }
+    // Each hero footstep counts one more step: `steps` before and after, and the value
+    // `count` (var.set) passed on, as the log line says it.
+    let mut steps_seen = Vec::new();
+    for (i, rec) in records.iter().enumerate() {
+        if rec["kind"] != "log" || rec["graph"] != "hero" {
+            continue;
+        }
+        let Some(msg) = rec["message"]
+            .as_str()
+            .and_then(|m| m.strip_prefix("hero step "))
+        else {
+            continue;
+        };
+        let n: i64 = msg.parse().unwrap();
+        let v = &values[i][0];
+        assert_eq!(v["vars_before"]["steps"], json!(n - 1), "{v}");
+        assert_eq!(v["vars_after"]["steps"], json!(n), "{v}");
+        assert_eq!(v["nodes"]["count"]["outputs"]["value"], json!(n), "{v}");
+        steps_seen.push(n);
+    }
+    assert!(steps_seen.len() >= 2, "{steps_seen:?}");
+    // The `end` record's vars are the last invocation's `vars_after`.
+    let end = records
+        .iter()
+        .rev()
+        .find(|r| r["kind"] == "end" && r["entity"] == "hero")
+        .unwrap();
+    assert_eq!(
+        end["vars"]["hero"]["steps"],
+        json!(steps_seen.last().unwrap())
+    );
+    // Off on request; anything but a boolean is refused.
+    let r = s.send(
+        "POST",
+        "/api/run",
+        &json!({"scene": "demo.scene.ron", "ticks": 10, "values": false}),
+    );
+    assert!(r.json().get("values").is_none());
+    let r = s.send(
+        "POST",
+        "/api/run",
+        &json!({"scene": "demo.scene.ron", "ticks": 10, "values": 1}),
+    );
+    assert_eq!(r.status, 400);
+}

@@ -18,6 +18,7 @@ pub mod scene;
 pub mod schedule;
 pub mod testing;
 pub mod trace;
+pub mod values;
 
 pub use animator::{AnimCommand, Animator, AnimatorOutput, Clip, animate};
 pub use hub::{

@@ -19,6 +19,7 @@ pub mod page;
 pub mod run;
 pub mod security;
 pub mod sse;
+pub mod values;
 
 use crate::cli::Ctx;
 use crate::workspace::Workspace;

@@ -8,7 +8,9 @@
 //! `error` record gets the invocation that produced it. Each entry also names the handler's
 //! `event` (null for a resumed `flow.delay`), so the page can light the event node that started
 //! it: an event node whose outputs nothing reads runs no instruction of its own. Invocations of `tick`, `begin_play` and
-//! custom events appear under the records they produce.
+//! custom events appear under the records they produce. `values` (unless the body says
+//! `"values": false`) is parallel to `executed`: per invocation, what it saw
+//! ([`super::values`]); its text counts toward the run's byte budget like the records.
 
 use super::State;
 use super::http::{Request, Response};
@@ -34,8 +36,11 @@ pub const MAX_RUN_BYTES: usize = 32 << 20;
 
 #[derive(Default)]
 struct Recorder {
-    /// Per record: its JSON line and the JSON array of its invocations.
-    records: Vec<(Box<RawValue>, Box<RawValue>)>,
+    /// Per record: its JSON line, the JSON array of its invocations and, when values are
+    /// recorded, the JSON array of their values ([`super::values`]).
+    records: Vec<(Box<RawValue>, Box<RawValue>, Option<Box<RawValue>>)>,
+    /// Record the values each invocation saw (`"values": false` turns it off).
+    values: bool,
     bytes: usize,
     entries: usize,
     truncated: bool,
@@ -75,7 +80,11 @@ fn empty_list() -> Box<RawValue> {
 
 impl Recorder {
     fn world_ready(&mut self, world: &mut World) {
-        world.insert_resource(Dispatcher::new(VmDispatch::recording()));
+        world.insert_resource(Dispatcher::new(if self.values {
+            VmDispatch::recording_values()
+        } else {
+            VmDispatch::recording()
+        }));
         world.insert_resource(ExecLog::default());
     }
 
@@ -94,7 +103,11 @@ impl Recorder {
             .unwrap_or_default();
         let mut per: Vec<Vec<usize>> = vec![Vec::new(); records.len()];
         let mut entries: Vec<String> = Vec::with_capacity(invocations.len());
+        let mut values: Vec<String> = Vec::new();
         for inv in &invocations {
+            if self.values {
+                values.push(super::values::entry(spawned, inv).to_string());
+            }
             let entity = spawned.name_of(inv.entity.to_bits());
             let entry = if self.entries + inv.nodes.len() > MAX_NODE_ENTRIES {
                 self.truncated = true;
@@ -129,13 +142,24 @@ impl Recorder {
                 executed.push_str(&entries[e]);
             }
             executed.push(']');
-            let size = line.len() + executed.len();
+            let vals = self.values.then(|| {
+                let mut s = String::from("[");
+                for (i, &e) in list.iter().enumerate() {
+                    if i > 0 {
+                        s.push(',');
+                    }
+                    s.push_str(&values[e]);
+                }
+                s.push(']');
+                s
+            });
+            let size = line.len() + executed.len() + vals.as_ref().map_or(0, String::len);
             if self.bytes + size > MAX_RUN_BYTES {
                 self.full = true;
                 return false;
             }
             self.bytes += size;
-            self.records.push((raw(line), raw(executed)));
+            self.records.push((raw(line), raw(executed), vals.map(raw)));
         }
         true
     }
@@ -146,6 +170,8 @@ impl Recorder {
 struct Answer<'a> {
     records: Vec<&'a RawValue>,
     executed: Vec<&'a RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<Vec<&'a RawValue>>,
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     notice: Option<String>,
@@ -193,6 +219,11 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
         },
     };
     let dt = dt.unwrap_or(crate::runtime::schedule::DEFAULT_DT);
+    let values = match o.get("values") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Response::error(400, "`values` must be true or false"),
+    };
     if !(dt.is_finite() && dt > 0.0 && dt <= crate::cli::run::MAX_DT) {
         return Response::error(
             400,
@@ -207,7 +238,7 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
         .scenes
         .canonical
         .join(path.strip_prefix(&state.scenes.root).unwrap_or(&path));
-    match run_scene(state, &path, ticks, dt) {
+    match run_scene(state, &path, ticks, dt, values) {
         Ok(r) => r,
         Err(msg) => Response::error(422, format!("the scene does not run: {msg}")),
     }
@@ -219,6 +250,7 @@ fn run_scene(
     scene: &std::path::Path,
     ticks: u64,
     dt: f64,
+    values: bool,
 ) -> Result<Response, String> {
     let ctx = &state.ctx;
     let (source, layout) = FsSource::open(Some(&state.project), scene, &state.assets.canonical)
@@ -232,7 +264,10 @@ fn run_scene(
             .to_string());
     };
     let (mut world, mut schedule) = headless(dt).map_err(|e| e.to_string())?;
-    let mut rec = Recorder::default();
+    let mut rec = Recorder {
+        values,
+        ..Recorder::default()
+    };
     rec.world_ready(&mut world);
     let spawned = spawn(&mut world, def, assets).map_err(|e| e.to_string())?;
     let writer = TraceWriter::new(&spawned, &loaded.event_names, TraceFormat::Json);
@@ -261,16 +296,23 @@ fn run_scene(
     let mut answer = Answer {
         records: Vec::with_capacity(rec.records.len() + end.len()),
         executed: Vec::with_capacity(rec.records.len() + end.len()),
+        values: values.then(|| Vec::with_capacity(rec.records.len() + end.len())),
         truncated: rec.truncated,
         notice,
     };
-    for (r, e) in &rec.records {
+    for (r, e, v) in &rec.records {
         answer.records.push(r);
         answer.executed.push(e);
+        if let (Some(list), Some(v)) = (answer.values.as_mut(), v) {
+            list.push(v);
+        }
     }
     for r in &end {
         answer.records.push(r);
         answer.executed.push(&empty);
+        if let Some(list) = answer.values.as_mut() {
+            list.push(&empty);
+        }
     }
     Ok(Response::serialized(200, &answer))
 }
