@@ -34,11 +34,14 @@ pub const MAX_NODE_ENTRIES: usize = 2_000_000;
 /// at the first record past it and says so in `notice` (`sinew run` prints the whole trace).
 pub const MAX_RUN_BYTES: usize = 32 << 20;
 
+/// One record's JSON line, its invocations and (when recorded) their values.
+type RecordTexts = (Box<RawValue>, Box<RawValue>, Option<Box<RawValue>>);
+
 #[derive(Default)]
 struct Recorder {
     /// Per record: its JSON line, the JSON array of its invocations and, when values are
     /// recorded, the JSON array of their values ([`super::values`]).
-    records: Vec<(Box<RawValue>, Box<RawValue>, Option<Box<RawValue>>)>,
+    records: Vec<RecordTexts>,
     /// Record the values each invocation saw (`"values": false` turns it off).
     values: bool,
     bytes: usize,
