@@ -289,8 +289,13 @@ fn run_scene(
     let notice = rec.full.then(|| {
         format!(
             "the run stopped at tick {ran} of {ticks}: its records reached the studio's limit of \
-             {} MiB per run; `sinew run` prints the whole trace",
-            MAX_RUN_BYTES >> 20
+             {} MiB per run{}; `sinew run` prints the whole trace",
+            MAX_RUN_BYTES >> 20,
+            if rec.values {
+                " (with their values; `\"values\": false` runs further)"
+            } else {
+                ""
+            }
         )
     });
     let end: Vec<Box<RawValue>> = writer.end_lines(&world).into_iter().map(raw).collect();
