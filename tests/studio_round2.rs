@@ -271,3 +271,84 @@ fn runs_answer_the_values_each_invocation_saw() {
     );
     assert_eq!(r.status, 400);
 }
+
+#[test]
+fn boxes_and_reroutes_travel_through_the_api() {
+    let s = start();
+    let source = "graph g\n\nvar n: int = 0\n\nbox \"Count\" at (-20, -20) size (400, 200) { color = \"#336699\" }\n\n\
+        node start = event begin_play at (0, 0)\nnode r1 = reroute at (100, 0)\nnode r2 = reroute at (150, 0)\n\
+        node get = var.get n at (0, 100)\nnode rv = reroute at (100, 100)\nnode set = var.set n at (200, 0)\n\
+        node lonely = reroute at (300, 300)\n\n\
+        start.then -> r1.in\nr1.out -> r2.in\nr2.out -> set.exec\nget.value -> rv.in\nrv.out -> set.value\n";
+    let r = s.send("POST", "/api/check", &json!({"source": source}));
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let d = r.json();
+    assert_eq!(d["source"], source, "already canonical");
+    assert_eq!(
+        d["pins"]["r1"]["inputs"][0],
+        json!({"name": "in", "type": "exec"})
+    );
+    assert_eq!(
+        d["pins"]["r2"]["outputs"][0],
+        json!({"name": "out", "type": "exec"})
+    );
+    assert_eq!(d["pins"]["rv"]["outputs"][0]["type"], "int");
+    assert_eq!(d["pins"]["lonely"]["inputs"][0]["type"], "wire");
+    let codes: Vec<(&str, &str)> = d["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap(),
+                d["node"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(codes, [("W0340", "lonely")]);
+    // Saved and read back: the model has the box, and the reroutes as nodes.
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=layout/g.bpg",
+        &json!({"base": null, "source": source}),
+    );
+    assert_eq!(r.status, 200);
+    let g = s.get("/api/graph?path=layout/g.bpg").json();
+    assert_eq!(
+        g["model"]["boxes"],
+        json!([{"title": "Count", "x": -20, "y": -20, "w": 400, "h": 200, "color": "#336699"}])
+    );
+    assert!(
+        g["model"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["id"] == "r1" && n["kind"] == "reroute")
+    );
+    // An absurd box in a model is refused by name, and nothing is written.
+    let mut model = g["model"].clone();
+    model["boxes"][0]["w"] = json!(0);
+    let r = s.send(
+        "PUT",
+        "/api/graph?path=layout/g.bpg",
+        &json!({"base": g["version"], "model": model}),
+    );
+    assert_eq!(r.status, 400);
+    assert!(
+        String::from_utf8_lossy(&r.body).contains("boxes[0]"),
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
+    // The palette offers the reroute, typed by its wire; its picture draws the box and dots.
+    let palette = s.get("/api/palette").json();
+    let reroute = palette["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["kind"] == "reroute")
+        .expect("reroute in the palette")
+        .clone();
+    assert_eq!(reroute["inputs"][0]["type"], "wire");
+    let svg = String::from_utf8(s.get("/api/graph.svg?path=layout/g.bpg").body).unwrap();
+    assert!(svg.contains("data-box-title=\"Count\"") && svg.contains("f-reroute"));
+}

@@ -251,7 +251,7 @@ fn link_text(l: &ast::Link) -> String {
 
 /// Each node's pins as the compiler resolved them: `{"node": {"inputs": [...], "outputs": [...]}}`
 /// (the first node of a duplicated name).
-pub struct Pins<'a>(&'a compile::ir::Graph);
+pub struct Pins<'a>(&'a compile::ir::Graph, Vec<(String, &'static str)>);
 
 struct PinList<'a>(&'a [compile::ir::Pin]);
 
@@ -296,6 +296,13 @@ impl Serialize for Pins<'_> {
                 )?;
             }
         }
+        // Reroutes (joined away by the compiler): `in` and `out` of the wire's type.
+        for (id, ty) in &self.1 {
+            if seen.insert(id.as_str()) {
+                let pin = |name: &'static str| [PinJson { name, ty }];
+                map.serialize_entry(id, &json!({"inputs": pin("in"), "outputs": pin("out")}))?;
+            }
+        }
         map.end()
     }
 }
@@ -311,7 +318,8 @@ impl Checked {
         annotate(Some(&self.text), self.compiled.diagnostics())
     }
     fn pins(&self) -> Pins<'_> {
-        Pins(&self.compiled.checked.graph)
+        let graph = &self.compiled.checked.graph;
+        Pins(graph, super::reroutes::types(&self.text, graph))
     }
 }
 
@@ -372,7 +380,10 @@ fn get_graph(state: &State, req: &Request) -> Response {
             source: text,
             model,
             diagnostics: annotate(Some(text), compiled.diagnostics()),
-            pins: Pins(&compiled.checked.graph),
+            pins: Pins(
+                &compiled.checked.graph,
+                super::reroutes::types(text, &compiled.checked.graph),
+            ),
         },
     )
 }

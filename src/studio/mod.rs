@@ -16,6 +16,7 @@ pub mod http;
 pub mod kinds;
 pub mod model;
 pub mod page;
+pub mod reroutes;
 pub mod run;
 pub mod security;
 pub mod sse;
