@@ -6,6 +6,7 @@
 //! diagnostics; an identity claimed twice is quarantined, never first-wins. This module and the
 //! CLI are the only owners of the file system (see `scan`).
 
+pub mod claim;
 pub mod scan;
 
 use crate::animseq::{self, AnimSeq, Target};
@@ -101,6 +102,9 @@ pub struct FileEntry {
     pub diagnostics: Vec<Diagnostic>,
     /// The game nodes a `*.nodes.ron` file declares (`nodes::game`; empty for an `.animseq`).
     pub game: Vec<crate::nodes::game::GameNode>,
+    /// For a file that did not load: the sequence ID it appears to declare ([`claim`]), so
+    /// graphs naming its events can point at it.
+    pub claimed: Option<Arc<str>>,
 }
 
 impl FileEntry {
@@ -122,6 +126,7 @@ impl FileEntry {
             duplicate_notifies: BTreeSet::new(),
             diagnostics: loaded.diagnostics,
             game: Vec::new(),
+            claimed: None,
         };
         if let Some(seq) = loaded.seq {
             if let Some(spans) = &loaded.spans {
@@ -135,6 +140,11 @@ impl FileEntry {
                     .map(|text| Excerpt::capture(text, spans.id));
             }
             entry.fill(seq);
+        } else if entry.diagnostics.iter().any(Diagnostic::is_error) {
+            entry.claimed = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(claim::claimed_id)
+                .map(Arc::from);
         }
         entry
     }
@@ -150,6 +160,7 @@ impl FileEntry {
             duplicate_notifies: BTreeSet::new(),
             diagnostics,
             game: Vec::new(),
+            claimed: None,
         }
     }
 
@@ -373,6 +384,17 @@ impl Catalog {
             .and_then(|f| self.files.get(f))
             .and_then(|e| e.events.get(notify_part(id)))
             .map_or(Status::Absent, |d| Status::Published(d.clone()))
+    }
+
+    /// A file that did not load and appears to declare `sequence` (the real cause of an
+    /// unknown `animseq::SEQUENCE.…` event), with its first error; the first such file by path.
+    pub fn broken_source(&self, sequence: &str) -> Option<(&FileEntry, &Diagnostic)> {
+        self.files.values().find_map(|e| {
+            if e.sequence.is_some() || e.claimed.as_deref() != Some(sequence) {
+                return None;
+            }
+            e.diagnostics.iter().find(|d| d.is_error()).map(|d| (e, d))
+        })
     }
 
     /// Published events, sorted by identity.

@@ -55,6 +55,11 @@ pub trait EventCatalog {
     fn game_kinds(&self) -> Vec<String> {
         Vec::new()
     }
+    /// For an identity no asset publishes: the first error of an asset that appears to
+    /// declare it but does not load (its real cause), if any.
+    fn broken_source(&self, _identity: &str) -> Option<Diagnostic> {
+        None
+    }
 }
 
 /// The result of compiling one graph up to the checked IR.
@@ -119,6 +124,10 @@ impl EventCatalog for crate::catalog::Catalog {
             .into_iter()
             .map(|n| n.kind.clone())
             .collect()
+    }
+    fn broken_source(&self, identity: &str) -> Option<Diagnostic> {
+        let sequence = identity.strip_prefix("animseq::")?.split('.').next()?;
+        self.broken_source(sequence).map(|(_, d)| d.clone())
     }
 }
 

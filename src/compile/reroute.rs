@@ -28,6 +28,11 @@ pub fn join(src: &SourceFile, file: &File) -> (Option<File>, Vec<(Span, String)>
         return (None, Vec::new(), Vec::new());
     }
     let mut diags = Vec::new();
+    // Lookups stay linear in the graph (a set of names, and of the reroutes' addresses).
+    let names_set: std::collections::HashSet<&str> =
+        reroutes.iter().map(|r| r.name.name.as_str()).collect();
+    let addrs: std::collections::HashSet<*const Node> =
+        reroutes.iter().map(|r| *r as *const Node).collect();
     for r in &reroutes {
         if let Some(s) = &r.subject {
             diags.push(
@@ -53,7 +58,7 @@ pub fn join(src: &SourceFile, file: &File) -> (Option<File>, Vec<(Span, String)>
     let mut first: std::collections::HashMap<&str, Span> = Default::default();
     for n in file.nodes() {
         if let Some(prev) = first.get(n.name.name.as_str()) {
-            if reroutes.iter().any(|r| r.name.name == n.name.name) {
+            if names_set.contains(n.name.name.as_str()) {
                 diags.push(
                     Diagnostic::error(
                         E_DUPLICATE_NODE,
@@ -80,7 +85,7 @@ pub fn join(src: &SourceFile, file: &File) -> (Option<File>, Vec<(Span, String)>
     let names: Vec<&str> = reroutes.iter().map(|r| r.name.name.as_str()).collect();
     let joining = reroute::join(&names, &ends);
     for p in &joining.problems {
-        diags.push(problem(src, p, &reroutes, &links));
+        diags.push(problem(src, p, &reroutes, &names_set, &links));
     }
     let mut out = File {
         name: file.name.clone(),
@@ -88,7 +93,7 @@ pub fn join(src: &SourceFile, file: &File) -> (Option<File>, Vec<(Span, String)>
         items: Vec::with_capacity(file.items.len()),
         trailing_comments: file.trailing_comments.clone(),
     };
-    let is_reroute = |n: &Node| reroutes.iter().any(|r| std::ptr::eq(*r, n));
+    let is_reroute = |n: &Node| addrs.contains(&(n as *const Node));
     let mut joined = joining.links.iter();
     let mut link_index = 0;
     for item in &file.items {
@@ -153,17 +158,22 @@ pub fn annotate(diags: &mut [Diagnostic], notes: &[(Span, String)]) {
     }
 }
 
-fn problem(src: &SourceFile, p: &Problem, reroutes: &[&Node], links: &[&Link]) -> Diagnostic {
+fn problem(
+    src: &SourceFile,
+    p: &Problem,
+    reroutes: &[&Node],
+    names: &std::collections::HashSet<&str>,
+    links: &[&Link],
+) -> Diagnostic {
     match *p {
         Problem::Pin { link } => {
             let l = links[link];
-            let (node, pin) = if reroutes.iter().any(|r| r.name.name == l.to_node.name)
-                && l.to_pin.name != reroute::IN
-            {
-                (&l.to_node, &l.to_pin)
-            } else {
-                (&l.from_node, &l.from_pin)
-            };
+            let (node, pin) =
+                if names.contains(l.to_node.name.as_str()) && l.to_pin.name != reroute::IN {
+                    (&l.to_node, &l.to_pin)
+                } else {
+                    (&l.from_node, &l.from_pin)
+                };
             Diagnostic::error(
                 E_UNKNOWN_PIN,
                 format!("reroute `{}` has no pin `{}`", node.name, pin.name),

@@ -102,7 +102,8 @@ pub fn join(reroutes: &[&str], links: &[Ends<'_>]) -> Joining {
     // iteratively in dependency order (a loop is cut where it closes and reported).
     let mut budget = MAX_JOINED;
     let mut state = vec![0u8; n]; // 0 new, 1 on the stack, 2 done
-    let mut feeds: Vec<Rc<Vec<usize>>> = vec![Rc::new(Vec::new()); n];
+    let none: Rc<Vec<usize>> = Rc::new(Vec::new());
+    let mut feeds: Vec<Rc<Vec<usize>>> = (0..n).map(|_| Rc::clone(&none)).collect();
     let mut stack: Vec<(usize, usize)> = Vec::new();
     for start in 0..n {
         if state[start] != 0 {

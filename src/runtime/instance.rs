@@ -310,6 +310,8 @@ pub struct VmDispatch {
     params: Vec<Value>,
     /// Record which nodes every invocation runs into the world's [`ExecLog`].
     record: bool,
+    /// Also record the values each invocation saw ([`super::values`]).
+    values: bool,
 }
 
 /// One recorded graph invocation (see [`VmDispatch::recording`]).
@@ -329,6 +331,9 @@ pub struct Invocation {
     pub trace_span: (usize, usize),
     /// The node names in the order they ran.
     pub nodes: Vec<String>,
+    /// The values it saw, when the dispatcher records them
+    /// ([`VmDispatch::recording_values`]).
+    pub values: Option<Box<super::values::InvocationValues>>,
 }
 
 /// Invocations recorded by a [`VmDispatch::recording`] dispatcher while this resource is in
@@ -356,6 +361,17 @@ impl VmDispatch {
     pub fn recording() -> VmDispatch {
         VmDispatch {
             record: true,
+            ..VmDispatch::default()
+        }
+    }
+
+    /// [`VmDispatch::recording`] that also records the values every invocation saw: the
+    /// variables before and after, and the outputs of the nodes that ran
+    /// ([`super::values::InvocationValues`]).
+    pub fn recording_values() -> VmDispatch {
+        VmDispatch {
+            record: true,
+            values: true,
             ..VmDispatch::default()
         }
     }
@@ -389,6 +405,9 @@ impl VmDispatch {
         };
         let start = if self.record { trace_len(world) } else { 0 };
         let mut nodes = self.record.then(vm::NodeTrace::default);
+        let mut values = self
+            .values
+            .then(|| Box::new(super::values::InvocationValues::before(&module, &state)));
         let (event, notify) = match (&entry, self.record) {
             (Entry::Handler(h, params), true) => (
                 module.module().handlers.get(*h).map(|x| x.event.clone()),
@@ -430,13 +449,18 @@ impl VmDispatch {
             }
         };
         if let Some(t) = nodes {
+            let names = t.names(&module);
+            if let Some(v) = values.as_mut() {
+                v.after(&state, &names);
+            }
             let inv = Invocation {
                 entity,
                 graph: name.clone(),
                 event,
                 notify,
                 trace_span: (start, trace_len(world)),
-                nodes: t.names(&module).into_iter().map(str::to_string).collect(),
+                nodes: names.into_iter().map(str::to_string).collect(),
+                values,
             };
             if let Some(mut log) = world.get_resource_mut::<ExecLog>() {
                 log.invocations.push(inv);

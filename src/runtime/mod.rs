@@ -21,6 +21,7 @@ pub mod schedule;
 pub mod testing;
 pub mod time;
 pub mod trace;
+pub mod values;
 
 pub use animator::{AnimCommand, Animator, AnimatorOutput, Clip, animate};
 pub use game_nodes::{GameCall, GameNodeError, GameNodeFn, GameNodes, GameReturns};

@@ -176,7 +176,8 @@ fn entity_json(spawned: &Spawned, bits: Option<u64>) -> Value {
     }
 }
 
-fn value_json(spawned: &Spawned, v: &VmValue) -> Value {
+/// A VM value as the trace prints it (an `end` line's `vars`; the studio's run values).
+pub fn value_json(spawned: &Spawned, v: &VmValue) -> Value {
     match v {
         VmValue::Bool(b) => json!(b),
         VmValue::Int(i) => json!(i),

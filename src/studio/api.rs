@@ -181,6 +181,10 @@ pub struct Annotated<'a> {
     node: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     link: Option<String>,
+    /// The notes that say how to fix it (`help: …`, without the prefix), for the page to show
+    /// apart (they stay in `notes` too).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    help: Vec<&'a str>,
 }
 
 /// Annotates diagnostics of `source` (parsed once more to find the items' spans).
@@ -191,6 +195,11 @@ pub fn annotate<'a>(source: Option<&str>, diags: &'a [Diagnostic]) -> Vec<Annota
             base: JsonDiagnostic::from(d),
             node: None,
             link: None,
+            help: d
+                .notes
+                .iter()
+                .filter_map(|n| n.strip_prefix("help: "))
+                .collect(),
         })
         .collect();
     let Some(text) = source else { return out };
@@ -207,6 +216,10 @@ pub fn annotate<'a>(source: Option<&str>, diags: &'a [Diagnostic]) -> Vec<Annota
         .map(|it| (it.span().start, it.span().end, it))
         .collect();
     for (d, a) in diags.iter().zip(out.iter_mut()) {
+        // Another file's diagnostic (an asset that does not load) stands on no node here.
+        if !d.file.ends_with(".bpg") {
+            continue;
+        }
         let at = d.span.start;
         let i = items.partition_point(|(s, _, _)| *s <= at);
         let Some((s, e, item)) = i.checked_sub(1).map(|i| items[i]) else {
@@ -241,7 +254,7 @@ fn link_text(l: &ast::Link) -> String {
 
 /// Each node's pins as the compiler resolved them: `{"node": {"inputs": [...], "outputs": [...]}}`
 /// (the first node of a duplicated name).
-pub struct Pins<'a>(&'a compile::ir::Graph);
+pub struct Pins<'a>(&'a compile::ir::Graph, Vec<(String, &'static str)>);
 
 struct PinList<'a>(&'a [compile::ir::Pin]);
 
@@ -286,6 +299,13 @@ impl Serialize for Pins<'_> {
                 )?;
             }
         }
+        // Reroutes (joined away by the compiler): `in` and `out` of the wire's type.
+        for (id, ty) in &self.1 {
+            if seen.insert(id.as_str()) {
+                let pin = |name: &'static str| [PinJson { name, ty }];
+                map.serialize_entry(id, &json!({"inputs": pin("in"), "outputs": pin("out")}))?;
+            }
+        }
         map.end()
     }
 }
@@ -301,7 +321,8 @@ impl Checked {
         annotate(Some(&self.text), self.compiled.diagnostics())
     }
     fn pins(&self) -> Pins<'_> {
-        Pins(&self.compiled.checked.graph)
+        let graph = &self.compiled.checked.graph;
+        Pins(graph, super::reroutes::types(&self.text, graph))
     }
 }
 
@@ -362,7 +383,10 @@ fn get_graph(state: &State, req: &Request) -> Response {
             source: text,
             model,
             diagnostics: annotate(Some(text), compiled.diagnostics()),
-            pins: Pins(&compiled.checked.graph),
+            pins: Pins(
+                &compiled.checked.graph,
+                super::reroutes::types(text, &compiled.checked.graph),
+            ),
         },
     )
 }
@@ -464,10 +488,18 @@ fn check(state: &State, req: &Request) -> Response {
 }
 
 fn put_graph(state: &State, req: &Request) -> Response {
-    let (rel, path) = match graph_path(state, req) {
-        Ok(x) => x,
-        Err(r) => return r,
+    // A new graph may name folders that do not exist yet (made below, inside --graphs only).
+    let Some(rel) = req.param("path").map(str::to_string) else {
+        return Response::error(400, "missing ?path=");
     };
+    if !rel.ends_with(".bpg") {
+        return Response::error(400, format!("`{rel}` is not a .bpg graph"));
+    }
+    let new = match super::files::resolve_new(&state.graphs, &rel) {
+        Ok(n) => n,
+        Err(e) => return Response::error(400, e.0),
+    };
+    let path = new.file.clone();
     let b = match body_of(req) {
         Ok(b) => b,
         Err(r) => return r,
@@ -507,6 +539,9 @@ fn put_graph(state: &State, req: &Request) -> Response {
             _ => format!("{rel} changed on disk since it was read"),
         };
         return Response::json(409, &json!({"error": message, "version": current}));
+    }
+    if let Err(e) = super::files::make_folders(&state.graphs, &new) {
+        return Response::error(400, format!("{rel} is not written: {e}"));
     }
     if let Err(e) = crate::fsutil::write_atomic(&path, text.as_bytes()) {
         return Response::error(500, format!("cannot write {rel}: {e}"));

@@ -5,8 +5,12 @@
 use crate::nodes::{BUILTINS, Flow, NodeKind, SubjectRule};
 use serde_json::{Value, json};
 
-/// The family a kind's header is coloured by: `event`, `flow`, `math`, `anim` or `variable`.
+/// The family a kind's header is coloured by: `event`, `flow`, `math`, `anim` or `variable`;
+/// `reroute` for the reroute node (drawn as a dot, no header).
 pub fn family(k: &NodeKind) -> &'static str {
+    if k.kind == crate::graph::reroute::KIND {
+        return "reroute";
+    }
     if k.flow == Flow::Event || k.kind == "event.send" {
         return "event";
     }

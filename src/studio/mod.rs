@@ -12,13 +12,16 @@
 pub mod api;
 pub mod budget;
 pub mod clips;
+pub mod files;
 pub mod http;
 pub mod kinds;
 pub mod model;
 pub mod page;
+pub mod reroutes;
 pub mod run;
 pub mod security;
 pub mod sse;
+pub mod values;
 
 use crate::app::Ctx;
 use crate::workspace::Workspace;

@@ -8,7 +8,9 @@
 //! `error` record gets the invocation that produced it. Each entry also names the handler's
 //! `event` (null for a resumed `flow.delay`), so the page can light the event node that started
 //! it: an event node whose outputs nothing reads runs no instruction of its own. Invocations of `tick`, `begin_play` and
-//! custom events appear under the records they produce.
+//! custom events appear under the records they produce. `values` (unless the body says
+//! `"values": false`) is parallel to `executed`: per invocation, what it saw
+//! ([`super::values`]); its text counts toward the run's byte budget like the records.
 
 use super::State;
 use super::http::{Request, Response};
@@ -35,8 +37,11 @@ pub const MAX_RUN_BYTES: usize = 32 << 20;
 
 #[derive(Default)]
 struct Recorder {
-    /// Per record: the record and its invocations, as data (`runtime::render::record_json`).
-    records: Vec<(Value, Vec<Value>)>,
+    /// Per record: the record, its invocations and, when values are recorded, their values
+    /// ([`super::values`]), as data (`runtime::render::record_json`).
+    records: Vec<(Value, Vec<Value>, Option<Vec<Value>>)>,
+    /// Record the values each invocation saw (`"values": false` turns it off).
+    values: bool,
     bytes: usize,
     entries: usize,
     truncated: bool,
@@ -80,7 +85,11 @@ fn json_len(v: &Value) -> usize {
 
 impl Recorder {
     fn world_ready(&mut self, world: &mut World) {
-        world.insert_resource(Dispatcher::new(VmDispatch::recording()));
+        world.insert_resource(Dispatcher::new(if self.values {
+            VmDispatch::recording_values()
+        } else {
+            VmDispatch::recording()
+        }));
         world.insert_resource(ExecLog::default());
     }
 
@@ -98,7 +107,13 @@ impl Recorder {
             .unwrap_or_default();
         let mut per: Vec<Vec<usize>> = vec![Vec::new(); records.len()];
         let mut entries: Vec<(Value, usize)> = Vec::with_capacity(invocations.len());
+        let mut values: Vec<(Value, usize)> = Vec::new();
         for inv in &invocations {
+            if self.values {
+                let v = super::values::entry(spawned, inv);
+                let len = json_len(&v);
+                values.push((v, len));
+            }
             let entity = spawned.name_of(inv.entity.to_bits());
             let entry = if self.entries + inv.nodes.len() > MAX_NODE_ENTRIES {
                 self.truncated = true;
@@ -130,14 +145,23 @@ impl Recorder {
             let size = json_len(&record)
                 + 2
                 + list.len().saturating_sub(1)
-                + list.iter().map(|&e| entries[e].1).sum::<usize>();
+                + list.iter().map(|&e| entries[e].1).sum::<usize>()
+                + if self.values {
+                    2 + list.len().saturating_sub(1)
+                        + list.iter().map(|&e| values[e].1).sum::<usize>()
+                } else {
+                    0
+                };
             if self.bytes + size > MAX_RUN_BYTES {
                 self.full = true;
                 return false;
             }
             self.bytes += size;
             let executed = list.iter().map(|&e| entries[e].0.clone()).collect();
-            self.records.push((record, executed));
+            let vals = self
+                .values
+                .then(|| list.iter().map(|&e| values[e].0.clone()).collect());
+            self.records.push((record, executed, vals));
         }
         true
     }
@@ -148,6 +172,8 @@ impl Recorder {
 struct Answer<'a> {
     records: Vec<&'a Value>,
     executed: Vec<&'a [Value]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<Vec<&'a [Value]>>,
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     notice: Option<String>,
@@ -195,6 +221,11 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
         },
     };
     let dt = dt.unwrap_or(crate::runtime::time::DEFAULT_DT);
+    let values = match o.get("values") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Response::error(400, "`values` must be true or false"),
+    };
     if !run::valid_dt(dt) {
         return Response::error(
             400,
@@ -209,7 +240,7 @@ pub fn handle(state: &Arc<State>, req: &Request) -> Response {
         .scenes
         .canonical
         .join(path.strip_prefix(&state.scenes.root).unwrap_or(&path));
-    match run_scene(state, &path, ticks, dt) {
+    match run_scene(state, &path, ticks, dt, values) {
         Ok(r) => r,
         Err(NotRun::Message(msg)) => Response::error(422, format!("the scene does not run: {msg}")),
         Err(NotRun::Diagnostics(diags)) => Response::json(422, &not_run(&diags)),
@@ -252,12 +283,16 @@ fn run_scene(
     scene: &std::path::Path,
     ticks: u64,
     dt: f64,
+    values: bool,
 ) -> Result<Response, NotRun> {
     let ctx = &state.ctx;
     let (source, layout) = FsSource::open(Some(&state.project), scene, &state.assets.canonical)
         .map_err(|e| format!("cannot read {}: {e}", ctx.display(scene)))?;
     let loaded = project::load(&source, &layout).map_err(|e| e.to_string())?;
-    let mut rec = Recorder::default();
+    let mut rec = Recorder {
+        values,
+        ..Recorder::default()
+    };
     let Some((mut run, spawned)) = run::Headless::spawn(&loaded, dt, |w| rec.world_ready(w))?
     else {
         let mut diags = loaded.run_diagnostics();
@@ -276,8 +311,13 @@ fn run_scene(
     let notice = rec.full.then(|| {
         format!(
             "the run stopped at tick {ran} of {ticks}: its records reached the studio's limit of \
-             {} MiB per run; `sinew run` prints the whole trace",
-            MAX_RUN_BYTES >> 20
+             {} MiB per run{}; `sinew run` prints the whole trace",
+            MAX_RUN_BYTES >> 20,
+            if rec.values {
+                " (with their values; `\"values\": false` runs further)"
+            } else {
+                ""
+            }
         )
     });
     let end: Vec<Value> = writer.end_values(&run.world);
@@ -285,16 +325,23 @@ fn run_scene(
     let mut answer = Answer {
         records: Vec::with_capacity(rec.records.len() + end.len()),
         executed: Vec::with_capacity(rec.records.len() + end.len()),
+        values: values.then(|| Vec::with_capacity(rec.records.len() + end.len())),
         truncated: rec.truncated,
         notice,
     };
-    for (r, e) in &rec.records {
+    for (r, e, v) in &rec.records {
         answer.records.push(r);
         answer.executed.push(e);
+        if let (Some(list), Some(v)) = (answer.values.as_mut(), v) {
+            list.push(v);
+        }
     }
     for r in &end {
         answer.records.push(r);
         answer.executed.push(&[]);
+        if let Some(list) = answer.values.as_mut() {
+            list.push(&[]);
+        }
     }
     Ok(Response::serialized(200, &answer))
 }

@@ -308,8 +308,24 @@ impl Workspace {
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut all = self.catalog.catalog().diagnostics();
         all.extend(self.missing.iter().cloned());
+        let key = |d: &Diagnostic| {
+            (
+                d.file.clone(),
+                d.code,
+                d.span.start,
+                d.span.end,
+                d.message.clone(),
+            )
+        };
+        // A graph's diagnostics may repeat an asset's own (the real cause of an unknown
+        // event, `compile::resolve`): each is reported once.
+        let mut seen: BTreeSet<_> = all.iter().map(key).collect();
         for g in self.graphs.values() {
-            all.extend(g.diagnostics.iter().cloned());
+            for d in &g.diagnostics {
+                if d.file == g.name() || seen.insert(key(d)) {
+                    all.push(d.clone());
+                }
+            }
         }
         // The graphs under the paths are checked together: their custom events must agree.
         let payloads: Vec<(&SourceFile, compile::payload::Payloads)> = self
@@ -326,16 +342,7 @@ impl Workspace {
         let graphs: Vec<(&SourceFile, &compile::payload::Payloads)> =
             payloads.iter().map(|(s, p)| (*s, p)).collect();
         all.extend(compile::payload::conflicts(&graphs));
-        let key = |d: &Diagnostic| {
-            (
-                d.file.clone(),
-                d.code,
-                d.span.start,
-                d.span.end,
-                d.message.clone(),
-            )
-        };
-        let mut seen: BTreeSet<_> = all.iter().map(key).collect();
+        seen.extend(all.iter().map(key));
         let rest = self
             .files
             .values()

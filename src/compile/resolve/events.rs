@@ -90,6 +90,10 @@ impl Resolver<'_> {
                                 closest(&identity, published.iter().map(String::as_str))
                                     .map(str::to_string)
                             });
+                        if let Some(cause) = events.broken_source(&identity) {
+                            self.broken_asset(*span, &identity, cause);
+                            return Self::error_node(n);
+                        }
                         let d = self.err(
                             E_UNKNOWN_EVENT,
                             *span,
@@ -144,6 +148,34 @@ impl Resolver<'_> {
             defaults: Vec::new(),
             given: Vec::new(),
             props: Props::default(),
+        }
+    }
+}
+
+impl Resolver<'_> {
+    /// An event whose asset does not load: `E0312` at the node naming the file and its first
+    /// error (the real cause, never a bare "unknown event"), and that error itself — the
+    /// asset's own diagnostic, in its own file — once per graph, so a graph's problems list
+    /// shows it (`sinew check` reports it once: the workspace drops repeats).
+    fn broken_asset(&mut self, span: Span, identity: &str, cause: crate::diag::Diagnostic) {
+        let d = self.err(
+            E_UNKNOWN_EVENT,
+            span,
+            format!(
+                "event `{identity}` is unavailable: its asset `{}` does not load",
+                cause.file
+            ),
+        );
+        d.notes.push(format!(
+            "{}:{}:{}: error[{}]: {}",
+            cause.file, cause.start.line, cause.start.column, cause.code, cause.message
+        ));
+        d.notes.push(format!(
+            "help: fix `{}`; its events come back as soon as it loads",
+            cause.file
+        ));
+        if !self.diags.contains(&cause) {
+            self.diags.push(cause);
         }
     }
 }

@@ -11,6 +11,7 @@ use super::{Change, Diff, Moved, pair};
 use crate::graph::model::{BoxDef, Link, Model, Node};
 use crate::graph::reroute::{self, Ends, Joined};
 use serde_json::{Value as Json, json};
+use std::collections::HashSet;
 
 /// A comment box added (`old` none), removed (`new` none) or changed.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,14 +113,13 @@ pub fn reroutes(d: &mut Diff, old: &Model, new: &Model) {
         .extend(gone.into_iter().map(|i| node(ro[i], false)));
     d.reroutes
         .extend(fresh.into_iter().map(|j| node(rn[j], true)));
-    // The wires that touch a reroute on either side.
-    let touches = |m: &Model, l: &Link| {
-        m.nodes
-            .iter()
-            .any(|n| is_reroute(n) && (n.id == l.from.node || n.id == l.to.node))
-    };
-    let lo: Vec<&Link> = old.links.iter().filter(|l| touches(old, l)).collect();
-    let ln: Vec<&Link> = new.links.iter().filter(|l| touches(new, l)).collect();
+    // The wires that touch a reroute on either side (linear: the reroutes' ids in a set).
+    let ids = |rs: &[&Node]| -> HashSet<String> { rs.iter().map(|n| n.id.clone()).collect() };
+    let (io, inew) = (ids(&ro), ids(&rn));
+    let touches =
+        |ids: &HashSet<String>, l: &Link| ids.contains(&l.from.node) || ids.contains(&l.to.node);
+    let lo: Vec<&Link> = old.links.iter().filter(|l| touches(&io, l)).collect();
+    let ln: Vec<&Link> = new.links.iter().filter(|l| touches(&inew, l)).collect();
     let (_, gone, fresh) = pair(&lo, &ln, |l| (&l.from, &l.to));
     let link = |l: &Link, added| RerouteChange::Link {
         link: l.clone(),
