@@ -36,7 +36,7 @@ impl Cursors {
 impl SoaClip {
     /// A group's values at a key position (the key itself when clamped to one key).
     #[inline(always)]
-    fn values_at(&self, g: &Group, pos: KeyPos) -> Lanes {
+    pub(super) fn values_at(&self, g: &Group, pos: KeyPos) -> Lanes {
         let a = self.block(g, pos.i0);
         if pos.i0 == pos.i1 {
             return a;
@@ -61,7 +61,7 @@ impl SoaClip {
 
 /// The pose's values of a group's bones.
 #[inline(always)]
-fn gather(out: &Pose, g: &Group) -> Lanes {
+pub(super) fn gather(out: &Pose, g: &Group) -> Lanes {
     let b = g.bones.map(|b| b as usize);
     match g.kind {
         Kind::Translation => lanes::from_vec3(b.map(|i| out.translations[i])),
@@ -72,7 +72,7 @@ fn gather(out: &Pose, g: &Group) -> Lanes {
 
 /// Writes the live lanes (`live(l)`) of `v` into the pose.
 #[inline(always)]
-fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
+pub(super) fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
     let [x, y, z, w] = v.map(|c| c.to_array());
     for l in 0..usize::from(g.lanes).min(LANES) {
         if !live(l) {
@@ -88,7 +88,7 @@ fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
 }
 
 /// Clip time as sampling and override layers read it: NaN → 0, clamped to the duration.
-fn clamp_time(c: &BoundClip, t: f64) -> f64 {
+pub(super) fn clamp_time(c: &BoundClip, t: f64) -> f64 {
     if t.is_nan() || c.clip.duration <= 0.0 {
         0.0
     } else {
@@ -167,6 +167,12 @@ fn kept(w: f32) -> bool {
         w.partial_cmp(&0.0),
         Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
     )
+}
+
+/// Bits of the live lanes (below `lanes`) whose weight in `s` is kept (not `<= 0`; NaN is).
+#[inline(always)]
+pub(super) fn kept_bits(s: Vec4, lanes: u8) -> u32 {
+    !s.cmple(Vec4::ZERO).bitmask() & ((1u32 << lanes.min(LANES as u8)) - 1)
 }
 
 /// Lane weights of a group: the layer weight times the mask's weight of each lane's bone.
