@@ -87,11 +87,15 @@ impl TreeEvaluator {
         let hints = self.layers.for_clip(slot, c.soa());
         let mask = mask.map(|m| m.weights.as_slice());
         match mask {
-            _ if additive => soa::add_difference(c, t, weight, pose, mask, hints),
             Some(m) => {
                 let gm = self.masks.resolved(slot, c.soa_arc(), m);
-                soa::apply_override_masked(pose, c, t, gm, m, weight, hints);
+                if additive {
+                    soa::add_difference_masked(pose, c, t, gm, m, weight, hints);
+                } else {
+                    soa::apply_override_masked(pose, c, t, gm, m, weight, hints);
+                }
             }
+            None if additive => soa::add_difference(c, t, weight, pose, None, hints),
             None => soa::apply_override(pose, c, t, None, weight, hints),
         }
     }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Weak};
 
 use glam::Vec4;
 
-use super::ops::{clamp_time, gather, kept_bits, scatter};
+use super::ops::{add_group, clamp_time, gather, kept_bits, scatter};
 use super::{Group, Kind};
 use super::{LANES, SoaClip, lanes, seek};
 use crate::anim::blend::{BoundClip, unit};
@@ -89,7 +89,49 @@ pub fn apply_override_masked(
     if !soa.fits(base.len()) || !std::ptr::eq(mask.clip.as_ptr(), Arc::as_ptr(c.soa_arc())) {
         return scalar::apply_override_clip(base, c, t, Some(raw), weight);
     }
-    let t = clamp_time(c, t);
+    each_kept(soa, mask, clamp_time(c, t), w, hints, |g, pos, s| {
+        let live = kept_bits(s, g.lanes);
+        if live != 0 {
+            blend_group(base, soa, g, pos, s, live);
+        }
+    });
+}
+
+/// Additive layer of `c` with `raw` mask weights resolved by [`GroupMask::resolve`] for `c`
+/// (as [`scalar::add_difference`] with that mask): only the kept groups are sampled.
+pub fn add_difference_masked(
+    out: &mut Pose,
+    c: &BoundClip,
+    t: f64,
+    mask: &GroupMask,
+    raw: &[f32],
+    weight: f32,
+    hints: &mut [u32],
+) {
+    let w = unit(weight);
+    if w <= 0.0 {
+        return;
+    }
+    let soa = c.soa();
+    if !soa.fits(out.len()) || !std::ptr::eq(mask.clip.as_ptr(), Arc::as_ptr(c.soa_arc())) {
+        return scalar::add_difference(c, t, w, out, Some(raw));
+    }
+    each_kept(soa, mask, t, w, hints, |g, pos, s| {
+        add_group(out, soa, g, pos, s.to_array());
+    });
+}
+
+/// Calls `f` with every group `mask` keeps, its key position at clip time `t` (each time list
+/// located once, only when a kept group uses it) and its lane weights `w · mask[bone]`.
+#[inline(always)]
+fn each_kept(
+    soa: &SoaClip,
+    mask: &GroupMask,
+    t: f64,
+    w: f32,
+    hints: &mut [u32],
+    mut f: impl FnMut(&Group, KeyPos, Vec4),
+) {
     let wv = Vec4::splat(w);
     let mut at = None;
     let mut pos = KeyPos::default();
@@ -97,12 +139,6 @@ pub fn apply_override_masked(
         let Some(g) = soa.groups.get(gi as usize) else {
             continue;
         };
-        // The scalar path's weight `w · mask[b]`, per lane.
-        let s = wv * m;
-        let live = kept_bits(s, g.lanes);
-        if live == 0 {
-            continue;
-        }
         if at != Some(g.set) {
             at = Some(g.set);
             pos = match soa.times.get(g.set as usize) {
@@ -110,7 +146,8 @@ pub fn apply_override_masked(
                 None => KeyPos::default(),
             };
         }
-        blend_group(base, soa, g, pos, s, live);
+        // The scalar path's weight `w · mask[b]`, per lane.
+        f(g, pos, wv * m);
     }
 }
 

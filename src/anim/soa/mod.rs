@@ -25,7 +25,7 @@ use glam::{Quat, Vec3, Vec4};
 
 use super::sample::{Channel, ClipBinding, CompiledClip, KeyPos, key_pos};
 
-pub use mask::{GroupMask, SlotMasks, apply_override_masked};
+pub use mask::{GroupMask, SlotMasks, add_difference_masked, apply_override_masked};
 pub use ops::{Cursors, add_difference, apply_override, blend_step, sample};
 
 /// Bones side by side in one group.

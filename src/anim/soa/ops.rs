@@ -244,45 +244,52 @@ pub fn add_difference(
     }
     soa.each_pos(t, hints, |g, pos| {
         let wl = lane_weights(g, w, mask);
-        let live: [bool; 4] = std::array::from_fn(|l| {
-            l < usize::from(g.lanes) && out.animated[g.bones[l] as usize] && kept(wl[l])
-        });
-        if !live.contains(&true) {
-            return;
-        }
-        let v = soa.values_at(g, pos);
-        let v0 = soa.block(g, 0);
-        for l in (0..LANES).filter(|&l| live[l]) {
-            let b = g.bones[l] as usize;
-            match g.kind {
-                Kind::Translation => {
-                    let r = scalar::add_vec(
-                        out.translations[b],
-                        lanes::vec3(&v, l),
-                        lanes::vec3(&v0, l),
-                        wl[l],
-                    );
-                    out.translations[b] = r;
-                }
-                Kind::Scale => {
-                    let r = scalar::add_vec(
-                        out.scales[b],
-                        lanes::vec3(&v, l),
-                        lanes::vec3(&v0, l),
-                        wl[l],
-                    );
-                    out.scales[b] = r;
-                }
-                Kind::Rotation => {
-                    let r = scalar::add_rot(
-                        out.rotations[b],
-                        lanes::quat(&v, l),
-                        lanes::quat(&v0, l),
-                        wl[l],
-                    );
-                    out.rotations[b] = r;
-                }
+        add_group(out, soa, g, pos, wl);
+    });
+}
+
+/// The additive difference of one group at `pos` with lane weights `wl`, onto the lanes whose
+/// bone `out` marks animated and whose weight is kept.
+#[inline(always)]
+pub(super) fn add_group(out: &mut Pose, soa: &SoaClip, g: &Group, pos: KeyPos, wl: [f32; 4]) {
+    let live: [bool; 4] = std::array::from_fn(|l| {
+        l < usize::from(g.lanes) && out.animated[g.bones[l] as usize] && kept(wl[l])
+    });
+    if !live.contains(&true) {
+        return;
+    }
+    let v = soa.values_at(g, pos);
+    let v0 = soa.block(g, 0);
+    for l in (0..LANES).filter(|&l| live[l]) {
+        let b = g.bones[l] as usize;
+        match g.kind {
+            Kind::Translation => {
+                let r = scalar::add_vec(
+                    out.translations[b],
+                    lanes::vec3(&v, l),
+                    lanes::vec3(&v0, l),
+                    wl[l],
+                );
+                out.translations[b] = r;
+            }
+            Kind::Scale => {
+                let r = scalar::add_vec(
+                    out.scales[b],
+                    lanes::vec3(&v, l),
+                    lanes::vec3(&v0, l),
+                    wl[l],
+                );
+                out.scales[b] = r;
+            }
+            Kind::Rotation => {
+                let r = scalar::add_rot(
+                    out.rotations[b],
+                    lanes::quat(&v, l),
+                    lanes::quat(&v0, l),
+                    wl[l],
+                );
+                out.rotations[b] = r;
             }
         }
-    });
+    }
 }
