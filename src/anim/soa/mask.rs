@@ -33,12 +33,14 @@ impl GroupMask {
     /// Resolves `mask` for `clip` unless it already is.
     pub fn resolve(&mut self, clip: &Arc<SoaClip>, mask: &[f32]) {
         let same_clip = std::ptr::eq(self.clip.as_ptr(), Arc::as_ptr(clip));
+        // No early exit, so the comparison vectorizes (it runs every frame).
         let same_mask = self.weights.len() == mask.len()
             && self
                 .weights
                 .iter()
                 .zip(mask)
-                .all(|(a, b)| *a == b.to_bits());
+                .fold(0, |d, (a, b)| d | (a ^ b.to_bits()))
+                == 0;
         if same_clip && same_mask {
             return;
         }
