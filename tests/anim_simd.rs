@@ -335,6 +335,32 @@ fn check_case(k: &Case) {
         scalar::add_difference(c, k.t, k.weight, &mut b, k.mask.as_deref());
         check_same(&format!("additive clip {i}"), &a, &b);
     }
+    // Masked override and additive layers through one evaluator on one slot: the mask it resolves per
+    // (clip, mask) must follow every change of the clip and of the mask's weights (changed in
+    // place, so the same allocation), and any mask length.
+    let mut ev = TreeEvaluator::new();
+    let mut m = BoneMask {
+        weights: k.mask.clone().unwrap_or_else(|| vec![1.0; k.bones]),
+    };
+    for round in 0..3 {
+        for (i, c) in clips.iter().enumerate() {
+            let (mut a, mut b) = (k.start.clone(), k.start.clone());
+            ev.apply_layer(&mut a, 0, c, k.t, Some(&m), k.weight, false);
+            scalar::apply_override_clip(&mut b, c, k.t, Some(&m.weights), k.weight);
+            check_same(&format!("layer round {round} clip {i}"), &a, &b);
+            let (mut a, mut b) = (k.start.clone(), k.start.clone());
+            ev.apply_layer(&mut a, 1, c, k.t, Some(&m), k.weight, true);
+            scalar::add_difference(c, k.t, k.weight, &mut b, Some(&m.weights));
+            check_same(&format!("additive layer round {round} clip {i}"), &a, &b);
+        }
+        // The complement, then the complement with one more bone.
+        for w in m.weights.iter_mut() {
+            *w = if *w > 0.0 { 0.0 } else { 1.0 };
+        }
+        if round == 1 {
+            m.weights.push(1.0);
+        }
+    }
     // Trees: one evaluator across all phases (its cursors carry over), against the scalar path.
     let leaves: Vec<Leaf> = k
         .leaves

@@ -7,7 +7,7 @@ use super::mask::BoneMask;
 use super::pose::Pose;
 use super::sample::nlerp;
 use super::skeleton::Skeleton;
-use super::soa::{self, Cursors};
+use super::soa::{self, Cursors, SlotMasks};
 
 /// Reusable scratch for evaluating trees into poses: the scalar fallback's scratch and the key
 /// cursors of every clip slot (no allocation once sized).
@@ -18,6 +18,8 @@ pub struct TreeEvaluator {
     tree: Cursors,
     /// Cursors of layer clips, per slot (a layer may play a slot the tree plays, elsewhere).
     layers: Cursors,
+    /// Layer masks resolved for the clip of each layer slot (once per clip and mask).
+    masks: SlotMasks,
 }
 
 impl TreeEvaluator {
@@ -84,10 +86,17 @@ impl TreeEvaluator {
     ) {
         let hints = self.layers.for_clip(slot, c.soa());
         let mask = mask.map(|m| m.weights.as_slice());
-        if additive {
-            soa::add_difference(c, t, weight, pose, mask, hints);
-        } else {
-            soa::apply_override(pose, c, t, mask, weight, hints);
+        match mask {
+            Some(m) => {
+                let gm = self.masks.resolved(slot, c.soa_arc(), m);
+                if additive {
+                    soa::add_difference_masked(pose, c, t, gm, m, weight, hints);
+                } else {
+                    soa::apply_override_masked(pose, c, t, gm, m, weight, hints);
+                }
+            }
+            None if additive => soa::add_difference(c, t, weight, pose, None, hints),
+            None => soa::apply_override(pose, c, t, None, weight, hints),
         }
     }
 }

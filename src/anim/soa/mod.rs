@@ -16,6 +16,7 @@
 //! bones or the binding is not strictly in bone order, so it never indexes past a buffer.
 
 mod lanes;
+mod mask;
 mod ops;
 
 use std::collections::{BTreeMap, HashMap};
@@ -24,6 +25,7 @@ use glam::{Quat, Vec3, Vec4};
 
 use super::sample::{Channel, ClipBinding, CompiledClip, KeyPos, key_pos};
 
+pub use mask::{GroupMask, SlotMasks, add_difference_masked, apply_override_masked};
 pub use ops::{Cursors, add_difference, apply_override, blend_step, sample};
 
 /// Bones side by side in one group.

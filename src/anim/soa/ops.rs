@@ -36,7 +36,7 @@ impl Cursors {
 impl SoaClip {
     /// A group's values at a key position (the key itself when clamped to one key).
     #[inline(always)]
-    fn values_at(&self, g: &Group, pos: KeyPos) -> Lanes {
+    pub(super) fn values_at(&self, g: &Group, pos: KeyPos) -> Lanes {
         let a = self.block(g, pos.i0);
         if pos.i0 == pos.i1 {
             return a;
@@ -61,7 +61,7 @@ impl SoaClip {
 
 /// The pose's values of a group's bones.
 #[inline(always)]
-fn gather(out: &Pose, g: &Group) -> Lanes {
+pub(super) fn gather(out: &Pose, g: &Group) -> Lanes {
     let b = g.bones.map(|b| b as usize);
     match g.kind {
         Kind::Translation => lanes::from_vec3(b.map(|i| out.translations[i])),
@@ -72,7 +72,7 @@ fn gather(out: &Pose, g: &Group) -> Lanes {
 
 /// Writes the live lanes (`live(l)`) of `v` into the pose.
 #[inline(always)]
-fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
+pub(super) fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
     let [x, y, z, w] = v.map(|c| c.to_array());
     for l in 0..usize::from(g.lanes).min(LANES) {
         if !live(l) {
@@ -88,7 +88,7 @@ fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
 }
 
 /// Clip time as sampling and override layers read it: NaN → 0, clamped to the duration.
-fn clamp_time(c: &BoundClip, t: f64) -> f64 {
+pub(super) fn clamp_time(c: &BoundClip, t: f64) -> f64 {
     if t.is_nan() || c.clip.duration <= 0.0 {
         0.0
     } else {
@@ -169,6 +169,12 @@ fn kept(w: f32) -> bool {
     )
 }
 
+/// Bits of the live lanes (below `lanes`) whose weight in `s` is kept (not `<= 0`; NaN is).
+#[inline(always)]
+pub(super) fn kept_bits(s: Vec4, lanes: u8) -> u32 {
+    !s.cmple(Vec4::ZERO).bitmask() & ((1u32 << lanes.min(LANES as u8)) - 1)
+}
+
 /// Lane weights of a group: the layer weight times the mask's weight of each lane's bone.
 #[inline(always)]
 fn lane_weights(g: &Group, w: f32, mask: Option<&[f32]>) -> [f32; 4] {
@@ -238,45 +244,52 @@ pub fn add_difference(
     }
     soa.each_pos(t, hints, |g, pos| {
         let wl = lane_weights(g, w, mask);
-        let live: [bool; 4] = std::array::from_fn(|l| {
-            l < usize::from(g.lanes) && out.animated[g.bones[l] as usize] && kept(wl[l])
-        });
-        if !live.contains(&true) {
-            return;
-        }
-        let v = soa.values_at(g, pos);
-        let v0 = soa.block(g, 0);
-        for l in (0..LANES).filter(|&l| live[l]) {
-            let b = g.bones[l] as usize;
-            match g.kind {
-                Kind::Translation => {
-                    let r = scalar::add_vec(
-                        out.translations[b],
-                        lanes::vec3(&v, l),
-                        lanes::vec3(&v0, l),
-                        wl[l],
-                    );
-                    out.translations[b] = r;
-                }
-                Kind::Scale => {
-                    let r = scalar::add_vec(
-                        out.scales[b],
-                        lanes::vec3(&v, l),
-                        lanes::vec3(&v0, l),
-                        wl[l],
-                    );
-                    out.scales[b] = r;
-                }
-                Kind::Rotation => {
-                    let r = scalar::add_rot(
-                        out.rotations[b],
-                        lanes::quat(&v, l),
-                        lanes::quat(&v0, l),
-                        wl[l],
-                    );
-                    out.rotations[b] = r;
-                }
+        add_group(out, soa, g, pos, wl);
+    });
+}
+
+/// The additive difference of one group at `pos` with lane weights `wl`, onto the lanes whose
+/// bone `out` marks animated and whose weight is kept.
+#[inline(always)]
+pub(super) fn add_group(out: &mut Pose, soa: &SoaClip, g: &Group, pos: KeyPos, wl: [f32; 4]) {
+    let live: [bool; 4] = std::array::from_fn(|l| {
+        l < usize::from(g.lanes) && out.animated[g.bones[l] as usize] && kept(wl[l])
+    });
+    if !live.contains(&true) {
+        return;
+    }
+    let v = soa.values_at(g, pos);
+    let v0 = soa.block(g, 0);
+    for l in (0..LANES).filter(|&l| live[l]) {
+        let b = g.bones[l] as usize;
+        match g.kind {
+            Kind::Translation => {
+                let r = scalar::add_vec(
+                    out.translations[b],
+                    lanes::vec3(&v, l),
+                    lanes::vec3(&v0, l),
+                    wl[l],
+                );
+                out.translations[b] = r;
+            }
+            Kind::Scale => {
+                let r = scalar::add_vec(
+                    out.scales[b],
+                    lanes::vec3(&v, l),
+                    lanes::vec3(&v0, l),
+                    wl[l],
+                );
+                out.scales[b] = r;
+            }
+            Kind::Rotation => {
+                let r = scalar::add_rot(
+                    out.rotations[b],
+                    lanes::quat(&v, l),
+                    lanes::quat(&v0, l),
+                    wl[l],
+                );
+                out.rotations[b] = r;
             }
         }
-    });
+    }
 }
