@@ -296,6 +296,44 @@ fn cases() -> Vec<Case> {
             says: &["more syntax errors not shown (stopped listing after 100)"],
         },
         Case {
+            limit: "graph.box_position",
+            reach: Cli {
+                files: |d| graph(d, "box \"T\" at (2000000000, 0) size (10, 10)\n"),
+                args: &["check", "g"],
+                status: 1,
+            },
+            says: &["E0415", "is out of bounds"],
+        },
+        Case {
+            limit: "graph.box_size",
+            reach: Cli {
+                files: |d| graph(d, "box \"T\" at (0, 0) size (0, 10)\n"),
+                args: &["check", "g"],
+                status: 1,
+            },
+            says: &["E0415", "comment box width 0 is out of bounds"],
+        },
+        Case {
+            limit: "graph.reroute_joined",
+            reach: Cli {
+                // 1,001 wires into one reroute and 1,000 out of it: joining them would make
+                // 1,001,000 wires.
+                files: |d| {
+                    let mut body = String::from("node r = reroute\n");
+                    for i in 0..1001 {
+                        body.push_str(&format!("node s{i} = event tick\ns{i}.then -> r.in\n"));
+                    }
+                    for i in 0..1000 {
+                        body.push_str(&format!("node l{i} = debug.log\nr.out -> l{i}.exec\n"));
+                    }
+                    graph(d, &body);
+                },
+                args: &["check", "g"],
+                status: 1,
+            },
+            says: &["E0340", "would make more than 1000000 wires"],
+        },
+        Case {
             limit: "graph.event_id",
             reach: Cli {
                 files: |d| {

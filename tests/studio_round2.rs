@@ -9,16 +9,11 @@ use std::time::{Duration, Instant};
 mod harness;
 use harness::*;
 
-/// Polls `f` until it gives `Some`, or fails after a generous deadline.
-fn wait_until<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+/// Waits for `f` to give `Some` (through the one waiting helper), or fails after a generous
+/// deadline.
+fn wait_until<T>(what: &str, f: impl FnMut() -> Option<T>) -> T {
     let end = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < end, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(25));
-    }
+    harness::wait::wait_until(end, f).unwrap_or_else(|| panic!("timed out waiting for {what}"))
 }
 
 #[test]

@@ -46,7 +46,11 @@ pub fn claimed_id(text: &str) -> Option<String> {
                         j = skip_ws(b, j + 1);
                         if b.get(j) == Some(&b'"') {
                             let end = string_end(b, j + 1);
-                            let value = text.get(j + 1..end.saturating_sub(1))?;
+                            // An unterminated string (the line or the text ended) claims nothing.
+                            if end < j + 2 || b[end - 1] != b'"' {
+                                return None;
+                            }
+                            let value = text.get(j + 1..end - 1)?;
                             return (!value.is_empty() && !value.contains('\\'))
                                 .then(|| value.to_string());
                         }

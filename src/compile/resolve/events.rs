@@ -166,10 +166,7 @@ impl Resolver<'_> {
                 cause.file
             ),
         );
-        d.notes.push(format!(
-            "{}:{}:{}: error[{}]: {}",
-            cause.file, cause.start.line, cause.start.column, cause.code, cause.message
-        ));
+        d.notes.push(cause.one_line().to_string());
         d.notes.push(format!(
             "help: fix `{}`; its events come back as soon as it loads",
             cause.file
