@@ -123,7 +123,8 @@ impl<'s> Gatherer<'s> {
         out
     }
 
-    /// Reads every `.animseq` under `assets` (the catalog's files), bounded by [`MAX_FILES`]
+    /// Reads every `.animseq` and `*.nodes.ron` under `assets` (the catalog's files: clips and
+    /// game node declarations), bounded by [`MAX_FILES`]
     /// and [`MAX_DEPTH`].
     pub(super) async fn walk_clips(&mut self, ctx: &mut LoadContext<'_>, assets: &ProjectPath) {
         let mut stack = vec![(assets.clone(), 0usize)];
@@ -138,7 +139,10 @@ impl<'s> Gatherer<'s> {
                     if depth < MAX_DEPTH {
                         stack.push((p, depth + 1));
                     }
-                } else if p.as_str().ends_with(".animseq") && !self.tried.contains(&p) {
+                } else if (p.as_str().ends_with(".animseq")
+                    || crate::nodes::game::is_nodes_file(p.as_str()))
+                    && !self.tried.contains(&p)
+                {
                     self.fetch(ctx, &p, InputKind::Clip).await;
                 }
             }

@@ -81,12 +81,16 @@ impl Source for MemSource {
         path.to_string()
     }
 
-    /// Every `.animseq` under `assets` (none: an empty catalog).
+    /// Every `.animseq` and `*.nodes.ron` under `assets` (none: an empty catalog).
     fn catalog(&self, assets: &ProjectPath) -> Result<Catalog, ReadError> {
         Ok(Catalog::from_entries(
             self.files
                 .iter()
-                .filter(|(p, _)| p.starts_with(assets) && p.as_str().ends_with(".animseq"))
+                .filter(|(p, _)| {
+                    p.starts_with(assets)
+                        && (p.as_str().ends_with(".animseq")
+                            || crate::nodes::game::is_nodes_file(p.as_str()))
+                })
                 .map(|(p, b)| FileEntry::from_bytes(&self.display(p), b)),
         ))
     }
