@@ -197,7 +197,8 @@ test('a clip imported from a model plays on its skinned mesh', async () => {
   const note = await page.locator('[data-testid="preview-note"]').textContent();
   assert.match(note, /Skinned mesh of models\/fox_footsteps\.glb/);
   await page.locator('[data-testid="scrub"]').fill('0.35');
-  await page.waitForTimeout(200);
+  // The seek is drawn: two animation frames have run since (a condition, not a pause).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await shot('08-fox-mesh');
 });
 
@@ -241,8 +242,14 @@ test('the preview frame rate with 64 bones is measured (>= 30 fps asserted with 
   await page.waitForSelector('canvas[data-engine="three"][data-rendered="true"]');
   await page.click('[data-testid="play"]');
   await page.waitForFunction(() => Number(document.querySelector('canvas[data-engine="three"]').getAttribute('data-fps')) > 0, null, { timeout: 10000 });
-  // Two more one-second windows.
-  await page.waitForTimeout(2100);
+  // Two more measurement windows: wait until the preview has published its figures twice more.
+  await page.evaluate(() => {
+    const c = document.querySelector('canvas[data-engine="three"]');
+    window.__fpsUpdates = 0;
+    new MutationObserver((list) => { window.__fpsUpdates += list.length; })
+      .observe(c, { attributes: true, attributeFilter: ['data-fps', 'data-draw-ms'] });
+  });
+  await page.waitForFunction(() => window.__fpsUpdates >= 2, null, { timeout: 15000 });
   const canvas = page.locator('canvas[data-engine="three"]');
   const fps = Number(await canvas.getAttribute('data-fps'));
   const drawMs = Number(await canvas.getAttribute('data-draw-ms'));

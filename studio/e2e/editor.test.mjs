@@ -478,7 +478,14 @@ test('performance: paste of 200 nodes, its undo, box select of 1,000 nodes (Chro
   const undoMs = (await page.evaluate(() => performance.now())) - u0;
   // box-select all 1,000 (after a fit, the drag covers the whole graph)
   await page.click('button:has-text("Fit")');
-  await page.waitForTimeout(400);
+  // The fit has settled: every node lies inside the pane.
+  await page.waitForFunction(() => {
+    const p = document.querySelector('.react-flow__pane').getBoundingClientRect();
+    return [...document.querySelectorAll('.react-flow__node')].every((n) => {
+      const r = n.getBoundingClientRect();
+      return r.left >= p.left && r.right <= p.right && r.top >= p.top && r.bottom <= p.bottom;
+    });
+  }, undefined, { polling: 'raf', timeout: 15000 });
   const pane = await page.locator('.react-flow__pane').boundingBox();
   await page.mouse.move(pane.x + 5, pane.y + 5);
   await page.mouse.down();
