@@ -738,11 +738,6 @@ fn tests_wait_through_the_one_helper() {
         ),
         ("tests/import_cli.rs", 1, "a later modification time"),
         (
-            "tests/studio_api.rs",
-            2,
-            "the event stream sends no ready event to wait on",
-        ),
-        (
             "tests/support/watch.rs",
             1,
             "100 saves in one second are the case",

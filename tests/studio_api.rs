@@ -491,10 +491,16 @@ impl Events {
         )
         .unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
+        let (ready_tx, ready) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let mut event = String::new();
             for line in BufReader::new(c).lines().map_while(Result::ok) {
-                if let Some(e) = line.strip_prefix("event: ") {
+                // The stream's opening comment is written once the stream is subscribed: from
+                // then on every refresh reaches it (the watcher is armed before the studio
+                // answers at all).
+                if line.starts_with(": sinew studio events") {
+                    let _ = ready_tx.send(());
+                } else if let Some(e) = line.strip_prefix("event: ") {
                     event = e.to_string();
                 } else if let Some(d) = line.strip_prefix("data: ") {
                     let v: Value = serde_json::from_str(d).unwrap();
@@ -504,6 +510,9 @@ impl Events {
                 }
             }
         });
+        ready
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the event stream opens within 20 s");
         Events { lines: rx }
     }
 
@@ -527,7 +536,6 @@ impl Events {
 fn events_follow_an_asset_rename_and_graph_edits_on_disk() {
     let s = start();
     let ev = Events::open(&s);
-    std::thread::sleep(Duration::from_millis(300));
     let seq = s.dir.path().join("assets/run.animseq");
     let text = std::fs::read_to_string(&seq).unwrap();
     std::fs::write(
@@ -732,7 +740,6 @@ fn the_studio_and_check_agree_on_a_graph_over_the_limit() {
         ..Default::default()
     });
     let ev = Events::open(&s);
-    std::thread::sleep(Duration::from_millis(300));
     let limit = sinew::fsutil::InputKind::Graph.limit() as usize;
     let mut big = String::from("graph big\n");
     while big.len() <= limit + (4 << 20) {
