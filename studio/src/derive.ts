@@ -3,7 +3,7 @@
 // objects are reused while their inputs are the same (React Flow then skips them), so an edit
 // of one node rebuilds one node. No effect copies state into state, no JSON cache keys.
 import type { Diagnostic, Model, ModelNode, PaletteEntry } from './api';
-import { EMPTY_PINS, baseKind, familyOf, pinsOf, shortFile, splitRef, type NodePins } from './graph';
+import { EMPTY_PINS, baseKind, familyOf, nodeSize, pinsOf, shortFile, splitRef, type NodePins } from './graph';
 import { linkId, type Pos } from './edits';
 import type { StudioState } from './store';
 import type { NodeData, SinewNode } from './NodeView';
@@ -152,10 +152,16 @@ function makeNodeSelector() {
         const ninputs = [c.data, pos.x, pos.y, sel, meas];
         const nc = nodeCache.get(n.id);
         if (nc && sameArr(nc.inputs, ninputs)) return nc.node;
+        const type = n.kind === 'reroute' ? 'reroute' : 'sinew';
+        // The size is known from the pins (React Flow need not measure a node to place,
+        // select or cull it; the far view never lays nodes out at all).
+        const size = nodeSize(type, p);
         const node: SinewNode = {
           id: n.id,
-          type: n.kind === 'reroute' ? 'reroute' : 'sinew',
+          type,
           position: { x: pos.x, y: pos.y },
+          width: size.width,
+          height: size.height,
           data: c.data,
           selected: sel,
           ...(meas ? { measured: meas } : {}),
