@@ -15,7 +15,7 @@ import {
   SelectionMode,
   useStore as useFlowStore,
 } from '@xyflow/react';
-import { NodeView, type NodeData, type SinewNode } from './NodeView';
+import { NodeView, WireDrag, useWireDrag, type NodeData, type SinewNode } from './NodeView';
 import { RerouteView } from './RerouteView';
 import { WireView, type SinewWire } from './WireView';
 import { useStudio } from './store';
@@ -53,6 +53,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
   const search = useStudio((s) => s.search);
   const toast = useStudio((s) => s.toast);
   useEditorKeys();
+  const wireDrag = useWireDrag();
   // Far views (studio.md: readable at fit): under FAR_ZOOM a node shows its title large and
   // hides pin names; under TINY_ZOOM only coloured boxes and wires are painted.
   const zoom = useFlowStore((s) => Math.round(s.transform[2] * 100) / 100);
@@ -336,6 +337,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
       onPointerMove={(e) => (cursor.screen = { x: e.clientX, y: e.clientY })}
       onPointerLeave={() => (cursor.screen = null)}
     >
+      <WireDrag.Provider value={wireDrag}>
       <ReactFlow<SinewNode, SinewWire>
         nodes={nodes}
         edges={edges}
@@ -376,6 +378,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         <MiniMap pannable zoomable maskColor="#0c0c10cc" bgColor="#1b1b21" nodeColor={minimapColor} />
         <Controls />
       </ReactFlow>
+      </WireDrag.Provider>
       {search && <QuickAdd search={search} onAdd={props.addAt} />}
       {toast && (
         <div className={`toast ${toast.kind}`} data-testid={toast.kind === 'refused' ? 'link-refused' : 'toast'}>

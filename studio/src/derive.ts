@@ -10,6 +10,12 @@ import type { NodeData, SinewNode } from './NodeView';
 import type { SinewWire } from './WireView';
 import { DEFAULT_BOX_COLOR, type BoxNode } from './BoxView';
 
+/** `next`, or `prev` when it holds the same elements (React Flow then has nothing to adopt:
+ * a new array makes it walk every node and wake every node's and wire's subscription). */
+function stable<T>(prev: T[] | null, next: T[]): T[] {
+  return prev && prev.length === next.length && prev.every((x, i) => x === next[i]) ? prev : next;
+}
+
 /** Memoizes `f` on the identity of the values `deps` picks from the state. */
 function memo<T>(deps: (s: StudioState) => unknown[], f: (s: StudioState) => T): (s: StudioState) => T {
   let last: unknown[] | null = null;
@@ -33,14 +39,33 @@ export const selectPins = memo(
   },
 );
 
-export const selectDiagsByNode = memo(
-  (s) => [s.diags],
-  (s) => {
-    const m = new Map<string, Diagnostic[]>();
-    for (const d of s.diags) if (d.node) m.set(d.node, [...(m.get(d.node) ?? []), d]);
-    return m;
-  },
-);
+const sameDiag = (a: Diagnostic, b: Diagnostic) =>
+  a.severity === b.severity && a.code === b.code && a.message === b.message && (a.notes ?? []).join("\n") === (b.notes ?? []).join("\n");
+
+/** Each node's diagnostics; a node whose badge would read the same as after the last check
+ * keeps its array (every check answers new objects; only nodes whose problems changed are
+ * drawn again). */
+export const selectDiagsByNode = (() => {
+  let last = new Map<string, Diagnostic[]>();
+  return memo(
+    (s) => [s.diags],
+    (s) => {
+      const m = new Map<string, Diagnostic[]>();
+      for (const d of s.diags) {
+        if (!d.node) continue;
+        const l = m.get(d.node);
+        if (l) l.push(d);
+        else m.set(d.node, [d]);
+      }
+      for (const [id, l] of m) {
+        const o = last.get(id);
+        if (o && o.length === l.length && o.every((d, i) => sameDiag(d, l[i]))) m.set(id, o);
+      }
+      last = m;
+      return m;
+    },
+  );
+})();
 
 /** For each node that ran in the selected record: its places in the run order. */
 export const selectOrder = memo(
@@ -104,6 +129,7 @@ function makeNodeSelector() {
   const dataCache = new Map<string, NodeCacheEntry>();
   const nodeCache = new Map<string, { inputs: unknown[]; node: SinewNode }>();
   const boxCache = new Map<string, { inputs: unknown[]; node: BoxNode }>();
+  let last: SinewNode[] | null = null;
   return memo(
     (s) => [s.model, s.vocab, s.pins, s.pinKinds, s.diags, s.executed, s.catalog, s.layout, s.selection, s.measured, s.drag],
     (s) => {
@@ -193,9 +219,9 @@ function makeNodeSelector() {
         boxCache.set(id, { inputs, node });
         return node;
       });
-      if (boxes.length) return [...(boxes as unknown as SinewNode[]), ...out];
-      for (const id of [...nodeCache.keys()]) if (!seen.has(id)) nodeCache.delete(id);
-      return out;
+      for (const id of [...nodeCache.keys()]) if (!seen.has(id) && boxIndex(id) < 0) nodeCache.delete(id);
+      last = stable(last, boxes.length ? [...(boxes as unknown as SinewNode[]), ...out] : out);
+      return last;
     },
   );
 }
@@ -209,6 +235,7 @@ export const selectRfNodes = makeNodeSelector();
 
 function makeEdgeSelector() {
   const cache = new Map<string, { inputs: unknown[]; edge: SinewWire }>();
+  let last: SinewWire[] | null = null;
   return memo(
     (s) => [s.model?.links, s.model?.nodes, s.vocab, s.pins, s.pinKinds, s.executed, s.selection],
     (s) => {
@@ -216,11 +243,13 @@ function makeEdgeSelector() {
       if (!model) return [] as SinewWire[];
       const pins = selectPins(s);
       const ran = selectOrder(s);
-      return model.links.map((l) => {
+      const seen = new Set<string>();
+      const out = model.links.map((l) => {
         const [a, ap] = splitRef(l.from);
         const [b, bp] = splitRef(l.to);
         const t = pins.get(a)?.outputs.find((p) => p.name === ap)?.type ?? 'var';
         const id = linkId(l);
+        seen.add(id);
         const executed = ran.has(a) && ran.has(b);
         const sel = s.selection.links.has(id);
         const inputs = [l, t, executed, sel];
@@ -239,6 +268,9 @@ function makeEdgeSelector() {
         cache.set(id, { inputs, edge });
         return edge;
       });
+      for (const id of [...cache.keys()]) if (!seen.has(id)) cache.delete(id);
+      last = stable(last, out);
+      return last;
     },
   );
 }
