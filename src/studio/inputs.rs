@@ -138,3 +138,44 @@ impl SceneInputs {
             .map(|(_, t)| t)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> InputSlots {
+        let src = crate::diag::SourceFile::new("t.bpg", text);
+        InputSlots::of(&Model::parse(&src).expect("parses"))
+    }
+
+    #[test]
+    fn wires_are_followed_back_through_reroutes_to_the_slot_that_feeds_them() {
+        let t = table(
+            "graph t\n\nnode hello = event custom::hello\nnode r1 = reroute\n\
+             node r2 = reroute\nnode set = var.set friend\nnode log = debug.log\n\n\
+             hello.then -> set.exec\nhello.who -> r1.in\nr1.out -> r2.in\nr2.out -> set.value\n\
+             set.then -> log.exec\n",
+        );
+        // The data input reads the event's payload slot, two reroutes back; no reroute gets
+        // an entry of its own.
+        assert_eq!(
+            t.by_node.get("set").map(Vec::as_slice),
+            Some(
+                &[
+                    ("exec".to_string(), "hello.then".to_string()),
+                    ("value".to_string(), "hello.who".to_string())
+                ][..]
+            )
+        );
+        assert!(!t.by_node.contains_key("r1") && !t.by_node.contains_key("r2"));
+    }
+
+    #[test]
+    fn a_cycle_of_reroutes_ends_and_gives_nothing() {
+        let t = table(
+            "graph t\n\nnode r1 = reroute\nnode r2 = reroute\nnode log = debug.log\n\n\
+             r1.out -> r2.in\nr2.out -> r1.in\nr2.out -> log.message\n",
+        );
+        assert_eq!(t.by_node.get("log"), None);
+    }
+}
