@@ -239,6 +239,12 @@ fn runs_answer_the_values_each_invocation_saw() {
         assert_eq!(v["vars_before"]["steps"], json!(n - 1), "{v}");
         assert_eq!(v["vars_after"]["steps"], json!(n), "{v}");
         assert_eq!(v["nodes"]["count"]["outputs"]["value"], json!(n), "{v}");
+        // Inputs fed by a slot: `num` (pure) and `rem` read `count.value` — the wire's source
+        // slot, so the same value; `count.value` itself comes from a pure `int.add` (registers,
+        // never stored), so `count` reports no input.
+        assert_eq!(v["nodes"]["num"]["inputs"]["a"], json!(n), "{v}");
+        assert_eq!(v["nodes"]["rem"]["inputs"]["a"], json!(n), "{v}");
+        assert_eq!(v["nodes"]["count"]["inputs"], json!({}), "{v}");
         steps_seen.push(n);
     }
     assert!(steps_seen.len() >= 2, "{steps_seen:?}");

@@ -6,11 +6,12 @@
 //! afterwards — every output of an exec or event node that something reads lives in a
 //! per-instance slot named `node.pin` (`compile::lower::layout`), so its value is the one the
 //! invocation left there (the last one, for a node that ran several times in a loop). Pure
-//! nodes keep no value between instructions and are not reported.
+//! nodes keep no value between instructions and are not reported. Every other named output
+//! slot is kept too, so an input fed by a slot (an event's payload, a `var.set`'s value, …)
+//! can be given its value (the studio joins inputs to slots through the graph's wires).
 
 use crate::bytecode::{Value, VerifiedModule};
 use crate::vm::InstanceState;
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// What one invocation saw (equal when the same module saw the same values).
@@ -45,22 +46,39 @@ impl InvocationValues {
         }
     }
 
-    /// Completes it: the variables after, and the output slots of the nodes in `ran`.
-    pub fn after(&mut self, state: &InstanceState, ran: &[&str]) {
+    /// Completes it: the variables after, and every output slot (`node.pin`; hidden state
+    /// slots, `node#what`, are not outputs). The outputs of the nodes that ran are what the
+    /// studio reports as theirs; the others are what those nodes' inputs read from nodes that
+    /// ran earlier or elsewhere (an event's payload, a `var.set`'s value read by a pure node):
+    /// an input fed by a slot has that slot's value. `_ran` is kept for the callers.
+    pub fn after(&mut self, state: &InstanceState, _ran: &[&str]) {
         self.vars_after = state.vars().to_vec();
-        let ran: HashSet<&str> = ran.iter().copied().collect();
         let slots = &self.module.module().slots;
         self.outputs = slots
             .iter()
             .zip(state.slots())
             .enumerate()
-            .filter(|(_, (d, _))| {
-                d.name
-                    .split_once('.')
-                    .is_some_and(|(node, _)| ran.contains(node))
-            })
+            .filter(|(_, (d, _))| d.name.contains('.'))
             .map(|(i, (_, v))| (i as u32, v.clone()))
             .collect();
+    }
+
+    /// The recorded value of slot `i`, if any.
+    pub fn slot(&self, i: u32) -> Option<&Value> {
+        self.outputs
+            .binary_search_by_key(&i, |(j, _)| *j)
+            .ok()
+            .map(|k| &self.outputs[k].1)
+    }
+
+    /// The index of the slot named `node.pin` (an output's per-instance slot).
+    pub fn slot_index(&self, name: &str) -> Option<u32> {
+        self.module
+            .module()
+            .slots
+            .iter()
+            .position(|d| d.name == name)
+            .map(|i| i as u32)
     }
 
     /// The variables' names, in declaration order.

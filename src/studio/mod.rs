@@ -14,6 +14,7 @@ pub mod budget;
 pub mod clips;
 pub mod files;
 pub mod http;
+pub mod inputs;
 pub mod kinds;
 pub mod model;
 pub mod page;

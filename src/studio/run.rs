@@ -47,6 +47,8 @@ struct Recorder {
     truncated: bool,
     /// Set when the byte budget stopped the run.
     full: bool,
+    /// Which slot feeds each input of the scene's graphs ([`super::inputs`]).
+    inputs: super::inputs::SceneInputs,
 }
 
 fn same_notify(r: &TraceRecord, inv: &Invocation) -> bool {
@@ -110,7 +112,8 @@ impl Recorder {
         let mut values: Vec<(Value, usize)> = Vec::new();
         for inv in &invocations {
             if self.values {
-                let v = super::values::entry(spawned, inv);
+                let table = inv.values.as_ref().and_then(|v| self.inputs.of(&v.module));
+                let v = super::values::entry(spawned, inv, table);
                 let len = json_len(&v);
                 values.push((v, len));
             }
@@ -291,6 +294,11 @@ fn run_scene(
     let loaded = project::load(&source, &layout).map_err(|e| e.to_string())?;
     let mut rec = Recorder {
         values,
+        inputs: if values {
+            super::inputs::SceneInputs::read(&source, &layout, &loaded)
+        } else {
+            Default::default()
+        },
         ..Recorder::default()
     };
     let Some((mut run, spawned)) = run::Headless::spawn(&loaded, dt, |w| rec.world_ready(w))?

@@ -6,26 +6,9 @@
 //   cargo build && (cd studio && SINEW_BIN=../target/debug/sinew npm run e2e)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..', '..');
-const bin = process.env.SINEW_BIN ?? join(repo, 'target', 'release', 'sinew');
-const shots = join(repo, 'target', 'studio-e2e');
-mkdirSync(shots, { recursive: true });
-
-const project = mkdtempSync(join(tmpdir(), 'sinew-studio-editor-'));
-const A = join(project, 'assets');
-const G = join(project, 'graphs');
-const S = join(project, 'scenes');
-cpSync(join(repo, 'assets'), A, { recursive: true });
-cpSync(join(repo, 'graphs', 'demo'), join(G, 'demo'), { recursive: true });
-cpSync(join(repo, 'scenes'), S, { recursive: true });
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { bigGraph, pageWork, startSession, waitAllShown } from './harness.mjs';
 
 const WIRES = `graph wires
 
@@ -44,28 +27,15 @@ get.value -> str.a
 str.out -> c.message
 b.then -> c.exec
 `;
-mkdirSync(join(G, 'edit'), { recursive: true });
-const wiresFile = join(G, 'edit', 'wires.bpg');
-
-function bigGraph(n) {
-  const lines = ['graph big', ''];
-  for (let i = 0; i < n; i++) lines.push(`node n${i} = int.add { b = ${i} } at (${(i % 40) * 260}, ${Math.floor(i / 40) * 120})`);
-  lines.push('');
-  for (let i = 1; i < n; i++) if (i % 40 !== 0) lines.push(`n${i - 1}.out -> n${i}.a`);
-  return lines.join('\n') + '\n';
-}
-mkdirSync(join(G, 'perf'), { recursive: true });
-writeFileSync(join(G, 'perf', 'big.bpg'), bigGraph(1000));
-
-let server;
+let session;
 let url;
-let browser;
-let context;
 let page;
+let G;
+let wiresFile;
 const metrics = {};
 
 async function shot(name) {
-  await page.screenshot({ path: join(shots, `editor-${name}.png`) });
+  await session.shot(`editor-${name}`);
 }
 
 async function center(sel) {
@@ -77,8 +47,9 @@ async function center(sel) {
 async function open(path, timeout = 15000) {
   await page.goto(`${url}&graph=${encodeURIComponent(path)}`);
   await page.waitForSelector('.app[data-ready="true"]', { timeout });
-  await page.waitForSelector('[data-node-id]');
-  await page.waitForFunction(() => [...document.querySelectorAll('.react-flow__node')].every((n) => getComputedStyle(n).visibility !== 'hidden'));
+  // Attached, not visible: in the far view nodes are drawn on one canvas (FarPicture).
+  await page.waitForSelector('[data-node-id]', { state: 'attached' });
+  await waitAllShown(page, timeout);
 }
 
 async function freshWires() {
@@ -103,35 +74,23 @@ async function emptySpot(dx = 0, dy = 0) {
 }
 
 before(async () => {
-  server = spawn(bin, ['studio', '--port', '0', '--assets', A, '--graphs', G, '--scenes', S], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise((ok, fail) => {
-    let buf = '';
-    server.stdout.on('data', (d) => {
-      buf += d;
-      const m = buf.match(/^studio: (\S+)/m);
-      if (m) ok(m[1]);
-    });
-    server.on('exit', (c) => fail(new Error(`studio exited with ${c}`)));
-    setTimeout(() => fail(new Error('studio did not print its address')), 20000);
+  session = await startSession({
+    prefix: 'sinew-studio-editor-',
+    clipboard: true,
+    prepare: (p) => {
+      mkdirSync(join(p.G, 'edit'), { recursive: true });
+      mkdirSync(join(p.G, 'perf'), { recursive: true });
+      writeFileSync(join(p.G, 'perf', 'big.bpg'), bigGraph(1000));
+    },
   });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-  });
-  context = await browser.newContext({ viewport: { width: 1500, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
-  page = await context.newPage();
-  page.setDefaultTimeout(15000);
-  page.on('pageerror', (e) => console.error('page error:', e));
+  ({ url, page } = session);
+  G = session.project.G;
+  wiresFile = join(G, 'edit', 'wires.bpg');
 });
 
 after(async () => {
-  await browser?.close();
-  server?.kill('SIGINT');
-  writeFileSync(join(shots, 'editor-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+  await session?.close({ metrics, file: 'editor-metrics.json' });
   console.log('editor metrics', JSON.stringify(metrics));
-  rmSync(project, { recursive: true, force: true });
 });
 
 test('wires: click + Delete, Alt+click on a pin, dragging an end off; each one undo step', async () => {
@@ -414,18 +373,6 @@ test('a busy server (503 with Retry-After) is retried once after the delay, and 
 });
 
 test('debugger: payload, values, variables before and after, filters, a graph not in the scene', async () => {
-  // The page shows `values` as studio.md gives them; the answer is the server's own run with
-  // `values` added in that shape when the server does not send them yet.
-  await page.route('**/api/run', async (route) => {
-    const r = await route.fetch();
-    const doc = await r.json();
-    if (!doc.values) {
-      doc.values = doc.executed.map((inv) =>
-        inv.map((e) => ({ graph: e.graph, entity: e.entity, nodes: Object.fromEntries(e.nodes.map((id) => [id, { inputs: {}, outputs: { value: 7 } }])), vars_before: { steps: 6 }, vars_after: { steps: 7 } })),
-      );
-    }
-    route.fulfill({ response: r, json: doc });
-  });
   await open('demo/hero.bpg');
   await page.click('[data-tab="run"]');
   await page.waitForSelector('[data-field="scene"] option', { state: 'attached' });
@@ -435,6 +382,9 @@ test('debugger: payload, values, variables before and after, filters, a graph no
   await page.locator('.trace-rec.notify.mine').first().click();
   await page.waitForSelector('[data-testid="payload"] [data-payload="event"]');
   await page.waitForSelector('[data-value="count.value"]');
+  // an input fed by a slot: `num.a` read what `count` set (the server's `inputs`)
+  const counted = (await page.locator('[data-value="count.value"]').first().innerText()).replace(/^value = /, '');
+  assert.equal(await page.locator('[data-value="num.a"]').first().innerText(), `a = ${counted}`);
   assert.match(await page.locator('[data-var-after="steps"]').first().innerText(), /\d/);
   await page.waitForSelector('[data-executed="true"]');
   assert.ok(await page.locator('.sn-wire.ran').count(), 'wires that carried execution are marked');
@@ -458,45 +408,71 @@ test('debugger: payload, values, variables before and after, filters, a graph no
   await page.fill('[data-field="ticks"]', '10');
   await page.click('[data-testid="run"]');
   await page.waitForSelector('[data-testid="not-in-scene"]');
-  await page.unroute('**/api/run');
+});
+
+test('the far picture: below zoom 0.3 one canvas draws the graph; a click selects a node, a double-click zooms to it', async () => {
+  await open('perf/big.bpg', 60000);
+  assert.equal(await page.locator('.canvas').getAttribute('data-zoom-view'), 'tiny');
+  await page.waitForSelector('[data-far-picture][data-far-nodes="1000"]');
+  // the DOM nodes and wires are out of layout (nothing to paint or hit-test per frame)
+  const shown = await page.evaluate(() => [...document.querySelectorAll('.react-flow__node-sinew, .react-flow__edges')].filter((n) => n.getClientRects().length > 0).length);
+  assert.equal(shown, 0, 'no DOM node is laid out under the far picture');
+  // n41 is drawn where its model position maps to: click it
+  const at = await page.evaluate(() => {
+    const vp = document.querySelector('.react-flow__viewport');
+    const m = new DOMMatrix(getComputedStyle(vp).transform);
+    const r = vp.getBoundingClientRect();
+    return { x: r.left + (260 + 110) * m.a, y: r.top + (120 + 30) * m.d };
+  });
+  await page.mouse.click(at.x, at.y);
+  await page.waitForFunction(() => [...document.querySelectorAll('.react-flow__node.selected [data-node-id]')].map((e) => e.getAttribute('data-node-id')).join() === 'n41');
+  await page.mouse.dblclick(at.x, at.y);
+  await page.waitForFunction(() => document.querySelector('.canvas')?.getAttribute('data-zoom-view') === 'near');
+  await page.waitForSelector('[data-node-id="n41"]', { state: 'visible' });
+  assert.equal(await page.locator('[data-testid="quick-add"]').count(), 0, 'a double-click on a node is no search');
+  await shot('far-zoomed');
 });
 
 test('performance: paste of 200 nodes, its undo, box select of 1,000 nodes (Chromium)', async () => {
   await open('perf/big.bpg', 60000);
+  // Each action: wall time from performance.now() in the page until the DOM shows the result
+  // (polled every animation frame), and the page's own work meanwhile (CDP Performance
+  // metrics: script, layout, style, all main-thread tasks).
+  const timed = (act, done) =>
+    pageWork(page, async () => {
+      const t0 = await page.evaluate(() => performance.now());
+      await act();
+      await page.waitForFunction(done, undefined, { polling: 'raf', timeout: 60000 });
+      return Math.round((await page.evaluate(() => performance.now())) - t0);
+    });
   // paste 200 nodes
   const text = bigGraph(200).replace('graph big', 'graph clip');
   await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   const e = await emptySpot();
   await page.mouse.move(e.x, e.y);
-  const t0 = await page.evaluate(() => performance.now());
-  await page.keyboard.press('Control+v');
-  await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 1200, undefined, { polling: 'raf' });
-  const pasteMs = (await page.evaluate(() => performance.now())) - t0;
-  const u0 = await page.evaluate(() => performance.now());
-  await page.keyboard.press('Control+z');
-  await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length === 1000, undefined, { polling: 'raf' });
-  const undoMs = (await page.evaluate(() => performance.now())) - u0;
+  const paste = await timed(() => page.keyboard.press('Control+v'), () => document.querySelectorAll('.react-flow__node').length === 1200);
+  const undo = await timed(() => page.keyboard.press('Control+z'), () => document.querySelectorAll('.react-flow__node').length === 1000);
   // box-select all 1,000 (after a fit, the drag covers the whole graph)
   await page.click('button:has-text("Fit")');
   // The fit has settled: every node lies inside the pane.
   await page.waitForFunction(() => {
     const p = document.querySelector('.react-flow__pane').getBoundingClientRect();
-    return [...document.querySelectorAll('.react-flow__node')].every((n) => {
-      const r = n.getBoundingClientRect();
-      return r.left >= p.left && r.right <= p.right && r.top >= p.top && r.bottom <= p.bottom;
-    });
+    const vp = document.querySelector('.react-flow__viewport').getBoundingClientRect();
+    const m = new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')).transform);
+    // the graph spans (0, 0)–(40 × 260, 25 × 120) in flow units
+    return vp.left >= p.left && vp.top >= p.top && vp.left + 10400 * m.a <= p.right && vp.top + 3000 * m.d <= p.bottom;
   }, undefined, { polling: 'raf', timeout: 15000 });
   const pane = await page.locator('.react-flow__pane').boundingBox();
   await page.mouse.move(pane.x + 5, pane.y + 5);
   await page.mouse.down();
   await page.mouse.move(pane.x + pane.width - 5, pane.y + pane.height - 5, { steps: 4 });
-  const s0 = await page.evaluate(() => performance.now());
-  await page.mouse.up();
-  await page.waitForFunction(() => document.querySelectorAll('.react-flow__node.selected').length === 1000, undefined, { polling: 'raf' });
-  const selectMs = (await page.evaluate(() => performance.now())) - s0;
-  metrics.paste_200_ms = Math.round(pasteMs);
-  metrics.undo_paste_200_ms = Math.round(undoMs);
-  metrics.box_select_1000_ms = Math.round(selectMs);
+  const select = await timed(() => page.mouse.up(), () => document.querySelectorAll('.react-flow__node.selected').length === 1000);
+  metrics.paste_200_ms = paste.result;
+  metrics.paste_200_work = paste.work;
+  metrics.undo_paste_200_ms = undo.result;
+  metrics.undo_paste_200_work = undo.work;
+  metrics.box_select_1000_ms = select.result;
+  metrics.box_select_1000_work = select.work;
   console.log('editor metrics', JSON.stringify(metrics));
   await shot('perf');
   assert.ok(existsSync(join(G, 'perf', 'big.bpg')));

@@ -15,7 +15,7 @@ import {
   SelectionMode,
   useStore as useFlowStore,
 } from '@xyflow/react';
-import { NodeView, type NodeData, type SinewNode } from './NodeView';
+import { NodeView, WireDrag, useWireDrag, type NodeData, type SinewNode } from './NodeView';
 import { RerouteView } from './RerouteView';
 import { WireView, type SinewWire } from './WireView';
 import { useStudio } from './store';
@@ -26,6 +26,7 @@ import { QuickAdd } from './QuickAdd';
 import { BoxView } from './BoxView';
 import { cutWiresAt, pinType } from './commands';
 import { cursor, useEditorKeys } from './keys';
+import { FarPicture, farHits, nodeAt } from './FarPicture';
 
 const nodeTypes = { sinew: NodeView, reroute: RerouteView, box: BoxView };
 export const FAR_ZOOM = 0.7;
@@ -52,10 +53,12 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
   const search = useStudio((s) => s.search);
   const toast = useStudio((s) => s.toast);
   useEditorKeys();
+  const wireDrag = useWireDrag();
   // Far views (studio.md: readable at fit): under FAR_ZOOM a node shows its title large and
   // hides pin names; under TINY_ZOOM only coloured boxes and wires are painted.
   const zoom = useFlowStore((s) => Math.round(s.transform[2] * 100) / 100);
   const view = zoom < TINY_ZOOM ? 'tiny' : zoom < FAR_ZOOM ? 'far' : 'near';
+  const titleScale = Math.min(3, Math.max(1, FAR_TITLE_ZOOM / zoom));
   cursor.toFlow = rf.screenToFlowPosition;
   /** Nodes a dragged comment box carries (those inside it when the drag started). */
   const carry = useRef(new Map<string, { ids: string[]; from: Pos; starts: Map<string, Pos> }>());
@@ -302,9 +305,13 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
   const onDoubleClick = useCallback(
     (e: React.MouseEvent) => {
       if (!(e.target as HTMLElement).classList.contains('react-flow__pane')) return;
-      useStudio.getState().openSearch({ x: e.clientX, y: e.clientY, flow: rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }), query: '' });
+      const flow = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      // In the far picture a double-clicked node is zoomed to, where it can be edited.
+      const hit = view === 'tiny' ? farHits.rects.find((r) => r.id === nodeAt(farHits.rects, flow)) : undefined;
+      if (hit) rf.setCenter(hit.x + hit.w / 2, hit.y + hit.h / 2, { zoom: 1, duration: 200 });
+      else useStudio.getState().openSearch({ x: e.clientX, y: e.clientY, flow, query: '' });
     },
-    [rf],
+    [rf, view],
   );
 
   const minimapColor = useMemo(() => (n: SinewNode) => ((n.data as NodeData | undefined)?.executed?.length ? '#ffd166' : '#666'), []);
@@ -319,7 +326,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
     <main
       className={`canvas zoom-${view}`}
       data-zoom-view={view}
-      style={{ '--title-scale': Math.min(3, Math.max(1, FAR_TITLE_ZOOM / zoom)) } as React.CSSProperties}
+      style={{ '--title-scale': titleScale } as React.CSSProperties}
       onDrop={onDrop}
       onDragOver={(e) => e.preventDefault()}
       onDoubleClick={onDoubleClick}
@@ -330,6 +337,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
       onPointerMove={(e) => (cursor.screen = { x: e.clientX, y: e.clientY })}
       onPointerLeave={() => (cursor.screen = null)}
     >
+      <WireDrag.Provider value={wireDrag}>
       <ReactFlow<SinewNode, SinewWire>
         nodes={nodes}
         edges={edges}
@@ -345,10 +353,13 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         onReconnect={onReconnect}
         onReconnectEnd={onReconnectEnd}
         isValidConnection={(c) => reason(c) === null}
-        onPaneClick={() => {
+        onPaneClick={(e) => {
           const s = useStudio.getState();
-          s.select({});
           s.openSearch(null);
+          // In the far picture a click on a drawn node selects it (Ctrl/Shift: adds).
+          const hit = view === 'tiny' ? nodeAt(farHits.rects, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY })) : null;
+          if (hit) s.select({ nodes: new Set([hit]) }, e.ctrlKey || e.metaKey || e.shiftKey);
+          else s.select({});
         }}
         zoomOnDoubleClick={false}
         deleteKeyCode={null}
@@ -357,14 +368,17 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         panOnDrag={[1, 2]}
         multiSelectionKeyCode={['Control', 'Meta', 'Shift']}
         elevateNodesOnSelect={false}
+        onlyRenderVisibleElements={view !== 'tiny'}
         minZoom={0.05}
         maxZoom={2.5}
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={24} color="#2a2a31" />
+        {view === 'tiny' && <FarPicture nodes={nodes} edges={edges} titleScale={titleScale} />}
         <MiniMap pannable zoomable maskColor="#0c0c10cc" bgColor="#1b1b21" nodeColor={minimapColor} />
         <Controls />
       </ReactFlow>
+      </WireDrag.Provider>
       {search && <QuickAdd search={search} onAdd={props.addAt} />}
       {toast && (
         <div className={`toast ${toast.kind}`} data-testid={toast.kind === 'refused' ? 'link-refused' : 'toast'}>

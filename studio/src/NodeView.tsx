@@ -2,7 +2,7 @@
 // data pins as dots in their type's colour), literal values on unlinked inputs, diagnostic
 // badge and debugger highlight. Test hooks: data-node-id, data-pin, data-diagnostic-code,
 // data-executed.
-import { memo } from 'react';
+import { createContext, memo, useContext } from 'react';
 import { Handle, Position, useConnection, type NodeProps, type Node } from '@xyflow/react';
 import { accepts } from './commands';
 import { useStudio } from './store';
@@ -46,9 +46,13 @@ function PinDot({ type }: { type: string }) {
   );
 }
 
-/** While a wire is dragged: `node|pin|source-or-target|type` of its start (a string, so a
- * node re-renders only when a drag starts or ends, not on every pointer move). */
-function useDragging(): string {
+/** While a wire is dragged: `node|pin|source-or-target|type` of its start, else ''. The
+ * canvas reads React Flow's connection once and hands it down (one subscription, not one per
+ * node: every node's own subscription was woken by every change of React Flow's store). */
+export const WireDrag = createContext('');
+
+/** The `WireDrag` value for React Flow's connection state. */
+export function useWireDrag(): string {
   return useConnection((c) => {
     if (!c.inProgress || !c.fromHandle) return '';
     const h = c.fromHandle;
@@ -74,7 +78,7 @@ function pinTitle(p: { name: string; type: string; description?: string; default
 
 function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
   const { id, pins, props, diagnostics, executed } = data;
-  const drag = useDragging();
+  const drag = useContext(WireDrag);
   const rows = Math.max(pins.inputs.length, pins.outputs.length, 1);
   const worst = diagnostics.find((d) => d.severity === 'error') ?? diagnostics[0];
   const cls = ['sn-node', selected ? 'selected' : '', executed.length ? 'executed' : '', worst ? `has-${worst.severity}` : '']

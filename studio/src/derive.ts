@@ -3,12 +3,18 @@
 // objects are reused while their inputs are the same (React Flow then skips them), so an edit
 // of one node rebuilds one node. No effect copies state into state, no JSON cache keys.
 import type { Diagnostic, Model, ModelNode, PaletteEntry } from './api';
-import { EMPTY_PINS, baseKind, familyOf, pinsOf, shortFile, splitRef, type NodePins } from './graph';
+import { EMPTY_PINS, baseKind, familyOf, nodeSize, pinsOf, shortFile, splitRef, type NodePins } from './graph';
 import { linkId, type Pos } from './edits';
 import type { StudioState } from './store';
 import type { NodeData, SinewNode } from './NodeView';
 import type { SinewWire } from './WireView';
 import { DEFAULT_BOX_COLOR, type BoxNode } from './BoxView';
+
+/** `next`, or `prev` when it holds the same elements (React Flow then has nothing to adopt:
+ * a new array makes it walk every node and wake every node's and wire's subscription). */
+function stable<T>(prev: T[] | null, next: T[]): T[] {
+  return prev && prev.length === next.length && prev.every((x, i) => x === next[i]) ? prev : next;
+}
 
 /** Memoizes `f` on the identity of the values `deps` picks from the state. */
 function memo<T>(deps: (s: StudioState) => unknown[], f: (s: StudioState) => T): (s: StudioState) => T {
@@ -33,14 +39,33 @@ export const selectPins = memo(
   },
 );
 
-export const selectDiagsByNode = memo(
-  (s) => [s.diags],
-  (s) => {
-    const m = new Map<string, Diagnostic[]>();
-    for (const d of s.diags) if (d.node) m.set(d.node, [...(m.get(d.node) ?? []), d]);
-    return m;
-  },
-);
+const sameDiag = (a: Diagnostic, b: Diagnostic) =>
+  a.severity === b.severity && a.code === b.code && a.message === b.message && (a.notes ?? []).join("\n") === (b.notes ?? []).join("\n");
+
+/** Each node's diagnostics; a node whose badge would read the same as after the last check
+ * keeps its array (every check answers new objects; only nodes whose problems changed are
+ * drawn again). */
+export const selectDiagsByNode = (() => {
+  let last = new Map<string, Diagnostic[]>();
+  return memo(
+    (s) => [s.diags],
+    (s) => {
+      const m = new Map<string, Diagnostic[]>();
+      for (const d of s.diags) {
+        if (!d.node) continue;
+        const l = m.get(d.node);
+        if (l) l.push(d);
+        else m.set(d.node, [d]);
+      }
+      for (const [id, l] of m) {
+        const o = last.get(id);
+        if (o && o.length === l.length && o.every((d, i) => sameDiag(d, l[i]))) m.set(id, o);
+      }
+      last = m;
+      return m;
+    },
+  );
+})();
 
 /** For each node that ran in the selected record: its places in the run order. */
 export const selectOrder = memo(
@@ -104,6 +129,7 @@ function makeNodeSelector() {
   const dataCache = new Map<string, NodeCacheEntry>();
   const nodeCache = new Map<string, { inputs: unknown[]; node: SinewNode }>();
   const boxCache = new Map<string, { inputs: unknown[]; node: BoxNode }>();
+  let last: SinewNode[] | null = null;
   return memo(
     (s) => [s.model, s.vocab, s.pins, s.pinKinds, s.diags, s.executed, s.catalog, s.layout, s.selection, s.measured, s.drag],
     (s) => {
@@ -152,10 +178,16 @@ function makeNodeSelector() {
         const ninputs = [c.data, pos.x, pos.y, sel, meas];
         const nc = nodeCache.get(n.id);
         if (nc && sameArr(nc.inputs, ninputs)) return nc.node;
+        const type = n.kind === 'reroute' ? 'reroute' : 'sinew';
+        // The size is known from the pins (React Flow need not measure a node to place,
+        // select or cull it; the far view never lays nodes out at all).
+        const size = nodeSize(type, p);
         const node: SinewNode = {
           id: n.id,
-          type: n.kind === 'reroute' ? 'reroute' : 'sinew',
+          type,
           position: { x: pos.x, y: pos.y },
+          width: size.width,
+          height: size.height,
           data: c.data,
           selected: sel,
           ...(meas ? { measured: meas } : {}),
@@ -187,9 +219,9 @@ function makeNodeSelector() {
         boxCache.set(id, { inputs, node });
         return node;
       });
-      if (boxes.length) return [...(boxes as unknown as SinewNode[]), ...out];
-      for (const id of [...nodeCache.keys()]) if (!seen.has(id)) nodeCache.delete(id);
-      return out;
+      for (const id of [...nodeCache.keys()]) if (!seen.has(id) && boxIndex(id) < 0) nodeCache.delete(id);
+      last = stable(last, boxes.length ? [...(boxes as unknown as SinewNode[]), ...out] : out);
+      return last;
     },
   );
 }
@@ -203,6 +235,7 @@ export const selectRfNodes = makeNodeSelector();
 
 function makeEdgeSelector() {
   const cache = new Map<string, { inputs: unknown[]; edge: SinewWire }>();
+  let last: SinewWire[] | null = null;
   return memo(
     (s) => [s.model?.links, s.model?.nodes, s.vocab, s.pins, s.pinKinds, s.executed, s.selection],
     (s) => {
@@ -210,11 +243,13 @@ function makeEdgeSelector() {
       if (!model) return [] as SinewWire[];
       const pins = selectPins(s);
       const ran = selectOrder(s);
-      return model.links.map((l) => {
+      const seen = new Set<string>();
+      const out = model.links.map((l) => {
         const [a, ap] = splitRef(l.from);
         const [b, bp] = splitRef(l.to);
         const t = pins.get(a)?.outputs.find((p) => p.name === ap)?.type ?? 'var';
         const id = linkId(l);
+        seen.add(id);
         const executed = ran.has(a) && ran.has(b);
         const sel = s.selection.links.has(id);
         const inputs = [l, t, executed, sel];
@@ -233,6 +268,9 @@ function makeEdgeSelector() {
         cache.set(id, { inputs, edge });
         return edge;
       });
+      for (const id of [...cache.keys()]) if (!seen.has(id)) cache.delete(id);
+      last = stable(last, out);
+      return last;
     },
   );
 }

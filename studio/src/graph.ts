@@ -130,6 +130,13 @@ export const NODE_WIDTH = 220;
 export const ROW = 22;
 export const HEADER = 34;
 
+/** A node's size on the canvas, known without measuring it (NodeView's layout: a 1 px
+ * border, the header, one row per pin and 8 px of padding). */
+export function nodeSize(kind: 'sinew' | 'reroute', pins: NodePins): { width: number; height: number } {
+  if (kind === 'reroute') return { width: 24, height: 24 };
+  return { width: NODE_WIDTH, height: nodeHeight(pins) };
+}
+
 export function nodeHeight(p: NodePins): number {
   return HEADER + Math.max(p.inputs.length, p.outputs.length, 1) * ROW + 10;
 }

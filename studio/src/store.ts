@@ -256,6 +256,9 @@ export const useStudio = create<StudioState>()((set, get) => ({
       const p = pins[n.id];
       if ((!p || (p.inputs.length === 0 && p.outputs.length === 0)) && old[n.id] && oldKinds[n.id] === n.kind) {
         merged[n.id] = old[n.id];
+      } else if (p && old[n.id] && samePins(p, old[n.id])) {
+        // The same pins as before keep their object: the node is not drawn again.
+        merged[n.id] = old[n.id];
       }
     }
     set({ diags, pins: merged, pinKinds: kinds, checkedOnce: true });
@@ -293,6 +296,19 @@ export const useStudio = create<StudioState>()((set, get) => ({
   clearToast: () => set({ toast: null }),
   setBusy: (busy) => set({ busy }),
 }));
+
+type Pins = PinMap[string];
+const samePin = (a: Pins['inputs'][number], b: Pins['inputs'][number]) =>
+  a.name === b.name && a.type === b.type && a.default === b.default && a.description === b.description;
+/** Whether two answers give a node the same pins (a check answers new objects every time). */
+export function samePins(a: Pins, b: Pins): boolean {
+  return (
+    a.inputs.length === b.inputs.length &&
+    a.outputs.length === b.outputs.length &&
+    a.inputs.every((p, i) => samePin(p, b.inputs[i])) &&
+    a.outputs.every((p, i) => samePin(p, b.outputs[i]))
+  );
+}
 
 /** Measurements of nodes the model still has: a node removed and brought back (undo) is
  * measured afresh, so React Flow finds its handles and draws its wires. */
