@@ -265,7 +265,9 @@ fn put_clip(state: &State, req: &Request) -> Response {
     if let Err(e) = crate::fsutil::write_atomic(&path, edited.text.as_bytes()) {
         return Response::error(500, format!("cannot write {rel}: {e}"));
     }
-    // The palette and every graph's diagnostics follow from this save now.
+    // The palette and every graph's diagnostics follow from this save now, from the load the
+    // edit has already shown (no second decode of the clip, here or in the watcher).
+    animseq::remember_load(edited.text.as_bytes(), edited.loaded());
     if !super::sse::refresh_now(state, std::slice::from_ref(&path)) {
         return Response::error(500, "studio state is unavailable");
     }
