@@ -163,6 +163,57 @@ fn pose_local_equals_sinew_sample_for_every_bone() {
     );
 }
 
+/// The studio remembers the last clip's pose player (issue 28): a changed clip or skeleton file
+/// is never posed from memory.
+#[test]
+fn a_changed_clip_or_skeleton_is_posed_anew() {
+    let s = start();
+    let bone = |v: &Value, name: &str| {
+        v["bones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .unwrap()["local"]["translation"]
+            .clone()
+    };
+    let url = "/api/pose?path=hero_walk.animseq&t=0";
+    let v = s.get(url).json();
+    assert_eq!(bone(&v, "head"), json!([0.0, 0.1, 0.0]));
+    assert_eq!(bone(&v, "hips"), json!([0.0, 1.0, 0.0]));
+    assert_eq!(s.get(url).json(), v);
+    let skel = assets(&s).join("hero.skel");
+    let text = std::fs::read_to_string(&skel).unwrap();
+    let head = "(name: \"head\", parent: Some(\"neck\"), translation: (0.0, 0.1, 0.0)";
+    assert!(text.contains(head));
+    std::fs::write(
+        &skel,
+        text.replace(head, &head.replace("0.1, 0.0)", "0.5, 0.0)")),
+    )
+    .unwrap();
+    assert_eq!(bone(&s.get(url).json(), "head"), json!([0.0, 0.5, 0.0]));
+    let clip = assets(&s).join("hero_walk.animseq");
+    let text = std::fs::read_to_string(&clip).unwrap();
+    let key = "translation: [(0.0, (0.0, 1.0, 0.0)),";
+    assert!(text.contains(key));
+    std::fs::write(
+        &clip,
+        text.replace(key, "translation: [(0.0, (0.0, 2.0, 0.0)),"),
+    )
+    .unwrap();
+    assert_eq!(bone(&s.get(url).json(), "hips"), json!([0.0, 2.0, 0.0]));
+    // A skeleton that cannot be read any more: the flat skeleton of the track names.
+    std::fs::remove_file(&skel).unwrap();
+    let flat = s.get(url).json();
+    assert!(
+        flat["bones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["parent"].is_null())
+    );
+}
+
 #[test]
 fn world_is_forward_kinematics_and_root_motion_moves() {
     let s = start();
