@@ -23,6 +23,8 @@ pub struct PosePlayer {
     binding: ClipBinding,
     root: Option<RootClip>,
     order: Vec<usize>,
+    /// Each bone's constant JSON head, `{"name":…,"parent":…,"local":`, escaped once.
+    heads: Vec<String>,
     duration: f64,
 }
 
@@ -65,7 +67,23 @@ impl PosePlayer {
             .as_ref()
             .map_or(("", false), |r| (r.bone.as_str(), r.yaw));
         let root = find_root_bone(&skel, bone_name).map(|b| RootClip::new(&clip, &binding, b, yaw));
+        let heads = skel
+            .bones()
+            .iter()
+            .map(|bone| {
+                let mut h = String::from("{\"name\":");
+                push_str(&mut h, &bone.name);
+                h.push_str(",\"parent\":");
+                match bone.parent.and_then(|p| skel.bones().get(p)) {
+                    Some(p) => push_str(&mut h, &p.name),
+                    None => h.push_str("null"),
+                }
+                h.push_str(",\"local\":");
+                h
+            })
+            .collect();
         PosePlayer {
+            heads,
             duration: clip.duration,
             clip,
             skel,
@@ -73,6 +91,11 @@ impl PosePlayer {
             root,
             order,
         }
+    }
+
+    /// The clip's duration in seconds.
+    pub fn duration(&self) -> f64 {
+        self.duration
     }
 
     /// The bone count.
@@ -148,15 +171,7 @@ impl PosePlayer {
                 o.push(',');
             }
             first = false;
-            let bone = &self.skel.bones()[b];
-            o.push_str("{\"name\":");
-            push_str(o, &bone.name);
-            o.push_str(",\"parent\":");
-            match bone.parent {
-                Some(p) => push_str(o, &self.skel.bones()[p].name),
-                None => o.push_str("null"),
-            }
-            o.push_str(",\"local\":");
+            o.push_str(&self.heads[b]);
             push_transform(o, &scratch.pose.local(b));
             o.push_str(",\"world\":");
             push_transform(o, &world[b]);

@@ -11,7 +11,10 @@ mod sample;
 pub(crate) use sample::{wrap_angle, yaw_of};
 mod write;
 
-pub use edit::{ClipEdit, EditError, Edited, MAX_EDITS, MarkerPatch, apply_edits};
+pub use edit::{
+    ClipEdit, EditError, Edited, MAX_EDITS, MarkerPatch, apply_edits, load_bytes_recalled,
+    remember_load,
+};
 pub use load::{Loaded, MAX_WINDOWS, SeqSpans, check_root_motion_bone, load, load_bytes};
 pub use migrate::{MigrateError, Migration, migrate};
 pub use write::{min_format, to_ron};

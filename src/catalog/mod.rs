@@ -116,7 +116,8 @@ impl FileEntry {
             e.game = parsed.nodes;
             return e;
         }
-        let loaded = animseq::load_bytes(file, bytes);
+        // The studio's last save is remembered (`animseq::remember_load`): no second decode.
+        let loaded = animseq::load_bytes_recalled(file, bytes);
         let mut entry = FileEntry {
             file: file.into(),
             sequence: None,

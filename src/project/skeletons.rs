@@ -192,7 +192,8 @@ pub fn check_clip_skeletons(
         let Ok(text) = String::from_utf8(bytes) else {
             continue;
         };
-        let Ok(v) = ron_span::parse(&text) else {
+        // Only `skeleton` is read: a lazy parse checks the syntax without a tree of the keys.
+        let Ok(v) = ron_span::parse_lazy(&text) else {
             continue;
         };
         let ValueKind::Struct { fields, .. } = &v.kind else {

@@ -265,7 +265,9 @@ fn put_clip(state: &State, req: &Request) -> Response {
     if let Err(e) = crate::fsutil::write_atomic(&path, edited.text.as_bytes()) {
         return Response::error(500, format!("cannot write {rel}: {e}"));
     }
-    // The palette and every graph's diagnostics follow from this save now.
+    // The palette and every graph's diagnostics follow from this save now, from the load the
+    // edit has already shown (no second decode of the clip, here or in the watcher).
+    animseq::remember_load(edited.text.as_bytes(), edited.loaded());
     if !super::sse::refresh_now(state, std::slice::from_ref(&path)) {
         return Response::error(500, "studio state is unavailable");
     }
@@ -302,13 +304,75 @@ fn number(req: &Request, name: &str) -> Result<Option<f64>, Response> {
     }
 }
 
-/// The skeleton a clip names (relative to the clip), or `None` (then the flat skeleton of its
-/// track names, as `sinew sample`).
-fn skeleton_of(seq: &AnimSeq, path: &Path) -> Option<crate::anim::Skeleton> {
-    let rel = seq.skeleton.as_ref()?;
-    let p = path.parent()?.join(rel);
-    let bytes = read_input(&p, InputKind::Skeleton).ok()?;
-    crate::anim::load_skeleton_bytes(rel, &bytes).skeleton
+/// The pose player of the clip read last, with the exact bytes it was built from (the clip's and
+/// its skeleton's): the preview asks for the same clip's poses again and again, so a request
+/// whose files are byte for byte the same reuses it instead of decoding the clip again. One
+/// entry, replaced by the next clip (`docs/limits.md`).
+struct PlayerMemo {
+    rel: String,
+    path: PathBuf,
+    clip: Vec<u8>,
+    /// The skeleton file the clip names and its bytes (`None`: it could not be read).
+    skeleton: Option<(PathBuf, Option<Vec<u8>>)>,
+    player: Arc<PosePlayer>,
+}
+
+static PLAYER: std::sync::Mutex<Option<PlayerMemo>> = std::sync::Mutex::new(None);
+
+/// The skeleton file a clip names (relative to the clip) and its bytes, when readable. Without
+/// one, the flat skeleton of the clip's track names is used, as `sinew sample` does.
+fn skeleton_file(seq_skeleton: Option<&str>, path: &Path) -> Option<(PathBuf, Option<Vec<u8>>)> {
+    let p = path.parent()?.join(seq_skeleton?);
+    let bytes = read_input(&p, InputKind::Skeleton).ok();
+    Some((p, bytes))
+}
+
+/// The clip's pose player: remembered when the clip and its skeleton are unchanged, else built
+/// (a clip that does not load is 422 naming its first error).
+fn player_of(rel: &str, path: &Path) -> Result<Arc<PosePlayer>, Response> {
+    let bytes = read_input(path, InputKind::Clip).map_err(|e| unreadable(rel, &e))?;
+    if let Ok(memo) = PLAYER.lock()
+        && let Some(m) = memo.as_ref()
+        && m.rel == rel
+        && m.path == path
+        && m.clip == bytes
+    {
+        let same_skeleton = match &m.skeleton {
+            None => true,
+            Some((p, b)) => read_input(p, InputKind::Skeleton).ok() == *b,
+        };
+        if same_skeleton {
+            return Ok(m.player.clone());
+        }
+    }
+    let loaded = animseq::load_bytes(rel, &bytes);
+    let seq = match loaded.seq {
+        Some(s) if !loaded.diagnostics.iter().any(Diagnostic::is_error) => s,
+        _ => {
+            let first = loaded.diagnostics.iter().find(|d| d.is_error());
+            let why = first.map_or(String::new(), |d| format!(": {} {}", d.code, d.message));
+            return Err(Response::json(
+                422,
+                &json!({"error": format!("{rel} does not load{why}"),
+                        "diagnostics": diagnostics(&loaded.diagnostics)}),
+            ));
+        }
+    };
+    let skeleton = skeleton_file(seq.skeleton.as_deref(), path);
+    let skel = skeleton.as_ref().and_then(|(_, b)| {
+        crate::anim::load_skeleton_bytes(seq.skeleton.as_deref()?, b.as_ref()?).skeleton
+    });
+    let player = Arc::new(PosePlayer::new(&seq, skel, rel));
+    if let Ok(mut memo) = PLAYER.lock() {
+        *memo = Some(PlayerMemo {
+            rel: rel.to_string(),
+            path: path.to_path_buf(),
+            clip: bytes,
+            skeleton,
+            player: player.clone(),
+        });
+    }
+    Ok(player)
 }
 
 fn pose(state: &State, req: &Request, many: bool) -> Response {
@@ -316,11 +380,10 @@ fn pose(state: &State, req: &Request, many: bool) -> Response {
         Ok(x) => x,
         Err(r) => return r,
     };
-    let seq = match loaded_clip(&rel, &path) {
-        Ok(s) => s,
+    let player = match player_of(&rel, &path) {
+        Ok(p) => p,
         Err(r) => return r,
     };
-    let player = PosePlayer::new(&seq, skeleton_of(&seq, &path), &rel);
     let only = match req.param("bone") {
         None => None,
         Some(b) => match player.find(b) {
@@ -331,7 +394,7 @@ fn pose(state: &State, req: &Request, many: bool) -> Response {
     let mut scratch = Scratch::default();
     let times = if many {
         let (from, to, fps) = match (number(req, "from"), number(req, "to"), number(req, "fps")) {
-            (Ok(a), Ok(b), Ok(f)) => (a.unwrap_or(0.0), b.unwrap_or(seq.duration), f),
+            (Ok(a), Ok(b), Ok(f)) => (a.unwrap_or(0.0), b.unwrap_or(player.duration()), f),
             (Err(r), _, _) | (_, Err(r), _) | (_, _, Err(r)) => return r,
         };
         let Some(fps) = fps else {

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,6 +111,36 @@ after(async () => {
   server?.kill('SIGINT');
   writeFileSync(join(shots, 'clips-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
 });
+
+// The CPU time (ms) every Chromium process this test started has used so far: frames cost CPU
+// whatever the machine's load, so CPU per frame compares builds where frame rates cannot.
+function chromiumCpuMs() {
+  const procs = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const s = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const comm = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(d), { comm, ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let ticks = 0;
+  for (const p of procs.values()) {
+    if (!/chrom/i.test(p.comm)) continue;
+    let q = p;
+    for (let k = 0; k < 64 && q; k++) {
+      if (q.ppid === process.pid) {
+        ticks += p.ticks;
+        break;
+      }
+      q = procs.get(q.ppid);
+    }
+  }
+  return ticks * 10; // USER_HZ = 100
+}
 
 async function openClip(path) {
   await page.goto(`${url}&clip=${encodeURIComponent(path)}`);
@@ -243,18 +273,29 @@ test('the preview frame rate with 64 bones is measured (>= 30 fps asserted with 
   await page.click('[data-testid="play"]');
   await page.waitForFunction(() => Number(document.querySelector('canvas[data-engine="three"]').getAttribute('data-fps')) > 0, null, { timeout: 10000 });
   // Two more measurement windows: wait until the preview has published its figures twice more.
+  // `data-draw-ms` is published every 10 drawn frames: count those over at least 30 frames, with
+  // the CPU time Chromium spent meanwhile.
   await page.evaluate(() => {
     const c = document.querySelector('canvas[data-engine="three"]');
     window.__fpsUpdates = 0;
-    new MutationObserver((list) => { window.__fpsUpdates += list.length; })
-      .observe(c, { attributes: true, attributeFilter: ['data-fps', 'data-draw-ms'] });
+    window.__tens = 0;
+    new MutationObserver((list) => {
+      window.__fpsUpdates += list.length;
+      window.__tens += list.filter((m) => m.attributeName === 'data-draw-ms').length;
+    }).observe(c, { attributes: true, attributeFilter: ['data-fps', 'data-draw-ms'] });
   });
-  await page.waitForFunction(() => window.__fpsUpdates >= 2, null, { timeout: 15000 });
+  const cpu0 = chromiumCpuMs();
+  const wall0 = Date.now();
+  await page.waitForFunction(() => window.__fpsUpdates >= 2 && window.__tens >= 3, null, { timeout: 30000 });
+  const tens = await page.evaluate(() => window.__tens);
+  const cpuPerFrame = (chromiumCpuMs() - cpu0) / (tens * 10);
+  const wallPerFrame = (Date.now() - wall0) / (tens * 10);
   const canvas = page.locator('canvas[data-engine="three"]');
   const fps = Number(await canvas.getAttribute('data-fps'));
   const drawMs = Number(await canvas.getAttribute('data-draw-ms'));
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-  metrics.preview_64_bones = { fps, draw_ms: drawMs, load_average: Number(load) };
+  metrics.preview_64_bones = { fps, draw_ms: drawMs, chromium_cpu_ms_per_frame: Number(cpuPerFrame.toFixed(1)), load_average: Number(load) };
+  console.log(`preview: Chromium used ${cpuPerFrame.toFixed(1)} ms of CPU per frame (${wallPerFrame.toFixed(1)} ms of wall time)`);
   await shot('07-rig64');
   await page.click('[data-testid="play"]');
   console.log(`preview: ${fps} fps with 64 bones (${drawMs} ms per frame drawn; load average ${load})`);

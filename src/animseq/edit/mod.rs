@@ -8,6 +8,8 @@
 //! text is read back and must be exactly the edited sequence, or nothing is returned to write.
 //! Pure: text in, text out (see `docs/studio.md`, "Clips").
 
+mod readback;
+mod recall;
 mod text;
 
 use super::migrate::Edits;
@@ -15,6 +17,7 @@ use super::write::{field_value, quote};
 use super::*;
 use crate::diag::{Diagnostic, SourceFile};
 use crate::ron_span::{self, ValueKind};
+pub use recall::{load_bytes_recalled, remember_load};
 
 /// Most edits one batch may hold (`docs/limits.md`).
 pub const MAX_EDITS: usize = 10_000;
@@ -122,6 +125,20 @@ pub struct Edited {
     pub format: u32,
     /// The warnings of the text read back (no errors: those refuse the batch).
     pub diagnostics: Vec<Diagnostic>,
+    /// Where the identities stand in the new text.
+    pub spans: SeqSpans,
+}
+
+impl Edited {
+    /// What [`load`] answers for the new text (the read back has shown it).
+    pub fn loaded(&self) -> Loaded {
+        Loaded {
+            seq: Some(self.seq.clone()),
+            format: self.format,
+            diagnostics: self.diagnostics.clone(),
+            spans: Some(self.spans.clone()),
+        }
+    }
 }
 
 /// One marker of the edited list: where it came from and which fields the batch changed.
@@ -587,17 +604,39 @@ pub fn apply_edits(src: &SourceFile, edits: &[ClipEdit]) -> Result<Edited, EditE
     ctx.edit_list("windows", &lists.windows, &mut ed)?;
     let out = ed.apply();
 
+    if let Some(spans) = readback::read_back(
+        src.name(),
+        text,
+        &root,
+        loaded
+            .spans
+            .as_ref()
+            .ok_or_else(|| lost("the clip loaded without spans"))?,
+        &out,
+        &want,
+        format,
+    )? {
+        return Ok(Edited {
+            text: out,
+            seq: want,
+            format,
+            diagnostics: Vec::new(),
+            spans,
+        });
+    }
+    // The whole text read back.
     let file = SourceFile::new(src.name(), out);
     let back = load(&file);
     if let Some(d) = back.diagnostics.iter().find(|d| d.is_error()) {
         return Err(EditError::NotLossless(format!("{}: {}", d.code, d.message)));
     }
-    match back.seq {
-        Some(s) if s == want && back.format == format => Ok(Edited {
+    match (back.seq, back.spans) {
+        (Some(s), Some(spans)) if s == want && back.format == format => Ok(Edited {
             text: file.text().to_string(),
             seq: s,
             format,
             diagnostics: back.diagnostics,
+            spans,
         }),
         _ => Err(lost("it reads back with different data")),
     }

@@ -21,6 +21,9 @@ export function ClipsApp({ initial }: { initial: string | null }) {
   const [redo, setRedo] = useState<Edit[]>([]);
   const [selected, setSelected] = useState<Selection>(null);
   const [time, setTime] = useState(0);
+  // Moves the timeline's playhead without a render of the page (the preview calls it on every
+  // played frame; the time state itself is set when playback stops).
+  const movePlayhead = useRef<((t: number) => void) | null>(null);
   const [flash, setFlash] = useState<Set<string>>(new Set());
   const [message, setMessage] = useState<{ text: string; kind: string } | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
@@ -266,8 +269,17 @@ export function ClipsApp({ initial }: { initial: string | null }) {
         )}
         {clip && doc && (
           <>
-            <Timeline clip={clip} time={time} selected={selected} flash={flash} onSelect={setSelected} onEdit={edit} onSeek={setTime} />
-            <Preview key={doc.version} path={doc.path} clip={clip} model={doc.model} time={time} setTime={setTime} onCross={onCross} />
+            <Timeline clip={clip} time={time} mover={movePlayhead} selected={selected} flash={flash} onSelect={setSelected} onEdit={edit} onSeek={setTime} />
+            <Preview
+              key={doc.version}
+              path={doc.path}
+              clip={clip}
+              model={doc.model}
+              time={time}
+              setTime={setTime}
+              onFrame={(t) => movePlayhead.current?.(t)}
+              onCross={onCross}
+            />
           </>
         )}
         {open?.kind === 'machine' && svg && <MachineView svg={svg} />}

@@ -16,13 +16,17 @@ interface Props {
   model: string | null;
   time: number;
   setTime: (t: number) => void;
+  /** A played frame's time, for the timeline's playhead (playback renders no React tree). */
+  onFrame: (t: number) => void;
   onCross: (ids: string[]) => void;
 }
 
 const MAX_FRAMES = 10000;
 
-export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
+export function Preview({ path, clip, model, time, setTime, onFrame, onCross }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const scrub = useRef<HTMLInputElement>(null);
+  const shownTime = useRef<HTMLSpanElement>(null);
   const [frames, setFrames] = useState<{ fps: number; list: Frame[] } | null>(null);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
@@ -30,10 +34,15 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
   const [note, setNote] = useState<string | null>(null);
   const [fps, setFps] = useState(0);
   const view = useRef<{ draw: (f: Frame) => void; dispose: () => void } | null>(null);
+  // The playhead: the `time` prop when it changes (a seek, a stop), the played time in between.
   const timeRef = useRef(time);
-  timeRef.current = time;
-  const live = useRef({ playing, speed, loop, clip, frames, setTime, onCross });
-  live.current = { playing, speed, loop, clip, frames, setTime, onCross };
+  const timeProp = useRef(time);
+  if (timeProp.current !== time) {
+    timeProp.current = time;
+    timeRef.current = time;
+  }
+  const live = useRef({ playing, speed, loop, clip, frames, setTime, onFrame, onCross });
+  live.current = { playing, speed, loop, clip, frames, setTime, onFrame, onCross };
 
   // Poses for the whole clip, once per clip version.
   useEffect(() => {
@@ -79,8 +88,10 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
     const grid = new THREE.GridHelper(size * 3, 20, 0x555566, 0x2c2c34);
     grid.position.set(center.x, box.min.y, center.z);
     scene.add(grid);
-    const joint = new THREE.SphereGeometry(size * 0.012, 10, 8);
-    const joints = new THREE.InstancedMesh(joint, new THREE.MeshBasicMaterial({ color: 0xffd166, depthTest: false, transparent: true }), bones.length);
+    // Joints: one instanced draw of a coarse sphere, opaque (no blending to rasterize), drawn
+    // over the mesh by their render order.
+    const joint = new THREE.SphereGeometry(size * 0.012, 8, 6);
+    const joints = new THREE.InstancedMesh(joint, new THREE.MeshBasicMaterial({ color: 0xffd166, depthTest: false }), bones.length);
     joints.renderOrder = 2;
     scene.add(joints);
     scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 2.2));
@@ -91,7 +102,7 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
     const segGeo = new THREE.BufferGeometry();
     const seg = new Float32Array(bones.length * 6);
     segGeo.setAttribute('position', new THREE.BufferAttribute(seg, 3));
-    const segments = new THREE.LineSegments(segGeo, new THREE.LineBasicMaterial({ color: 0xe6e6ea, depthTest: false, transparent: true }));
+    const segments = new THREE.LineSegments(segGeo, new THREE.LineBasicMaterial({ color: 0xe6e6ea, depthTest: false }));
     segments.renderOrder = 2;
     scene.add(segments);
     // The root-motion path on the floor.
@@ -106,8 +117,10 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
       const t0 = performance.now();
       const w = el.clientWidth;
       const h = el.clientHeight;
-      if (renderer.domElement.width !== Math.floor(w * devicePixelRatio) || renderer.domElement.height !== Math.floor(h * devicePixelRatio)) {
-        renderer.setPixelRatio(devicePixelRatio);
+      // At most 1.5 device pixels per CSS pixel: software rasterizers pay for every pixel.
+      const ratio = Math.min(devicePixelRatio, 1.5);
+      if (renderer.domElement.width !== Math.floor(w * ratio) || renderer.domElement.height !== Math.floor(h * ratio)) {
+        renderer.setPixelRatio(ratio);
         renderer.setSize(w, h, false);
         camera.aspect = w / Math.max(h, 1);
         camera.updateProjectionMatrix();
@@ -168,11 +181,21 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
     return f.list[i];
   };
 
-  // The playhead moved (seek, drag or play): draw that frame.
+  // The playhead moved (seek, drag or stop): draw that frame, show that time.
   useEffect(() => {
     if (view.current && frames) view.current.draw(frameAt(time));
+    if (scrub.current) scrub.current.value = String(time);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [time, frames]);
+
+  // Unmounted (another clip, a new version): a stopping playback leaves the page's time alone.
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   // Playback: advance the playhead by wall time × speed; crossings fire only here.
   useEffect(() => {
@@ -197,8 +220,13 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
       }
       const hit = crossed(c.notifies, from, to, d, l);
       if (hit.length) live.current.onCross(hit);
+      // The frame is drawn here and the playhead, scrub bar and clock moved directly: no
+      // render of the page per frame (the time state is set when playback stops).
       timeRef.current = to;
-      live.current.setTime(to);
+      view.current?.draw(frameAt(to));
+      live.current.onFrame(to);
+      if (scrub.current) scrub.current.value = String(to);
+      if (shownTime.current) shownTime.current.textContent = `${to.toFixed(3)} s`;
       counted++;
       if (now - since >= 1000) {
         setFps(Math.round((counted * 1000) / (now - since)));
@@ -209,7 +237,11 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
       else raf = requestAnimationFrame(tick);
     };
     raf = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(raf);
+    return () => {
+      cancelAnimationFrame(raf);
+      // Stopped or paused: the page's time is where playback got to.
+      if (mounted.current) live.current.setTime(timeRef.current);
+    };
   }, [playing]);
 
   return (
@@ -244,10 +276,13 @@ export function Preview({ path, clip, model, time, setTime, onCross }: Props) {
           min={0}
           max={clip.duration}
           step={1 / clip.sample_rate / 4}
-          value={time}
+          ref={scrub}
+          defaultValue={time}
           onChange={(e) => setTime(Number(e.target.value))}
         />
-        <span className="pv-time">{time.toFixed(3)} s</span>
+        <span className="pv-time" ref={shownTime}>
+          {time.toFixed(3)} s
+        </span>
         <span className="muted" data-testid="preview-fps">
           {playing ? `${fps} fps` : ''}
         </span>

@@ -24,6 +24,8 @@ interface Drag {
 interface Props {
   clip: Clip;
   time: number;
+  /** Set to a function that moves the playhead to a time directly (no render: playback). */
+  mover: { current: ((t: number) => void) | null };
   selected: Selection;
   flash: Set<string>;
   onSelect: (s: Selection) => void;
@@ -36,8 +38,9 @@ function niceStep(minSeconds: number): number {
   return steps.find((s) => s >= minSeconds) ?? 1200;
 }
 
-export function Timeline({ clip, time, selected, flash, onSelect, onEdit, onSeek }: Props) {
+export function Timeline({ clip, time, mover, selected, flash, onSelect, onEdit, onSeek }: Props) {
   const box = useRef<HTMLDivElement>(null);
+  const head = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(800);
   const [zoom, setZoom] = useState(1);
   const [drag, setDrag] = useState<Drag | null>(null);
@@ -53,6 +56,12 @@ export function Timeline({ clip, time, selected, flash, onSelect, onEdit, onSeek
   const pps = (Math.max(width - LABEL - 24, 100) / d) * zoom;
   const inner = LABEL + d * pps + 24;
   const x = (t: number) => LABEL + t * pps;
+  mover.current = (t: number) => {
+    const el = head.current;
+    if (!el) return;
+    el.style.left = `${x(t)}px`;
+    el.setAttribute('data-playhead', String(t));
+  };
   const tAt = (clientX: number) => {
     const el = box.current;
     if (!el) return 0;
@@ -186,7 +195,7 @@ export function Timeline({ clip, time, selected, flash, onSelect, onEdit, onSeek
           {clip.curves.map((c) => (
             <CurvePlot key={c.name} curve={c} pps={pps} d={d} />
           ))}
-          <div className="tl-playhead" data-playhead={time} style={{ left: x(time) }} />
+          <div className="tl-playhead" ref={head} data-playhead={time} style={{ left: x(time) }} />
         </div>
       </div>
     </div>
