@@ -23,7 +23,7 @@ pub use assets::{
     SinewLoader, SinewSceneAsset, SinewSkeleton, SinewStateMachine,
 };
 pub use gather::{MAX_DEPTH, MAX_FILES, MAX_ROUNDS};
-pub use systems::{SinewClock, SinewRootMotion, SinewSpawnSet};
+pub use systems::{SinewClock, SinewRootMotion, SinewSchedule, SinewSpawnSet, SinewSystems};
 
 use crate::diag::Diagnostic;
 use crate::reload::Reloader;

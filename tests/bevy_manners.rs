@@ -1,0 +1,263 @@
+//! What a Bevy game can rely on (`bridge.md` §4, `docs/bevy.md`): Sinew's per-frame work is
+//! one unit (`SinewSystems`) that unordered game systems change nothing in and that Bevy's
+//! ambiguity detection reports nothing about; root motion in `Transform` mode composes with the
+//! game's rotation, teleports and movement.
+
+use std::f32::consts::FRAC_PI_2;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use bevy_app::{App, Update};
+use bevy_asset::AssetServer;
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings, Schedules};
+use bevy_math::{Quat, Vec3};
+use bevy_time::Time;
+use bevy_transform::components::Transform;
+use sinew::bevy::{
+    SinewActor, SinewLoadSettings, SinewPlugin, SinewScene, SinewSceneAsset, SinewSceneFailed,
+    SinewSpawned, SinewSystems, headless_app,
+};
+use sinew::runtime::{Animator, GameTime, TraceFormat, TraceWriter};
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A headless app over the repository, ticking 0.05 s per frame, tracing.
+fn base() -> App {
+    let mut app = headless_app(repo(), false, Some(Duration::from_millis(50)));
+    app.add_plugins(SinewPlugin {
+        dt: 0.05,
+        trace: true,
+        ..SinewPlugin::default()
+    });
+    app
+}
+
+fn load(app: &App, path: &str, assets: &'static str) -> Handle<SinewSceneAsset> {
+    app.world()
+        .resource::<AssetServer>()
+        .load_builder()
+        .with_settings(move |s: &mut SinewLoadSettings| s.assets = Some(assets.into()))
+        .load::<SinewSceneAsset>(path.to_string())
+}
+
+use bevy_asset::Handle;
+
+/// Runs frames until `done` holds (at most 60 s).
+fn until(app: &mut App, what: &str, mut done: impl FnMut(&mut App) -> bool) {
+    let start = Instant::now();
+    loop {
+        app.update();
+        if done(app) {
+            return;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no {what}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn spawned(app: &App, carrier: Entity) -> bool {
+    let w = app.world();
+    assert!(
+        w.get::<SinewSceneFailed>(carrier).is_none(),
+        "{:?}",
+        w.get::<SinewSceneFailed>(carrier)
+    );
+    w.get::<SinewSpawned>(carrier).is_some()
+}
+
+// A game's own data and systems, none ordered against Sinew.
+#[derive(Component, Default)]
+struct Score(u64);
+#[derive(Component)]
+struct Crate;
+#[derive(Resource, Default)]
+struct Clock(f64);
+
+fn bump_scores(mut q: Query<&mut Score>) {
+    for mut s in &mut q {
+        s.0 += 1;
+    }
+}
+fn spawn_scores(mut c: Commands, mut n: Local<u32>) {
+    if *n < 8 {
+        c.spawn(Score::default());
+    }
+    *n += 1;
+}
+fn read_time(time: Res<Time>, mut clock: ResMut<Clock>) {
+    clock.0 += time.delta_secs_f64();
+}
+fn push_crates(mut q: Query<&mut Transform, With<Crate>>) {
+    for mut t in &mut q {
+        t.translation.x += 1.0;
+    }
+}
+
+fn own_game(app: &mut App) {
+    app.init_resource::<Clock>();
+    app.world_mut().spawn((Crate, Transform::default()));
+    app.add_systems(Update, (bump_scores, spawn_scores, read_time));
+}
+
+/// `scene`'s trace over `ticks` ticks (human lines), with or without the unordered game.
+fn trace(scene: &str, assets: &'static str, ticks: u64, game: bool) -> String {
+    let mut app = base();
+    if game {
+        own_game(&mut app);
+        app.add_systems(Update, push_crates);
+    }
+    let handle = load(&app, scene, assets);
+    let carrier = app.world_mut().spawn(SinewScene(handle)).id();
+    let mut out = Vec::new();
+    until(&mut app, "spawn", |app| spawned(app, carrier));
+    let s = app.world().get::<SinewSpawned>(carrier).expect("spawned");
+    let (sp, names) = (s.spawned.clone(), s.event_names.clone());
+    let writer = TraceWriter::new(&sp, &names, TraceFormat::Human);
+    writer.write_tick(app.world_mut(), &mut out).expect("trace");
+    while app.world().resource::<GameTime>().tick() < ticks {
+        app.update();
+        writer.write_tick(app.world_mut(), &mut out).expect("trace");
+    }
+    writer.write_end(app.world(), &mut out).expect("trace");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[test]
+fn unordered_game_systems_change_no_trace() {
+    const A: &str = "tests/fixtures/scenes/assets";
+    for scene in [
+        "tests/fixtures/scenes/sm_blend.scene.ron",
+        "tests/fixtures/scenes/windows.scene.ron",
+        "tests/fixtures/scenes/seek_pause.scene.ron",
+    ] {
+        let alone = trace(scene, A, 60, false);
+        assert!(alone.lines().count() > 5, "{scene}: {alone}");
+        for _ in 0..3 {
+            assert_eq!(trace(scene, A, 60, true), alone, "{scene}");
+        }
+    }
+}
+
+/// The ambiguities Bevy reports in `Update` (empty when there are none).
+fn ambiguities(app: &mut App) -> String {
+    app.edit_schedule(Update, |s| {
+        s.set_build_settings(ScheduleBuildSettings {
+            ambiguity_detection: LogLevel::Error,
+            ..ScheduleBuildSettings::default()
+        });
+    });
+    let world = app.world_mut();
+    let mut s = world
+        .resource_mut::<Schedules>()
+        .remove(Update)
+        .expect("Update");
+    let report = match s.initialize(world) {
+        Ok(_) => String::new(),
+        Err(e) => e.to_string(s.graph(), world),
+    };
+    world.resource_mut::<Schedules>().insert(s);
+    report
+}
+
+#[test]
+fn ambiguity_detection_reports_nothing_involving_sinew() {
+    let mut app = base();
+    own_game(&mut app);
+    let report = ambiguities(&mut app);
+    assert_eq!(report, "", "{report}");
+
+    // A real conflict is still reported: a game system writing every `Transform`, unordered
+    // against the root motion Sinew writes; ordered after `SinewSystems` it is not.
+    let mut app = base();
+    app.add_systems(Update, push_all);
+    let report = ambiguities(&mut app);
+    assert!(report.starts_with("1 pairs"), "{report}");
+    let mut app = base();
+    app.add_systems(Update, push_all.after(SinewSystems));
+    assert_eq!(ambiguities(&mut app), "");
+}
+
+fn push_all(mut q: Query<&mut Transform>) {
+    for mut t in &mut q {
+        t.translation.y += 0.0;
+    }
+}
+
+#[derive(Resource, Default)]
+struct Walk {
+    frames: u32,
+    walked: f32,
+}
+
+/// The game walks the spawned actor +X 0.1 per frame for 6 frames.
+fn walk(mut q: Query<&mut Transform, With<SinewSpawned>>, mut w: ResMut<Walk>) {
+    for mut t in &mut q {
+        if w.frames < 6 {
+            t.translation.x += 0.1;
+            w.walked += 0.1;
+        }
+        w.frames += 1;
+    }
+}
+
+#[test]
+fn transform_root_motion_composes_with_the_games_rotation_teleports_and_movement() {
+    // `mover.animseq` moves 2 m/s along its +Z; the actor starts facing +X (90° about +Y) at
+    // (10, 0, 0): its own forward is world +X.
+    let mut app = base();
+    app.init_resource::<Walk>();
+    app.add_systems(Update, walk.before(SinewSystems));
+    let handle = load(
+        &app,
+        "tests/fixtures/scenes/root_motion.scene.ron",
+        "tests/fixtures/scenes/assets",
+    );
+    let start = Transform::from_xyz(10.0, 0.0, 0.0).with_rotation(Quat::from_rotation_y(FRAC_PI_2));
+    let actor = app
+        .world_mut()
+        .spawn((SinewActor::new(handle, "fwd"), start))
+        .id();
+    until(&mut app, "actor", |app| spawned(app, actor));
+    let tick0 = app.world().resource::<GameTime>().tick();
+    while app.world().resource::<GameTime>().tick() < tick0 + 10 {
+        app.update();
+    }
+    // The animator's own travel along its +Z (it starts at the actor's position).
+    let travel = |app: &App| {
+        let a = app.world().get::<Animator>(actor).expect("animator");
+        a.position()[2] as f32
+    };
+    let moved = travel(&app);
+    assert!(moved > 0.5, "{moved}");
+    let walked = app.world().resource::<Walk>().walked;
+    assert!((walked - 0.6).abs() < 1e-4, "{walked}");
+    let t = *app.world().get::<Transform>(actor).expect("transform");
+    // Facing kept; moved along its own forward (world +X) by the animation, plus the game's
+    // own walk.
+    assert!(t.rotation.abs_diff_eq(start.rotation, 1e-5), "{t:?}");
+    let expect_x = 10.0 + moved + walked;
+    assert!(
+        (t.translation.x - expect_x).abs() < 1e-3 && t.translation.z.abs() < 1e-3,
+        "{t:?}: x should be {expect_x}"
+    );
+
+    // A teleport is kept: motion continues from there.
+    app.world_mut()
+        .get_mut::<Transform>(actor)
+        .expect("transform")
+        .translation = Vec3::new(-50.0, 1.0, 7.0);
+    let (before, from) = (app.world().resource::<GameTime>().tick(), travel(&app));
+    while app.world().resource::<GameTime>().tick() < before + 10 {
+        app.update();
+    }
+    let d = travel(&app) - from;
+    assert!(d > 0.5, "{d}");
+    let t = *app.world().get::<Transform>(actor).expect("transform");
+    assert!(
+        (t.translation - Vec3::new(-50.0 + d, 1.0, 7.0)).length() < 1e-3,
+        "{t:?}: moved {d} from the teleport"
+    );
+}
