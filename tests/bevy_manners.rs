@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use bevy_app::{App, Update};
 use bevy_asset::AssetServer;
+use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings, Schedules};
 use bevy_math::{Quat, Vec3};
@@ -18,7 +19,7 @@ use sinew::bevy::{
     SinewActor, SinewLoadSettings, SinewPlugin, SinewScene, SinewSceneAsset, SinewSceneFailed,
     SinewSpawned, SinewSystems, headless_app,
 };
-use sinew::runtime::{Animator, GameTime, TraceFormat, TraceWriter};
+use sinew::runtime::{Animator, GameTime, Graphs, TraceFormat, TraceWriter};
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -260,4 +261,88 @@ fn transform_root_motion_composes_with_the_games_rotation_teleports_and_movement
         (t.translation - Vec3::new(-50.0 + d, 1.0, 7.0)).length() < 1e-3,
         "{t:?}: moved {d} from the teleport"
     );
+}
+
+fn animators(app: &mut App) -> usize {
+    let mut q = app.world_mut().query::<&Animator>();
+    q.iter(app.world()).count()
+}
+
+fn run_ticks(app: &mut App, n: u64) {
+    let to = app.world().resource::<GameTime>().tick() + n;
+    while app.world().resource::<GameTime>().tick() < to {
+        app.update();
+    }
+}
+
+#[test]
+fn a_carrier_owns_its_scene_entities_and_an_actor_keeps_its_entity() {
+    let mut app = base();
+    let scene = load(
+        &app,
+        "tests/fixtures/scenes/root_motion.scene.ron",
+        "tests/fixtures/scenes/assets",
+    );
+    let carrier = app.world_mut().spawn(SinewScene(scene.clone())).id();
+    let own = app.world_mut().spawn((Score(0), Transform::default())).id();
+    let actor = app
+        .world_mut()
+        .spawn((
+            SinewActor::new(scene, "fwd"),
+            Transform::default(),
+            Score(7),
+        ))
+        .id();
+    until(&mut app, "spawn", |app| {
+        spawned(app, carrier) && spawned(app, actor)
+    });
+    let kids = app
+        .world()
+        .get::<SinewSpawned>(carrier)
+        .expect("spawned")
+        .spawned
+        .entities
+        .clone();
+    assert_eq!(kids.len(), 4);
+    for (name, e, _) in &kids {
+        let w = app.world();
+        assert_eq!(
+            w.get::<ChildOf>(*e).map(ChildOf::parent),
+            Some(carrier),
+            "{name}"
+        );
+        assert_eq!(w.get::<Name>(*e).map(Name::as_str), Some(name.as_str()));
+    }
+    assert_eq!(
+        app.world().get::<Name>(actor).map(Name::as_str),
+        Some("fwd")
+    );
+    assert!(app.world().get::<ChildOf>(actor).is_none());
+    assert_eq!(animators(&mut app), 5);
+    run_ticks(&mut app, 3);
+
+    // Despawning the carrier despawns its scene, and only it.
+    app.world_mut().despawn(carrier);
+    run_ticks(&mut app, 5);
+    for (name, e, _) in &kids {
+        assert!(
+            !app.world().entities().contains_spawned(*e),
+            "{name} still alive"
+        );
+    }
+    assert_eq!(animators(&mut app), 1);
+    assert!(app.world().get::<Score>(own).is_some());
+    assert!(app.world().get::<Animator>(actor).is_some());
+
+    // Removing `SinewActor` removes Sinew's components only.
+    app.world_mut().entity_mut(actor).remove::<SinewActor>();
+    run_ticks(&mut app, 3);
+    let w = app.world();
+    assert!(w.entities().contains_spawned(actor));
+    assert_eq!(w.get::<Score>(actor).map(|s| s.0), Some(7));
+    assert!(w.get::<Transform>(actor).is_some());
+    assert!(w.get::<Animator>(actor).is_none());
+    assert!(w.get::<Graphs>(actor).is_none());
+    assert!(w.get::<SinewSpawned>(actor).is_none());
+    assert_eq!(animators(&mut app), 0);
 }

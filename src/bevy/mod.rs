@@ -9,6 +9,7 @@
 
 pub mod assets;
 mod gather;
+mod lifecycle;
 mod renames;
 mod systems;
 
@@ -142,6 +143,7 @@ impl Plugin for SinewPlugin {
         register::<SinewImport>(app, &server, &self.assets);
         app.add_message::<SinewMessage>();
         systems::build(app, self);
+        lifecycle::build(app);
         if let Some(watch) = renames::RenameWatch::new(app, &server) {
             app.insert_resource(watch);
             app.add_systems(Update, renames::reload_on_rename.before(SinewSpawnSet));

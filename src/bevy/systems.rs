@@ -80,7 +80,7 @@ pub struct SinewRootMotion {
 
 /// Root-motion mode of a spawned animator (`Transform` or `Extract`).
 #[derive(Component, Debug, Clone, Copy)]
-struct RootMode(RootMotionMode);
+pub(super) struct RootMode(RootMotionMode);
 
 fn clock_runs(clock: Res<SinewClock>) -> bool {
     clock.runs
@@ -359,6 +359,10 @@ fn spawn_one(
             }
             _ => {}
         }
+    }
+    match &actor {
+        None => super::lifecycle::adopt(world, carrier, &spawned),
+        Some((name, _)) => super::lifecycle::name_actor(world, carrier, name),
     }
     world.entity_mut(carrier).insert(SinewSpawned {
         spawned,
