@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use bevy_app::{App, Update};
 use bevy_asset::AssetServer;
+use bevy_ecs::message::Messages;
 use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{LogLevel, ScheduleBuildSettings, Schedules};
@@ -16,8 +17,8 @@ use bevy_math::{Quat, Vec3};
 use bevy_time::Time;
 use bevy_transform::components::Transform;
 use sinew::bevy::{
-    SinewActor, SinewLoadSettings, SinewPlugin, SinewScene, SinewSceneAsset, SinewSceneFailed,
-    SinewSpawned, SinewSystems, headless_app,
+    GameCall, SinewActor, SinewAppExt, SinewLoadSettings, SinewMessage, SinewPlugin, SinewScene,
+    SinewSceneAsset, SinewSceneFailed, SinewSpawned, SinewSystems, headless_app,
 };
 use sinew::runtime::{Animator, GameTime, Graphs, TraceFormat, TraceWriter};
 
@@ -345,4 +346,123 @@ fn a_carrier_owns_its_scene_entities_and_an_actor_keeps_its_entity() {
     assert!(w.get::<Graphs>(actor).is_none());
     assert!(w.get::<SinewSpawned>(actor).is_none());
     assert_eq!(animators(&mut app), 0);
+}
+
+// ---- Game nodes bound to Bevy systems.
+
+#[derive(Resource)]
+struct Health(f32);
+
+/// `game.apply_damage` as an ordinary Bevy system: takes the damage off the game's health and
+/// returns what is left.
+fn apply_damage(In(mut call): In<GameCall>, mut health: ResMut<Health>) -> GameCall {
+    let amount = call.f32("amount").unwrap_or(0.0);
+    health.0 -= amount;
+    call.set_f32("remaining", health.0);
+    call.set_bool("killed", health.0 <= 0.0);
+    call
+}
+
+/// The log lines of `scene` (assets `tests/fixtures/game/assets`) after a few ticks.
+fn bound_app(bind: impl FnOnce(&mut App)) -> (App, Entity) {
+    let mut app = base();
+    app.insert_resource(Health(100.0));
+    bind(&mut app);
+    let handle = load(
+        &app,
+        "tests/fixtures/game/bevy/bound.scene.ron",
+        "tests/fixtures/game/assets",
+    );
+    let carrier = app.world_mut().spawn(SinewScene(handle)).id();
+    until(&mut app, "settled", |app| {
+        let w = app.world();
+        w.get::<SinewSpawned>(carrier).is_some() || w.get::<SinewSceneFailed>(carrier).is_some()
+    });
+    (app, carrier)
+}
+
+fn logs(app: &mut App, carrier: Entity) -> Vec<String> {
+    run_ticks(app, 3);
+    let s = app.world().get::<SinewSpawned>(carrier).expect("spawned");
+    let (sp, names) = (s.spawned.clone(), s.event_names.clone());
+    let writer = TraceWriter::new(&sp, &names, TraceFormat::Human);
+    let mut out = Vec::new();
+    writer.write_tick(app.world_mut(), &mut out).expect("trace");
+    String::from_utf8(out)
+        .expect("UTF-8")
+        .lines()
+        .filter(|l| l.contains(" log ") || l.contains("error") || l.contains(" call "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_graph_calls_a_game_node_bound_to_a_bevy_system() {
+    let (mut app, carrier) = bound_app(|app| {
+        app.add_sinew_node("game.apply_damage", apply_damage);
+    });
+    let lines = logs(&mut app, carrier);
+    assert_eq!(app.world().resource::<Health>().0, 70.0, "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("log") && l.contains("70")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("call") && l.contains("game.apply_damage")),
+        "{lines:?}"
+    );
+
+    // The library form, with `world()`.
+    let (mut app, carrier) = bound_app(|app| {
+        app.add_sinew_node_fn("game.apply_damage", |call| {
+            let amount = call.f32("amount")?;
+            let mut h = call.world().resource_mut::<Health>();
+            h.0 -= 2.0 * amount;
+            let left = h.0;
+            call.set_f32("remaining", left);
+            Ok(())
+        });
+    });
+    let lines = logs(&mut app, carrier);
+    assert_eq!(app.world().resource::<Health>().0, 40.0, "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("log") && l.contains("40")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn an_unbound_node_refuses_to_spawn_and_a_stray_binding_is_named() {
+    // Nothing bound: the scene does not spawn, the error names the kind.
+    let (app, carrier) = bound_app(|_| {});
+    let failed = app
+        .world()
+        .get::<SinewSceneFailed>(carrier)
+        .expect("failed");
+    let e = failed.error.clone().unwrap_or_default();
+    assert!(e.contains("game.apply_damage"), "{e}");
+
+    // A binding whose kind nothing declares: reported with the declared kinds and the closest.
+    let (app, carrier) = bound_app(|app| {
+        app.add_sinew_node("game.apply_damage", apply_damage);
+        app.add_sinew_node_fn("game.apply_damag", |_| Ok(()));
+    });
+    assert!(app.world().get::<SinewSpawned>(carrier).is_some());
+    let messages = app.world().resource::<Messages<SinewMessage>>();
+    let reported: Vec<String> = messages
+        .iter_current_update_messages()
+        .chain(messages.iter_current_update_messages())
+        .filter_map(|m| match m {
+            SinewMessage::Binding(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        reported.iter().any(|m| m.contains("`game.apply_damag`")
+            && m.contains("did you mean `game.apply_damage`")
+            && m.contains("`game.health`")),
+        "{reported:?}"
+    );
 }

@@ -153,6 +153,8 @@ fn a_scene_that_does_not_load_spawns_nothing() {
 #[test]
 fn an_actor_is_built_onto_its_own_entity_once_everything_has_loaded() {
     let mut app = base(repo());
+    // The demo's graphs call game nodes: run them as `sinew run` does (declared defaults).
+    app.insert_resource(sinew::runtime::GameNodes::headless());
     let scene = load::<SinewSceneAsset>(&app, "scenes/demo.scene.ron", "assets");
     let placed = app
         .world_mut()

@@ -10,6 +10,7 @@
 pub mod assets;
 mod gather;
 mod lifecycle;
+mod nodes;
 mod renames;
 mod systems;
 
@@ -24,6 +25,7 @@ pub use assets::{
     SinewLoader, SinewSceneAsset, SinewSkeleton, SinewStateMachine,
 };
 pub use gather::{MAX_DEPTH, MAX_FILES, MAX_ROUNDS};
+pub use nodes::{GameCall, SinewAppExt};
 pub use systems::{SinewClock, SinewRootMotion, SinewSchedule, SinewSpawnSet, SinewSystems};
 
 use crate::diag::Diagnostic;
@@ -122,6 +124,9 @@ pub enum SinewMessage {
     /// Hot reload of a spawned scene reported something (`reload`, `reload_failed` or
     /// `error` records, as `sinew run --watch` traces them).
     Reload(Entity, TraceKind),
+    /// A game node binding names a kind no `*.nodes.ron` of a spawned scene's assets folder
+    /// declares (the message names the declared kinds; once per kind).
+    Binding(String),
 }
 
 impl Plugin for SinewPlugin {
@@ -142,6 +147,10 @@ impl Plugin for SinewPlugin {
         register::<SinewSceneAsset>(app, &server, &self.assets);
         register::<SinewImport>(app, &server, &self.assets);
         app.add_message::<SinewMessage>();
+        // Bindings are required (a graph calling an unbound game node does not spawn) unless
+        // the game inserted `GameNodes::headless()` itself.
+        app.world_mut()
+            .get_resource_or_insert_with(crate::runtime::GameNodes::new);
         systems::build(app, self);
         lifecycle::build(app);
         if let Some(watch) = renames::RenameWatch::new(app, &server) {

@@ -360,6 +360,7 @@ fn spawn_one(
             _ => {}
         }
     }
+    super::nodes::check_bindings(world, &asset.game_nodes);
     match &actor {
         None => super::lifecycle::adopt(world, carrier, &spawned),
         Some((name, _)) => super::lifecycle::name_actor(world, carrier, name),
