@@ -22,6 +22,9 @@ use sinew::bevy::{
 };
 use sinew::runtime::{Animator, GameTime, Graphs, TraceFormat, TraceWriter};
 
+#[path = "support/wait.rs"]
+mod wait;
+
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -49,15 +52,12 @@ use bevy_asset::Handle;
 
 /// Runs frames until `done` holds (at most 60 s).
 fn until(app: &mut App, what: &str, mut done: impl FnMut(&mut App) -> bool) {
-    let start = Instant::now();
-    loop {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let ok = wait::wait_until(deadline, || {
         app.update();
-        if done(app) {
-            return;
-        }
-        assert!(start.elapsed() < Duration::from_secs(60), "no {what}");
-        std::thread::sleep(Duration::from_millis(1));
-    }
+        done(app).then_some(())
+    });
+    assert!(ok.is_some(), "no {what}");
 }
 
 fn spawned(app: &App, carrier: Entity) -> bool {
@@ -465,4 +465,100 @@ fn an_unbound_node_refuses_to_spawn_and_a_stray_binding_is_named() {
             && m.contains("`game.health`")),
         "{reported:?}"
     );
+}
+
+// ---- Bevy's default layout: `AssetPlugin::default()`, everything under `assets/`.
+
+/// Runs in a child process (`BEVY_ASSET_ROOT` is process-wide): a project whose `assets/`
+/// holds the scene, its graph and its clip, loaded with Bevy's default `AssetPlugin` and
+/// `SinewPlugin::default()`, spawns and runs.
+#[test]
+fn a_project_in_bevys_default_layout_runs_without_settings() {
+    if std::env::var_os("SINEW_DEFAULT_LAYOUT_CHILD").is_some() {
+        return default_layout_child();
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let assets = tmp.path().join("assets");
+    for d in ["scenes", "graphs", "clips"] {
+        std::fs::create_dir_all(assets.join(d)).expect("folder");
+    }
+    std::fs::copy(
+        repo().join("tests/fixtures/scenes/assets/mover.animseq"),
+        assets.join("clips/mover.animseq"),
+    )
+    .expect("clip");
+    std::fs::write(
+        assets.join("graphs/hello.bpg"),
+        "graph hello\nnode start = event begin_play\nnode log = debug.log { message = \"hello\" }\nstart.then -> log.exec\n",
+    )
+    .expect("graph");
+    std::fs::write(
+        assets.join("scenes/walk.scene.ron"),
+        "Scene(entities: [(name: \"hero\", graphs: [\"../graphs/hello.bpg\"], animator: Some((clips: {\"m\": \"clips/mover.animseq\"}, default_clip: Some(\"m\"))))])\n",
+    )
+    .expect("scene");
+    let out = std::process::Command::new(std::env::current_exe().expect("exe"))
+        .args([
+            "--exact",
+            "a_project_in_bevys_default_layout_runs_without_settings",
+        ])
+        .env("SINEW_DEFAULT_LAYOUT_CHILD", "1")
+        .env("BEVY_ASSET_ROOT", tmp.path())
+        .output()
+        .expect("child");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 passed"), "{text}");
+}
+
+fn default_layout_child() {
+    let mut app = App::new();
+    app.add_plugins((
+        bevy_app::TaskPoolPlugin::default(),
+        bevy_time::TimePlugin,
+        bevy_asset::AssetPlugin::default(),
+    ));
+    app.insert_resource(bevy_time::TimeUpdateStrategy::ManualDuration(
+        Duration::from_millis(50),
+    ));
+    app.add_plugins(SinewPlugin {
+        trace: true,
+        ..SinewPlugin::default()
+    });
+    let handle = app
+        .world()
+        .resource::<AssetServer>()
+        .load::<SinewSceneAsset>("scenes/walk.scene.ron");
+    let carrier = app.world_mut().spawn(SinewScene(handle)).id();
+    until(&mut app, "spawn", |app| spawned(app, carrier));
+    let lines = logs(&mut app, carrier);
+    assert!(lines.iter().any(|l| l.contains("hello")), "{lines:?}");
+}
+
+#[test]
+fn public_components_and_resources_are_registered_for_reflection() {
+    use bevy_ecs::reflect::{AppTypeRegistry, ReflectComponent, ReflectResource};
+    use std::any::TypeId;
+    let app = base();
+    let registry = app.world().resource::<AppTypeRegistry>().read();
+    for (name, id) in [
+        ("SinewScene", TypeId::of::<SinewScene>()),
+        ("SinewActor", TypeId::of::<SinewActor>()),
+        ("SinewSpawned", TypeId::of::<SinewSpawned>()),
+        ("SinewSceneFailed", TypeId::of::<SinewSceneFailed>()),
+        (
+            "SinewRootMotion",
+            TypeId::of::<sinew::bevy::SinewRootMotion>(),
+        ),
+    ] {
+        let r = registry
+            .get(id)
+            .unwrap_or_else(|| panic!("{name} not registered"));
+        assert!(r.data::<ReflectComponent>().is_some(), "{name}");
+    }
+    let clock = registry
+        .get(TypeId::of::<sinew::bevy::SinewClock>())
+        .expect("SinewClock registered");
+    assert!(clock.data::<ReflectResource>().is_some());
 }

@@ -38,6 +38,7 @@ impl Game {
     fn new(root: &Path) -> Game {
         let mut app = headless_app(root, true, Some(Duration::from_millis(20)));
         app.add_plugins(SinewPlugin {
+            assets: "assets".into(),
             trace: true,
             ..SinewPlugin::default()
         });
@@ -134,7 +135,10 @@ fn the_plugin_hot_reloads_a_graph_saved_by_rename_over() {
     let bpg = tmp.path().join("counter.bpg");
     let mut s = Session::new(Game::new(tmp.path()));
     s.logs("hello", 3);
-    for (message, pause) in [("renamed", 0), ("renamed late", 600)] {
+    // Only a rename in the temporary's debounce window: Bevy 0.20 ignores a later rename
+    // (`AssetSourceEvent::RenamedAsset`) without asset processing, and the plugin adds no
+    // watcher of its own (`docs/bevy.md`, "Hot reload").
+    for (message, pause) in [("renamed", 0)] {
         save_by_rename(
             &bpg,
             &watch::graph(message, "int.add"),

@@ -60,7 +60,8 @@ struct Ticking;
 /// Whether Sinew ticks this frame: it starts with the first spawned scene (so a scene's timed
 /// actions count from its spawn, as in `sinew run`) and never ticks with a zero delta (the
 /// first frame, paused virtual time).
-#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq, bevy_reflect::Reflect)]
+#[reflect(Resource, Debug, PartialEq, Clone)]
 pub struct SinewClock {
     /// A scene has spawned.
     pub started: bool,
@@ -70,7 +71,10 @@ pub struct SinewClock {
 
 /// The last update's root motion of an entity whose animator extracts it (`root_motion: (mode:
 /// Extract)`), in the entity's parent space: for the game's own character controller.
-#[derive(Component, Debug, Clone, Copy, Default, PartialEq)]
+/// (Reflected as one opaque value: Sinew builds `bevy_math` without its reflection feature.)
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, bevy_reflect::Reflect)]
+#[reflect(opaque)]
+#[reflect(Component, Debug, PartialEq, Clone)]
 pub struct SinewRootMotion {
     /// Horizontal translation of the last update.
     pub translation: Vec3,
@@ -200,6 +204,7 @@ fn sync_clock(time: Res<Time>, mut game: ResMut<GameTime>, mut clock: ResMut<Sin
 }
 
 fn fail(world: &mut World, carrier: Entity, diagnostics: Vec<Diagnostic>, error: Option<String>) {
+    super::log::spawn_failed(world, carrier, &diagnostics, error.as_deref());
     world
         .entity_mut(carrier)
         .insert(SinewSceneFailed { diagnostics, error });
@@ -439,6 +444,7 @@ fn reload_scenes(world: &mut World, mut cursor: Local<MessageCursor<AssetEvent<S
         };
         world.entity_mut(carrier).insert(spawned);
         for r in records {
+            super::log::reload_record(carrier, &r);
             world.write_message(SinewMessage::Reload(carrier, r));
         }
     }
