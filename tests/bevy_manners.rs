@@ -562,3 +562,27 @@ fn public_components_and_resources_are_registered_for_reflection() {
         .expect("SinewClock registered");
     assert!(clock.data::<ReflectResource>().is_some());
 }
+
+#[test]
+fn one_trace_writer_names_every_actor() {
+    let mut app = base();
+    // The demo's graphs call game nodes: their declared defaults here.
+    app.insert_resource(sinew::runtime::GameNodes::headless());
+    let scene = load(&app, "scenes/demo.scene.ron", "assets");
+    let a = app
+        .world_mut()
+        .spawn(SinewActor::new(scene.clone(), "villager"))
+        .id();
+    let b = app.world_mut().spawn(SinewActor::new(scene, "hero")).id();
+    until(&mut app, "actors", |app| spawned(app, a) && spawned(app, b));
+    run_ticks(&mut app, 40);
+    let (all, names) = sinew::bevy::spawned_entities(app.world_mut());
+    assert_eq!(all.entities.len(), 2);
+    let writer = TraceWriter::new(&all, &names, TraceFormat::Human);
+    let mut out = Vec::new();
+    writer.write_tick(app.world_mut(), &mut out).expect("trace");
+    let text = String::from_utf8(out).expect("UTF-8");
+    assert!(text.lines().count() > 2, "{text}");
+    assert!(!text.contains("  ?  "), "{text}");
+    assert!(text.contains("villager") && text.contains("hero"), "{text}");
+}

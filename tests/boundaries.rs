@@ -731,11 +731,7 @@ fn tests_wait_through_the_one_helper() {
             1,
             "paces the frames of a running App",
         ),
-        (
-            "tests/bevy_reload.rs",
-            2,
-            "paces frames; the pause before a save's rename is the case under test",
-        ),
+        ("tests/bevy_reload.rs", 1, "paces frames"),
         ("tests/import_cli.rs", 1, "a later modification time"),
         (
             "tests/studio_api.rs",

@@ -176,6 +176,22 @@ impl Plugin for SinewPlugin {
     }
 }
 
+/// Every entity the plugin spawned or built, named, over all carriers and actors (scenes in
+/// spawn order, then their entities in scene order): give it to
+/// [`TraceWriter`](crate::runtime::TraceWriter) so one trace names every scene entity and
+/// every actor (a writer built from one carrier's [`SinewSpawned`] names only that carrier's).
+/// Returns the event names of all of them too.
+pub fn spawned_entities(world: &mut World) -> (Spawned, BTreeMap<String, String>) {
+    let mut all = Spawned::default();
+    let mut names = BTreeMap::new();
+    let mut q = world.query::<&SinewSpawned>();
+    for s in q.iter(world) {
+        all.entities.extend(s.spawned.entities.iter().cloned());
+        names.extend(s.event_names.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    (all, names)
+}
+
 /// A headless [`App`] with the base plugins [`SinewPlugin`] needs and nothing else: the task
 /// pool, `bevy_time` (stepped by exactly `step` per frame, or by the wall clock with `None`) and
 /// assets read from the folder `root` (no `.meta` files; Bevy's file watcher on with `watch`,
