@@ -80,6 +80,8 @@ fn base_app(root: &Path) -> App {
 
 fn app_for(root: &Path) -> App {
     let mut app = base_app(root);
+    // The villager graph calls game nodes: their declared defaults, as the bare runtime's.
+    app.insert_resource(sinew::runtime::GameNodes::headless());
     app.add_plugins(SinewPlugin::default());
     let handle = app
         .world()

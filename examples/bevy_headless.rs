@@ -56,6 +56,9 @@ pub fn run(o: &Options, out: &mut dyn Write, err: &mut dyn Write) -> Result<u8, 
     // 1. A headless app: tasks, time stepped by exactly `dt` per frame, assets from the
     //    current folder (no watching, no `.meta` files), and Sinew.
     let mut app = headless_app(&root, false, Some(Duration::from_secs_f64(o.dt)));
+    // As `sinew run`: every game node the scene's graphs call returns its declared defaults
+    // (and records a `call` line).
+    app.insert_resource(sinew::runtime::GameNodes::headless());
     app.add_plugins(SinewPlugin {
         assets: assets.clone(),
         dt: o.dt,

@@ -455,11 +455,11 @@ fn uses_notify(code: &str) -> bool {
     CRATE_ITEMS.iter().any(|w| code.contains(w))
 }
 
-/// Issue #25: one file watcher. Only `app::watch` (and the Bevy plugin's watching of its asset
-/// folder, `bevy/renames.rs`) uses `notify`.
+/// Issue #25: one file watcher. Only `app::watch` uses `notify` (issue 26: the Bevy plugin
+/// watches nothing itself; Bevy's `file_watcher`, feature `bevy-watch`, is its one watcher).
 #[test]
 fn only_app_watch_uses_notify() {
-    const WATCHERS: &[&str] = &["src/app/watch.rs", "src/bevy/renames.rs"];
+    const WATCHERS: &[&str] = &["src/app/watch.rs"];
     let mut files = Vec::new();
     rust_files(Path::new("src"), &mut files);
     let mut bad = Vec::new();
@@ -731,11 +731,7 @@ fn tests_wait_through_the_one_helper() {
             1,
             "paces the frames of a running App",
         ),
-        (
-            "tests/bevy_reload.rs",
-            2,
-            "paces frames; the pause before a save's rename is the case under test",
-        ),
+        ("tests/bevy_reload.rs", 1, "paces frames"),
         ("tests/import_cli.rs", 1, "a later modification time"),
         (
             "tests/support/watch.rs",

@@ -256,6 +256,8 @@ pub struct SinewSceneAsset {
     pub loaded: Result<Arc<LoadedScene>, String>,
     /// Where the scene and its assets folder lie inside Bevy's asset folder.
     pub layout: Layout,
+    /// The game node kinds the assets folder declares (its `*.nodes.ron`), sorted.
+    pub game_nodes: Vec<String>,
 }
 
 /// `project::load` (see [`super::gather`]).
@@ -268,12 +270,22 @@ impl SinewAsset for SinewSceneAsset {
         let mut g = Gatherer::new(file.server);
         g.insert(file.path, file.bytes);
         g.walk_clips(file.ctx, &file.assets).await;
+        let game_nodes = g
+            .catalog(&file.assets)
+            .game_nodes()
+            .iter()
+            .map(|n| n.kind.clone())
+            .collect();
         let loaded = g
             .load_scene(file.ctx, &layout)
             .await
             .map(Arc::new)
             .map_err(|e| e.to_string());
-        Ok(SinewSceneAsset { loaded, layout })
+        Ok(SinewSceneAsset {
+            loaded,
+            layout,
+            game_nodes,
+        })
     }
 }
 

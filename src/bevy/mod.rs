@@ -9,21 +9,25 @@
 
 pub mod assets;
 mod gather;
-mod renames;
+mod lifecycle;
+mod log;
+mod nodes;
 mod systems;
 
 use std::collections::BTreeMap;
 
-use bevy_app::{App, Plugin, Update};
+use bevy_app::{App, Plugin};
 use bevy_asset::{AssetApp, AssetServer, Handle};
 use bevy_ecs::prelude::*;
+use bevy_reflect::Reflect;
 
 pub use assets::{
     SinewAsset, SinewClip, SinewFile, SinewGraph, SinewImport, SinewLoadError, SinewLoadSettings,
     SinewLoader, SinewSceneAsset, SinewSkeleton, SinewStateMachine,
 };
 pub use gather::{MAX_DEPTH, MAX_FILES, MAX_ROUNDS};
-pub use systems::{SinewClock, SinewRootMotion, SinewSpawnSet};
+pub use nodes::{GameCall, SinewAppExt};
+pub use systems::{SinewClock, SinewRootMotion, SinewSchedule, SinewSpawnSet, SinewSystems};
 
 use crate::diag::Diagnostic;
 use crate::reload::Reloader;
@@ -31,11 +35,14 @@ use crate::runtime::scene::Spawned;
 pub use crate::runtime::{AnimationSet, SinewSet};
 use crate::runtime::{TraceKind, time::DEFAULT_DT};
 
-/// The plugin. `SinewPlugin::default()`: assets folder `assets`, first tick 1/60 s, no trace.
+/// The plugin. `SinewPlugin::default()`: the assets folder is Bevy's asset folder itself,
+/// first tick 1/60 s, no trace.
 #[derive(Debug, Clone)]
 pub struct SinewPlugin {
     /// The assets folder inside Bevy's asset folder (clip, skeleton and state-machine paths
-    /// are relative to it; its `.animseq` files make the event catalog). A load can override it
+    /// are relative to it; its `.animseq` and `*.nodes.ron` files make the catalog); empty
+    /// (the default): Bevy's asset folder itself, so a game laid out as Bevy's default
+    /// (`assets/` holding scenes, graphs and clips) needs no setting. A load can override it
     /// with [`SinewLoadSettings`].
     pub assets: String,
     /// Sinew's tick length until `bevy_time` reports a different frame delta. A frame delta
@@ -50,7 +57,7 @@ pub struct SinewPlugin {
 impl Default for SinewPlugin {
     fn default() -> Self {
         SinewPlugin {
-            assets: "assets".into(),
+            assets: String::new(),
             dt: DEFAULT_DT,
             trace: false,
         }
@@ -60,7 +67,8 @@ impl Default for SinewPlugin {
 /// Spawns the scene of this asset (see [`systems`]): once it and every file it names have
 /// loaded and it is ready (no errors), its entities are spawned and [`SinewSpawned`] is
 /// inserted on this entity; if it cannot be, [`SinewSceneFailed`] is. Nothing is half-spawned.
-#[derive(Component, Debug, Clone)]
+#[derive(Component, Debug, Clone, Reflect)]
+#[reflect(Component, Debug, Clone)]
 pub struct SinewScene(pub Handle<SinewSceneAsset>);
 
 /// Makes this entity an *actor*: entity `entity` of the scene asset `scene` (its animator and
@@ -71,7 +79,8 @@ pub struct SinewScene(pub Handle<SinewSceneAsset>);
 /// and its timed actions are not spawned. Success and failure are reported as for a
 /// [`SinewScene`] ([`SinewSpawned`] with one entity, this one; [`SinewSceneFailed`]): nothing
 /// is half-built. Hot reload applies to actors as to scenes.
-#[derive(Component, Debug, Clone)]
+#[derive(Component, Debug, Clone, Reflect)]
+#[reflect(Component, Debug, Clone)]
 pub struct SinewActor {
     /// The scene holding the actor's definition.
     pub scene: Handle<SinewSceneAsset>,
@@ -91,21 +100,29 @@ impl SinewActor {
 
 /// A spawned scene, on the entity carrying its [`SinewScene`] (or a built actor, on its
 /// [`SinewActor`]).
-#[derive(Component, Debug)]
+/// (Reflected: the event names and the actor's start; the spawned list and the reload state
+/// are not reflectable.)
+#[derive(Component, Debug, Reflect)]
+#[reflect(Component, Debug, from_reflect = false)]
 pub struct SinewSpawned {
     /// The scene's entities, in scene order, with their names (an actor: itself).
+    #[reflect(ignore)]
     pub spawned: Spawned,
     /// Event identity → catalog display name (for human traces).
     pub event_names: BTreeMap<String, String>,
+    #[reflect(ignore)]
     reloader: Reloader,
     /// An actor: the entity's name in its scene and where it started.
     actor: Option<(String, [f32; 3])>,
 }
 
 /// A scene (or actor) that did not spawn: its diagnostics, or why it could not be read.
-#[derive(Component, Debug, Clone)]
+/// (Reflected: the error; diagnostics are not reflectable.)
+#[derive(Component, Debug, Clone, Reflect)]
+#[reflect(Component, Debug, Clone, from_reflect = false)]
 pub struct SinewSceneFailed {
     /// What the loader reported (errors and warnings, canonical order).
+    #[reflect(ignore)]
     pub diagnostics: Vec<Diagnostic>,
     /// The read or spawn error, when there was one.
     pub error: Option<String>,
@@ -121,6 +138,9 @@ pub enum SinewMessage {
     /// Hot reload of a spawned scene reported something (`reload`, `reload_failed` or
     /// `error` records, as `sinew run --watch` traces them).
     Reload(Entity, TraceKind),
+    /// A game node binding names a kind no `*.nodes.ron` of a spawned scene's assets folder
+    /// declares (the message names the declared kinds; once per kind).
+    Binding(String),
 }
 
 impl Plugin for SinewPlugin {
@@ -141,17 +161,41 @@ impl Plugin for SinewPlugin {
         register::<SinewSceneAsset>(app, &server, &self.assets);
         register::<SinewImport>(app, &server, &self.assets);
         app.add_message::<SinewMessage>();
+        app.register_type::<SinewScene>()
+            .register_type::<SinewActor>()
+            .register_type::<SinewSpawned>()
+            .register_type::<SinewSceneFailed>()
+            .register_type::<SinewClock>()
+            .register_type::<SinewRootMotion>();
+        // Bindings are required (a graph calling an unbound game node does not spawn) unless
+        // the game inserted `GameNodes::headless()` itself.
+        app.world_mut()
+            .get_resource_or_insert_with(crate::runtime::GameNodes::new);
         systems::build(app, self);
-        if let Some(watch) = renames::RenameWatch::new(app, &server) {
-            app.insert_resource(watch);
-            app.add_systems(Update, renames::reload_on_rename.before(SinewSpawnSet));
-        }
+        lifecycle::build(app);
     }
+}
+
+/// Every entity the plugin spawned or built, named, over all carriers and actors (scenes in
+/// spawn order, then their entities in scene order): give it to
+/// [`TraceWriter`](crate::runtime::TraceWriter) so one trace names every scene entity and
+/// every actor (a writer built from one carrier's [`SinewSpawned`] names only that carrier's).
+/// Returns the event names of all of them too.
+pub fn spawned_entities(world: &mut World) -> (Spawned, BTreeMap<String, String>) {
+    let mut all = Spawned::default();
+    let mut names = BTreeMap::new();
+    let mut q = world.query::<&SinewSpawned>();
+    for s in q.iter(world) {
+        all.entities.extend(s.spawned.entities.iter().cloned());
+        names.extend(s.event_names.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    (all, names)
 }
 
 /// A headless [`App`] with the base plugins [`SinewPlugin`] needs and nothing else: the task
 /// pool, `bevy_time` (stepped by exactly `step` per frame, or by the wall clock with `None`) and
-/// assets read from the folder `root` (no `.meta` files; Bevy's file watcher on with `watch`).
+/// assets read from the folder `root` (no `.meta` files; Bevy's file watcher on with `watch`,
+/// which needs Sinew's cargo feature `bevy-watch`: without it Bevy warns and does not watch).
 /// Add [`SinewPlugin`] to it. The examples, tests and benchmarks build their apps with it.
 pub fn headless_app(root: &std::path::Path, watch: bool, step: Option<std::time::Duration>) -> App {
     let mut app = App::new();

@@ -1,8 +1,11 @@
-//! The plugin's systems, all in `Update`: [`SinewSpawnSet`] (reload changed scenes, spawn ready
-//! ones, read the clock) runs before [`SinewSet::Time`]; Sinew's own chain
-//! (`Time → SceneActions → Delays → AnimationSet → Tick → Flush`) runs only on frames where
-//! Sinew ticks (a scene has spawned and the frame's delta is not zero); root motion is written
-//! after [`AnimationSet`].
+//! The plugin's systems. Everything Sinew does in a frame runs as one unit, [`SinewSystems`] in
+//! `Update`: an exclusive step running [`SinewSchedule`] (single-threaded, so its order never
+//! depends on what else is in the app) — [`SinewSpawnSet`] (reload changed scenes, spawn ready
+//! ones, read the clock), then Sinew's own chain (`Time → SceneActions → Delays → AnimationSet
+//! → Notify → Tick → Flush`, only on frames where Sinew ticks: a scene has spawned and the
+//! frame's delta is not zero) — then root motion written to `Transform` (an ordinary system
+//! with its real data access, so a game system writing `Transform` unordered is reported by
+//! Bevy's ambiguity detection).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -13,6 +16,7 @@ use bevy_asset::{AssetEvent, AssetId, AssetServer, Assets, Handle, LoadState};
 use bevy_ecs::message::{MessageCursor, Messages};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::common_conditions::on_message;
+use bevy_ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy_math::{Quat, Vec3};
 use bevy_time::Time;
 use bevy_transform::components::Transform;
@@ -27,13 +31,27 @@ use crate::project::{LoadedScene, MemSource};
 use crate::reload::Reloader;
 use crate::runtime::scene::{QueueDrops, report_flush, spawn, spawn_into};
 use crate::runtime::{
-    AnimationSet, Animator, Dispatcher, GameTime, SinewSet, Trace, VmDispatch, add_sinew_systems,
-    animate, init_world,
+    AnimationSet, Animator, Dispatcher, EventHub, GameNodes, GameTime, Graphs, PendingDelays,
+    SceneActions, SinewSet, Trace, VmDispatch, add_sinew_systems, animate, init_world,
 };
 
-/// The plugin's steps before Sinew's tick: reload, spawn, clock (in that order).
+/// The plugin's steps before Sinew's tick, in [`SinewSchedule`]: reload, spawn, clock (in that
+/// order).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SinewSpawnSet;
+
+/// Sinew's per-frame work in `Update`, as one unit: order game systems with
+/// `.before(SinewSystems)` / `.after(SinewSystems)`. It runs [`SinewSchedule`], then writes
+/// root motion to `Transform`.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SinewSystems;
+
+/// The schedule [`SinewSystems`] runs once per frame (single-threaded): [`SinewSpawnSet`],
+/// then `SinewSet::Time → SceneActions → Delays → AnimationSet → Notify → Tick → Flush`. A game
+/// that needs a system at an exact step adds it here (`app.add_systems(SinewSchedule,
+/// my_system.after(AnimationSet).before(SinewSet::Tick))`).
+#[derive(ScheduleLabel, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SinewSchedule;
 
 /// Everything that runs only when Sinew ticks: its sets, the flush report, root motion.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,7 +60,8 @@ struct Ticking;
 /// Whether Sinew ticks this frame: it starts with the first spawned scene (so a scene's timed
 /// actions count from its spawn, as in `sinew run`) and never ticks with a zero delta (the
 /// first frame, paused virtual time).
-#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Resource, Debug, Clone, Copy, Default, PartialEq, Eq, bevy_reflect::Reflect)]
+#[reflect(Resource, Debug, PartialEq, Clone)]
 pub struct SinewClock {
     /// A scene has spawned.
     pub started: bool,
@@ -52,7 +71,10 @@ pub struct SinewClock {
 
 /// The last update's root motion of an entity whose animator extracts it (`root_motion: (mode:
 /// Extract)`), in the entity's parent space: for the game's own character controller.
-#[derive(Component, Debug, Clone, Copy, Default, PartialEq)]
+/// (Reflected as one opaque value: Sinew builds `bevy_math` without its reflection feature.)
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq, bevy_reflect::Reflect)]
+#[reflect(opaque)]
+#[reflect(Component, Debug, PartialEq, Clone)]
 pub struct SinewRootMotion {
     /// Horizontal translation of the last update.
     pub translation: Vec3,
@@ -62,7 +84,7 @@ pub struct SinewRootMotion {
 
 /// Root-motion mode of a spawned animator (`Transform` or `Extract`).
 #[derive(Component, Debug, Clone, Copy)]
-struct RootMode(RootMotionMode);
+pub(super) struct RootMode(RootMotionMode);
 
 fn clock_runs(clock: Res<SinewClock>) -> bool {
     clock.runs
@@ -79,27 +101,28 @@ pub(super) fn build(app: &mut App, plugin: &SinewPlugin) {
     if plugin.trace {
         world.insert_resource(Trace::default());
     }
-    app.edit_schedule(Update, |s| {
-        add_sinew_systems(s);
-        s.add_systems(animate.in_set(AnimationSet));
-    });
+    let mut s = Schedule::new(SinewSchedule);
+    // One thread: Sinew's steps are exclusive or chained; nothing is gained by the
+    // multi-threaded executor but its overhead and an order that could vary.
+    s.set_executor(SingleThreadedExecutor::new());
+    add_sinew_systems(&mut s);
+    s.add_systems(animate.in_set(AnimationSet));
     // One run condition for everything that ticks (evaluated once per frame, not per set).
-    app.configure_sets(
-        Update,
+    s.configure_sets(
         (
             SinewSet::Time,
             SinewSet::SceneActions,
             SinewSet::Delays,
             AnimationSet,
+            SinewSet::Notify,
             SinewSet::Tick,
             SinewSet::Flush,
         )
             .in_set(Ticking),
     );
-    app.configure_sets(Update, Ticking.run_if(clock_runs));
-    app.configure_sets(Update, SinewSpawnSet.before(SinewSet::Time));
-    app.add_systems(
-        Update,
+    s.configure_sets(Ticking.run_if(clock_runs));
+    s.configure_sets(SinewSpawnSet.before(SinewSet::Time));
+    s.add_systems(
         (
             reload_scenes.run_if(on_message::<AssetEvent<SinewSceneAsset>>),
             spawn_ready.run_if(any_pending),
@@ -108,14 +131,65 @@ pub(super) fn build(app: &mut App, plugin: &SinewPlugin) {
             .chain()
             .in_set(SinewSpawnSet),
     );
+    s.add_systems(report_flush.after(SinewSet::Flush).in_set(Ticking));
+    app.add_schedule(s);
     app.add_systems(
         Update,
         (
-            report_flush.after(SinewSet::Flush),
-            apply_root_motion.after(AnimationSet).before(SinewSet::Tick),
+            declared_access,
+            // Exclusive, so Bevy would report it against every unordered game system, whatever
+            // that system touches; `declared_access` stands for what it touches instead
+            // (`docs/bevy.md`, "Ordering your systems").
+            run_sinew.ambiguous_with_all(),
+            apply_root_motion.run_if(clock_runs),
         )
-            .in_set(Ticking),
+            .chain()
+            .in_set(SinewSystems),
     );
+    // The runtime's set names keep their meaning for game systems in `Update`: ordering
+    // before a step is ordering before the unit, after a step after it.
+    app.configure_sets(
+        Update,
+        (
+            SinewSpawnSet,
+            SinewSet::Time,
+            SinewSet::SceneActions,
+            SinewSet::Delays,
+            AnimationSet,
+        )
+            .before(SinewSystems),
+    );
+    app.configure_sets(
+        Update,
+        (SinewSet::Notify, SinewSet::Tick, SinewSet::Flush).after(SinewSystems),
+    );
+}
+
+/// Does nothing; its parameters are the data [`run_sinew`] reads and writes that a game can
+/// touch too (Sinew's components and resources, Bevy's clock), so Bevy's ambiguity detection
+/// reports a game system touching them unordered against [`SinewSystems`] — and nothing for a
+/// game whose systems touch only their own data.
+#[allow(clippy::type_complexity)]
+fn declared_access(
+    _: Query<(&mut Animator, &mut Graphs)>,
+    _: Query<(&mut SinewSpawned, &mut SinewSceneFailed)>,
+    _: Query<(&SinewScene, &SinewActor)>,
+    _: (
+        ResMut<GameTime>,
+        ResMut<EventHub>,
+        ResMut<SceneActions>,
+        ResMut<PendingDelays>,
+        ResMut<SinewClock>,
+        Option<ResMut<Trace>>,
+        Option<ResMut<GameNodes>>,
+        Res<Time>,
+    ),
+) {
+}
+
+/// [`SinewSystems`]' step: one run of [`SinewSchedule`].
+fn run_sinew(world: &mut World) {
+    world.run_schedule(SinewSchedule);
 }
 
 /// Reads `bevy_time`'s frame delta into [`GameTime`]: a delta equal to the current tick length
@@ -130,6 +204,7 @@ fn sync_clock(time: Res<Time>, mut game: ResMut<GameTime>, mut clock: ResMut<Sin
 }
 
 fn fail(world: &mut World, carrier: Entity, diagnostics: Vec<Diagnostic>, error: Option<String>) {
+    super::log::spawn_failed(world, carrier, &diagnostics, error.as_deref());
     world
         .entity_mut(carrier)
         .insert(SinewSceneFailed { diagnostics, error });
@@ -290,6 +365,11 @@ fn spawn_one(
             _ => {}
         }
     }
+    super::nodes::check_bindings(world, &asset.game_nodes);
+    match &actor {
+        None => super::lifecycle::adopt(world, carrier, &spawned),
+        Some((name, _)) => super::lifecycle::name_actor(world, carrier, name),
+    }
     world.entity_mut(carrier).insert(SinewSpawned {
         spawned,
         event_names: loaded.event_names.clone(),
@@ -364,13 +444,18 @@ fn reload_scenes(world: &mut World, mut cursor: Local<MessageCursor<AssetEvent<S
         };
         world.entity_mut(carrier).insert(spawned);
         for r in records {
+            super::log::reload_record(carrier, &r);
             world.write_message(SinewMessage::Reload(carrier, r));
         }
     }
 }
 
-/// Root motion out: `Transform` mode sets the entity's `Transform` from the animator's position
-/// and yaw; `Extract` mode publishes the last update's delta as [`SinewRootMotion`].
+/// Root motion out. `Transform` mode adds the last update's motion to the entity's current
+/// `Transform`, in the entity's own facing (the animator's delta is in its parent space, turned
+/// by the animator's yaw before the update: it is turned back to the clip's frame, then by the
+/// entity's rotation), and turns the entity by the update's yaw — so a rotation given at
+/// spawn, a teleport and the game's own movement are kept. `Extract` mode publishes the delta
+/// as [`SinewRootMotion`].
 fn apply_root_motion(
     mut q: Query<(
         &Animator,
@@ -380,20 +465,23 @@ fn apply_root_motion(
     )>,
 ) {
     for (a, mode, mut t, extracted) in &mut q {
+        let d = a.root_motion_delta();
+        let moved = Vec3::new(
+            d.translation.x as f32,
+            d.translation.y as f32,
+            d.translation.z as f32,
+        );
         match mode.0 {
+            RootMotionMode::Transform if moved == Vec3::ZERO && d.yaw == 0.0 => {}
             RootMotionMode::Transform => {
-                let p = a.position();
-                t.translation = Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32);
-                t.rotation = Quat::from_rotation_y(a.yaw() as f32);
+                let clip = Quat::from_rotation_y(-(a.yaw() - d.yaw) as f32) * moved;
+                let rotation = t.rotation;
+                t.translation += rotation * clip;
+                t.rotation = rotation * Quat::from_rotation_y(d.yaw as f32);
             }
             RootMotionMode::Extract => {
                 if let Some(mut m) = extracted {
-                    let d = a.root_motion_delta();
-                    m.translation = Vec3::new(
-                        d.translation.x as f32,
-                        d.translation.y as f32,
-                        d.translation.z as f32,
-                    );
+                    m.translation = moved;
                     m.yaw = d.yaw as f32;
                 }
             }

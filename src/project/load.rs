@@ -238,7 +238,7 @@ struct Named {
 const CLIP: Named = Named {
     kind: InputKind::Clip,
     what: "clip",
-    note: "clip paths are relative to the assets folder (`--assets`)",
+    note: "clip paths are relative to the assets folder",
 };
 const GRAPH: Named = Named {
     kind: InputKind::Graph,
@@ -248,17 +248,34 @@ const GRAPH: Named = Named {
 const SKELETON: Named = Named {
     kind: InputKind::Skeleton,
     what: "skeleton",
-    note: "skeleton and state-machine paths are relative to the assets folder (`--assets`)",
+    note: "skeleton and state-machine paths are relative to the assets folder",
 };
 const STATE_MACHINE: Named = Named {
     kind: InputKind::StateMachine,
     what: "state machine",
-    note: "skeleton and state-machine paths are relative to the assets folder (`--assets`)",
+    note: "skeleton and state-machine paths are relative to the assets folder",
 };
 
 impl Loader<'_> {
     fn at(&self, d: Diagnostic, span: Span) -> Diagnostic {
         d.at(self.scene, span)
+    }
+
+    /// The note of an `E0561`: what the path is relative to, naming the assets folder as
+    /// this load sees it (the CLI's `--assets`, the plugin's `SinewPlugin::assets` inside
+    /// Bevy's asset folder: the note names neither setting, only the folder).
+    fn named_note(&self, named: &Named) -> String {
+        if named.note.ends_with("assets folder") {
+            let [_, _, assets] = self.layout.folders().map(|f| self.source.display(&f));
+            let assets = if assets.is_empty() {
+                "."
+            } else {
+                assets.as_str()
+            };
+            format!("{} (`{assets}`)", named.note)
+        } else {
+            named.note.to_string()
+        }
     }
 
     /// The note of an `E0564`: where a scene's files may lie.
@@ -317,7 +334,7 @@ impl Loader<'_> {
                     E_SCENE_MISSING_FILE,
                     format!("cannot read {} {name}: {e}", named.what),
                 )
-                .with_note(named.note);
+                .with_note(self.named_note(named));
                 let d = self.at(d, p.span);
                 self.diags.push(d);
                 None

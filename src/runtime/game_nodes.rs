@@ -7,6 +7,7 @@
 //! per entity by the scene's `returns` ([`GameReturns`]). When the world traces, every call adds
 //! one `call` record (inputs in declaration order, the outputs it returned).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -114,25 +115,17 @@ impl GameNodes {
 #[derive(Component, Debug, Clone, Default, PartialEq)]
 pub struct GameReturns(pub Vec<(String, Vec<(String, Value)>)>);
 
-/// One call of a game node, as its implementation sees it.
+/// One call of a game node, as its implementation sees it: the call's inputs and outputs
+/// ([`CallIo`], through `Deref`: `call.f32("volume")?`, `call.set_bool("played", true)`) and
+/// the game's world ([`GameCall::world`]).
 pub struct GameCall<'w> {
     world: &'w mut World,
-    entity: Entity,
-    import: &'w Import,
-    args: &'w [Value],
-    outputs: &'w mut Vec<Value>,
-    /// A setter's misuse (unknown output, wrong type): the call fails with it.
-    misuse: Option<GameNodeError>,
+    io: CallIo<'w>,
 }
 
 impl fmt::Debug for GameCall<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GameCall")
-            .field("kind", &self.import.kind)
-            .field("entity", &self.entity)
-            .field("args", &self.args)
-            .field("outputs", &self.outputs)
-            .finish()
+        self.io.fmt(f)
     }
 }
 
@@ -148,12 +141,113 @@ impl<'w> GameCall<'w> {
     ) -> GameCall<'w> {
         GameCall {
             world,
-            entity,
-            import,
-            args,
-            outputs,
-            misuse: None,
+            io: CallIo {
+                entity,
+                import: Cow::Borrowed(import),
+                args: Cow::Borrowed(args),
+                outputs: Outputs::Borrowed(outputs),
+                misuse: None,
+            },
         }
+    }
+
+    /// The game's world.
+    pub fn world(&mut self) -> &mut World {
+        self.world
+    }
+
+    /// The world and the call's inputs and outputs at once.
+    pub fn split(&mut self) -> (&mut World, &mut CallIo<'w>) {
+        (self.world, &mut self.io)
+    }
+}
+
+impl<'w> std::ops::Deref for GameCall<'w> {
+    type Target = CallIo<'w>;
+    fn deref(&self) -> &CallIo<'w> {
+        &self.io
+    }
+}
+
+impl<'w> std::ops::DerefMut for GameCall<'w> {
+    fn deref_mut(&mut self) -> &mut CallIo<'w> {
+        &mut self.io
+    }
+}
+
+enum Outputs<'a> {
+    Borrowed(&'a mut Vec<Value>),
+    Owned(Vec<Value>),
+}
+
+impl Outputs<'_> {
+    fn slots(&self) -> &[Value] {
+        match self {
+            Outputs::Borrowed(v) => v,
+            Outputs::Owned(v) => v,
+        }
+    }
+    fn slots_mut(&mut self) -> &mut [Value] {
+        match self {
+            Outputs::Borrowed(v) => v,
+            Outputs::Owned(v) => v,
+        }
+    }
+}
+
+/// A game node call's inputs and outputs: the calling entity, typed getters of the inputs by
+/// name and typed setters of the outputs. [`GameCall`] derefs to it; `CallIo<'static>` is the
+/// owned form a Bevy system bound with `add_sinew_node` receives and returns (it has no world:
+/// the system takes what it needs as its own parameters; `docs/bridge.md`).
+pub struct CallIo<'a> {
+    entity: Entity,
+    import: Cow<'a, Import>,
+    args: Cow<'a, [Value]>,
+    outputs: Outputs<'a>,
+    /// A setter's misuse (unknown output, wrong type): the call fails with it.
+    misuse: Option<GameNodeError>,
+}
+
+impl fmt::Debug for CallIo<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GameCall")
+            .field("kind", &self.import.kind)
+            .field("entity", &self.entity)
+            .field("args", &self.args)
+            .field("outputs", &self.outputs.slots())
+            .finish()
+    }
+}
+
+impl CallIo<'_> {
+    /// An owned copy (the import and inputs copied, the outputs as set so far).
+    pub fn to_owned_call(&self) -> CallIo<'static> {
+        CallIo {
+            entity: self.entity,
+            import: Cow::Owned(self.import.clone().into_owned()),
+            args: Cow::Owned(self.args.to_vec()),
+            outputs: Outputs::Owned(self.outputs.slots().to_vec()),
+            misuse: self.misuse.clone(),
+        }
+    }
+
+    /// Takes the outputs (and any setter misuse) of `other`, a call of the same node (its
+    /// owned copy, after an implementation ran on it).
+    pub fn take_outputs(&mut self, other: CallIo<'_>) {
+        let n = self.outputs.slots().len();
+        if other.import.kind == self.import.kind && other.outputs.slots().len() == n {
+            self.outputs
+                .slots_mut()
+                .clone_from_slice(other.outputs.slots());
+        }
+        if let Some(m) = other.misuse {
+            self.misuse.get_or_insert(m);
+        }
+    }
+
+    /// The outputs as they stand (declaration order).
+    pub fn outputs(&self) -> &[Value] {
+        self.outputs.slots()
     }
 
     /// The calling entity (the graph's own).
@@ -164,11 +258,6 @@ impl<'w> GameCall<'w> {
     /// The node's kind (`game.play_sound`).
     pub fn kind(&self) -> &str {
         &self.import.kind
-    }
-
-    /// The game's world.
-    pub fn world(&mut self) -> &mut World {
-        self.world
     }
 
     fn input(&self, name: &str, ty: Type) -> Result<&Value, GameNodeError> {
@@ -258,7 +347,7 @@ impl<'w> GameCall<'w> {
     fn set(&mut self, name: &str, v: Value) {
         match self.import.outputs.iter().position(|o| o.0 == name) {
             Some(i) if self.import.outputs[i].1 == v.ty() => {
-                if let Some(slot) = self.outputs.get_mut(i) {
+                if let Some(slot) = self.outputs.slots_mut().get_mut(i) {
                     *slot = v;
                 }
             }
@@ -355,7 +444,7 @@ pub(crate) fn call(
             };
             let mut call = GameCall::new(world, entity, import, args, outputs);
             let r = f(&mut call);
-            let misuse = call.misuse.take();
+            let misuse = call.io.misuse.take();
             r.and(misuse.map_or(Ok(()), Err)).map_err(|e| e.0)
         }),
         Some((false, false)) => Err(format!(

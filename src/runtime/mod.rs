@@ -24,7 +24,7 @@ pub mod trace;
 pub mod values;
 
 pub use animator::{AnimCommand, Animator, AnimatorOutput, Clip, animate};
-pub use game_nodes::{GameCall, GameNodeError, GameNodeFn, GameNodes, GameReturns};
+pub use game_nodes::{CallIo, GameCall, GameNodeError, GameNodeFn, GameNodes, GameReturns};
 pub use hub::{
     Channel, Continuation, DEFAULT_FLUSH_DELIVERIES, DEFAULT_QUEUE_LIMIT, Delivery, Dispatch,
     Dispatcher, Event, EventHub, EventId, FlushLimit, FlushReport, GraphInstances, HubError,
