@@ -6,7 +6,7 @@
 //! where consumers read transforms. The rest pose a skeleton falls back to is kept in this
 //! form by the [`Skeleton`](crate::anim::Skeleton) itself.
 
-use glam::{Mat4, Quat, Vec3, Vec4};
+use glam::{Quat, Vec3, Vec4};
 
 use super::lanes::{self, Lanes};
 use super::{Kind, LANES, SoaClip};
@@ -86,22 +86,20 @@ impl LanePose {
             .zip(out.scales.chunks_mut(LANES))
             .zip(out.animated.chunks_mut(LANES));
         for (q, (((t, r), s), a)) in self.quads.iter().zip(chunks) {
-            // One 4×4 transpose per channel (shuffles only: the values are moved, not changed).
-            let [ct, cr, cs] = q.c;
-            let tt = Mat4::from_cols(ct[0], ct[1], ct[2], Vec4::ZERO).transpose();
-            let rt = Mat4::from_cols(cr[0], cr[1], cr[2], cr[3]).transpose();
-            let st = Mat4::from_cols(cs[0], cs[1], cs[2], Vec4::ZERO).transpose();
-            for (l, v) in t.iter_mut().enumerate() {
-                *v = tt.col(l).truncate();
+            let [tx, ty, tz, _] = q.c[0].map(|v| v.to_array());
+            let [rx, ry, rz, rw] = q.c[1].map(|v| v.to_array());
+            let [sx, sy, sz, _] = q.c[2].map(|v| v.to_array());
+            for l in 0..t.len().min(LANES) {
+                t[l] = Vec3::new(tx[l], ty[l], tz[l]);
             }
-            for (l, v) in r.iter_mut().enumerate() {
-                *v = Quat::from_vec4(rt.col(l));
+            for l in 0..r.len().min(LANES) {
+                r[l] = Quat::from_xyzw(rx[l], ry[l], rz[l], rw[l]);
             }
-            for (l, v) in s.iter_mut().enumerate() {
-                *v = st.col(l).truncate();
+            for l in 0..s.len().min(LANES) {
+                s[l] = Vec3::new(sx[l], sy[l], sz[l]);
             }
-            for (l, v) in a.iter_mut().enumerate() {
-                *v = q.animated & (1 << l) != 0;
+            for (l, a) in a.iter_mut().enumerate() {
+                *a = q.animated & (1 << l) != 0;
             }
         }
     }
