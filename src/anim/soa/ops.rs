@@ -74,16 +74,21 @@ pub(super) fn gather(out: &Pose, g: &Group) -> Lanes {
 #[inline(always)]
 pub(super) fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
     let [x, y, z, w] = v.map(|c| c.to_array());
-    for l in 0..LANES {
-        if !g.is_live(l) || !live(l) {
-            continue;
-        }
+    let mut put = |l: usize| {
         let b = g.bones[l] as usize;
         match g.kind {
             Kind::Translation => out.translations[b] = Vec3::new(x[l], y[l], z[l]),
             Kind::Rotation => out.rotations[b] = Quat::from_xyzw(x[l], y[l], z[l], w[l]),
             Kind::Scale => out.scales[b] = Vec3::new(x[l], y[l], z[l]),
         }
+    };
+    // A full quad (the common case) needs no per-lane liveness test.
+    if g.live == 0xF {
+        (0..LANES).filter(|&l| live(l)).for_each(put);
+    } else {
+        (0..LANES)
+            .filter(|&l| g.is_live(l) && live(l))
+            .for_each(put);
     }
 }
 

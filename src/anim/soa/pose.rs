@@ -79,29 +79,48 @@ impl LanePose {
         out.rotations.resize(n, Quat::IDENTITY);
         out.scales.resize(n, Vec3::ONE);
         out.animated.resize(n, false);
+        // Full quads through fixed-size chunks (unrolled lane extraction), then the last,
+        // partial one.
+        let full = (n / LANES).min(self.quads.len());
         let chunks = out
             .translations
-            .chunks_mut(LANES)
-            .zip(out.rotations.chunks_mut(LANES))
-            .zip(out.scales.chunks_mut(LANES))
-            .zip(out.animated.chunks_mut(LANES));
-        for (q, (((t, r), s), a)) in self.quads.iter().zip(chunks) {
-            let [tx, ty, tz, _] = q.c[0].map(|v| v.to_array());
-            let [rx, ry, rz, rw] = q.c[1].map(|v| v.to_array());
-            let [sx, sy, sz, _] = q.c[2].map(|v| v.to_array());
-            for l in 0..t.len().min(LANES) {
-                t[l] = Vec3::new(tx[l], ty[l], tz[l]);
-            }
-            for l in 0..r.len().min(LANES) {
-                r[l] = Quat::from_xyzw(rx[l], ry[l], rz[l], rw[l]);
-            }
-            for l in 0..s.len().min(LANES) {
-                s[l] = Vec3::new(sx[l], sy[l], sz[l]);
-            }
-            for (l, a) in a.iter_mut().enumerate() {
-                *a = q.animated & (1 << l) != 0;
-            }
+            .chunks_exact_mut(LANES)
+            .zip(out.rotations.chunks_exact_mut(LANES))
+            .zip(out.scales.chunks_exact_mut(LANES))
+            .zip(out.animated.chunks_exact_mut(LANES));
+        for (q, (((t, r), s), a)) in self.quads[..full].iter().zip(chunks) {
+            write_quad(q, t, r, s, a);
         }
+        if let Some(q) = self.quads.get(full) {
+            let at = full * LANES;
+            write_quad(
+                q,
+                &mut out.translations[at..],
+                &mut out.rotations[at..],
+                &mut out.scales[at..],
+                &mut out.animated[at..],
+            );
+        }
+    }
+}
+
+/// Writes the lanes of quad `q` into the bones of the slices (at most four).
+#[inline(always)]
+fn write_quad(q: &Quad, t: &mut [Vec3], r: &mut [Quat], s: &mut [Vec3], a: &mut [bool]) {
+    let [tx, ty, tz, _] = q.c[0].map(|v| v.to_array());
+    let [rx, ry, rz, rw] = q.c[1].map(|v| v.to_array());
+    let [sx, sy, sz, _] = q.c[2].map(|v| v.to_array());
+    for (l, v) in t.iter_mut().take(LANES).enumerate() {
+        *v = Vec3::new(tx[l], ty[l], tz[l]);
+    }
+    for (l, v) in r.iter_mut().take(LANES).enumerate() {
+        *v = Quat::from_xyzw(rx[l], ry[l], rz[l], rw[l]);
+    }
+    for (l, v) in s.iter_mut().take(LANES).enumerate() {
+        *v = Vec3::new(sx[l], sy[l], sz[l]);
+    }
+    for (l, v) in a.iter_mut().take(LANES).enumerate() {
+        *v = q.animated & (1 << l) != 0;
     }
 }
 
