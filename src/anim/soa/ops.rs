@@ -74,7 +74,7 @@ pub(super) fn gather(out: &Pose, g: &Group) -> Lanes {
 #[inline(always)]
 pub(super) fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
     let [x, y, z, w] = v.map(|c| c.to_array());
-    let mut put = |l: usize| {
+    let put = |l: usize| {
         let b = g.bones[l] as usize;
         match g.kind {
             Kind::Translation => out.translations[b] = Vec3::new(x[l], y[l], z[l]),
