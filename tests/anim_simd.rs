@@ -540,9 +540,86 @@ fn clones_of_a_bound_clip_share_one_copy_of_its_sampling_data() {
     let copies: Vec<BoundClip> = (0..1000).map(|_| c.clone()).collect();
     assert!(copies.iter().all(|k| Arc::ptr_eq(k.soa_arc(), c.soa_arc())));
     // 64 bones × (3 + 4 components) × 31 keys × 4 bytes and their key-time list, plus the
-    // scale of every 7th bone (10 bones in 3 groups of 4 lanes, 2 keys) and its list.
+    // scale of every 7th bone (a group covers one quad of bones, bone `b` in lane `b % 4`: one
+    // group of 4 lanes, 2 keys, per quad holding such a bone) and its list.
+    let quads: std::collections::BTreeSet<usize> = (0..64)
+        .step_by(7)
+        .filter_map(|b| skel.find(&format!("b{b}")))
+        .map(|i| i / 4)
+        .collect();
     assert_eq!(
         c.soa().key_bytes(),
-        64 * 7 * 31 * 4 + 31 * 8 + 3 * 2 * 3 * 16 + 2 * 8
+        64 * 7 * 31 * 4 + 31 * 8 + quads.len() * 2 * 3 * 16 + 2 * 8
     );
+}
+
+/// Clips whose channels cover each quad of bones only in part, and in several key-time lists
+/// per quad: the lane-group pose (`TreeEvaluator::evaluate` samples and blends in quads of
+/// bones, lanes selected by bit masks, the rest pose as lane groups for what a clip lacks)
+/// against the scalar path, on a rig whose last quad is not full.
+#[test]
+fn partly_covered_quads_blend_in_lane_groups_like_the_scalar_path() {
+    let bones = 67;
+    let skel = rig(bones, &(0..bones).map(|i| i / 3).collect::<Vec<_>>());
+    let keyed = |b: usize, keys: usize, off: f64| -> Vec<(f64, [f32; 3])> {
+        (0..keys)
+            .map(|k| {
+                (
+                    k as f64 * 0.25 + off,
+                    [b as f32 * 0.01, k as f32 * 0.1, 0.5],
+                )
+            })
+            .collect()
+    };
+    // Clip 0: even bones only, translation on two interleaved time lists, rotation on odd
+    // multiples of 3; clip 1: bones 1..=62 and the last bone, scale on every 5th.
+    let c0: Vec<Track> = (0..bones)
+        .filter(|b| b % 2 == 0)
+        .map(|b| Track {
+            bone: format!("b{b}"),
+            translation: keyed(b, 5, if b % 4 == 0 { 0.0 } else { 0.01 }),
+            rotation: if b % 3 == 1 {
+                vec![
+                    (0.0, [0.0, 0.0, 0.0, 1.0]),
+                    (1.0, Quat::from_rotation_x(0.7).to_array()),
+                ]
+            } else {
+                vec![]
+            },
+            scale: vec![],
+        })
+        .collect();
+    let c1: Vec<Track> = (1..=62)
+        .chain([bones - 1])
+        .map(|b| Track {
+            bone: format!("b{b}"),
+            translation: keyed(b, 3, 0.0),
+            rotation: vec![(0.5, Quat::from_rotation_z(0.1 * b as f32).to_array())],
+            scale: if b % 5 == 0 { keyed(b, 2, 0.2) } else { vec![] },
+        })
+        .collect();
+    let clips = [
+        bind(&seq(1.0, c0), &skel),
+        bind(&seq(1.0, c1), &skel),
+        bind(&grid_clip(bones - 10, 9, 1.0, 0.4), &skel),
+    ];
+    assert!(
+        clips.iter().all(|c| soa::fits(c, bones)),
+        "the lane path is taken"
+    );
+    let trees = [
+        leaves(&[(0, 0.4, false), (1, 0.6, false)]),
+        leaves(&[(1, 0.5, false), (0, 0.25, false), (2, 0.25, false)]),
+        leaves(&[(2, 1.0, false), (0, 0.5, false), (1, 0.5, true)]),
+    ];
+    let mut ev = TreeEvaluator::new();
+    let mut touched = Vec::new();
+    let (mut a, mut b) = (Pose::identity(3), Pose::default());
+    for (i, tree) in trees.iter().enumerate() {
+        for (f, phase) in playback().into_iter().enumerate().step_by(5) {
+            ev.evaluate(&skel, tree, &clips, phase, true, &mut a);
+            scalar::evaluate(&mut touched, &skel, tree, &clips, phase, true, &mut b);
+            check_same(&format!("tree {i} frame {f}"), &a, &b);
+        }
+    }
 }

@@ -7,7 +7,7 @@ use super::mask::BoneMask;
 use super::pose::Pose;
 use super::sample::nlerp;
 use super::skeleton::Skeleton;
-use super::soa::{self, Cursors, SlotMasks};
+use super::soa::{self, Cursors, LanePose, SlotMasks};
 
 /// Reusable scratch for evaluating trees into poses: the scalar fallback's scratch and the key
 /// cursors of every clip slot (no allocation once sized).
@@ -20,6 +20,8 @@ pub struct TreeEvaluator {
     layers: Cursors,
     /// Layer masks resolved for the clip of each layer slot (once per clip and mask).
     masks: SlotMasks,
+    /// The pose the tree's clips are sampled and blended into, in lane groups.
+    lanes: LanePose,
 }
 
 impl TreeEvaluator {
@@ -40,10 +42,60 @@ impl TreeEvaluator {
         looping: bool,
         out: &mut Pose,
     ) {
-        out.set_rest(skel);
-        // Running weighted mean: the first clip samples straight into the pose, each later one
-        // moves it toward its own values by `wᵢ / Σw so far` (bones it does not animate move
-        // toward the rest pose, which stands for that clip there).
+        // In lane groups when every base clip fits the skeleton (the pose is written out once,
+        // after the blend); else the whole blend on the array-of-structures pose.
+        let n = skel.len();
+        let on_lanes = leaves
+            .iter()
+            .filter(|l| !l.additive && l.weight > 0.0)
+            .all(|lf| clips.get(lf.clip).is_none_or(|c| soa::fits(c, n)));
+        if on_lanes {
+            self.evaluate_lanes(skel, leaves, clips, phase, looping);
+            self.lanes.write_to(out);
+        } else {
+            out.set_rest(skel);
+            // Running weighted mean: the first clip samples straight into the pose, each later
+            // one moves it toward its own values by `wᵢ / Σw so far` (bones it does not animate
+            // move toward the rest pose, which stands for that clip there).
+            let mut total = 0.0f32;
+            for lf in leaves.iter().filter(|l| !l.additive && l.weight > 0.0) {
+                let Some(c) = clips.get(lf.clip) else {
+                    continue;
+                };
+                let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
+                let hints = self.tree.for_clip(lf.clip, c.soa());
+                if total == 0.0 {
+                    total = lf.weight;
+                    soa::sample(c, t, hints, out);
+                    continue;
+                }
+                total += lf.weight;
+                let s = (lf.weight / total).clamp(0.0, 1.0);
+                soa::blend_step(&mut self.touched, skel.rest_arrays(), c, t, s, hints, out);
+            }
+        }
+        for lf in leaves.iter().filter(|l| l.additive && l.weight > 0.0) {
+            let Some(c) = clips.get(lf.clip) else {
+                continue;
+            };
+            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
+            let hints = self.tree.for_clip(lf.clip, c.soa());
+            soa::add_difference(c, t, lf.weight, out, None, hints);
+        }
+    }
+
+    /// The base leaves of [`TreeEvaluator::evaluate`] on its lane-group pose (every base clip
+    /// fits the skeleton).
+    fn evaluate_lanes(
+        &mut self,
+        skel: &Skeleton,
+        leaves: &[Leaf],
+        clips: &[BoundClip],
+        phase: f64,
+        looping: bool,
+    ) {
+        let rest = skel.rest_lanes();
+        self.lanes.copy_from(rest);
         let mut total = 0.0f32;
         for lf in leaves.iter().filter(|l| !l.additive && l.weight > 0.0) {
             let Some(c) = clips.get(lf.clip) else {
@@ -53,20 +105,12 @@ impl TreeEvaluator {
             let hints = self.tree.for_clip(lf.clip, c.soa());
             if total == 0.0 {
                 total = lf.weight;
-                soa::sample(c, t, hints, out);
+                soa::sample_lanes(c, t, hints, &mut self.lanes);
                 continue;
             }
             total += lf.weight;
             let s = (lf.weight / total).clamp(0.0, 1.0);
-            soa::blend_step(&mut self.touched, skel.rest_arrays(), c, t, s, hints, out);
-        }
-        for lf in leaves.iter().filter(|l| l.additive && l.weight > 0.0) {
-            let Some(c) = clips.get(lf.clip) else {
-                continue;
-            };
-            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
-            let hints = self.tree.for_clip(lf.clip, c.soa());
-            soa::add_difference(c, t, lf.weight, out, None, hints);
+            soa::blend_step_lanes(rest, c, t, s, hints, &mut self.lanes);
         }
     }
 

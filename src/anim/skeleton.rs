@@ -5,6 +5,7 @@
 //! parent precedes its children (depth-first from the roots, authored order among siblings).
 //! [`Bone::authored`] keeps the file position.
 
+use super::soa::LanePose;
 use super::*;
 use crate::diag::{Diagnostic, SourceFile, Span};
 use crate::ron_span::{self, DecodeCodes, Decoder, Value};
@@ -70,6 +71,8 @@ pub struct Skeleton {
     rest_t: Vec<Vec3>,
     rest_r: Vec<Quat>,
     rest_s: Vec<Vec3>,
+    /// The rest pose in lane groups (the SoA evaluation starts from it).
+    rest_lanes: LanePose,
 }
 
 /// Why [`Skeleton::new`] refused a bone list (the loader turns these into diagnostics).
@@ -125,7 +128,12 @@ impl Skeleton {
         &self.bones
     }
 
-    /// Rest translations, rotations and scales, one per bone.
+    /// The rest pose in lane groups (`anim::soa::LanePose`).
+    pub fn rest_lanes(&self) -> &LanePose {
+        &self.rest_lanes
+    }
+
+    /// The rest pose as per-channel arrays (translations, rotations, scales).
     pub fn rest_arrays(&self) -> (&[Vec3], &[Quat], &[Vec3]) {
         (&self.rest_t, &self.rest_r, &self.rest_s)
     }
@@ -303,10 +311,14 @@ fn build(defs: Vec<BoneDef>, clips: Vec<String>) -> Skeleton {
             authored: old,
         });
     }
+    let rest_t: Vec<Vec3> = bones.iter().map(|b| b.rest.translation).collect();
+    let rest_r: Vec<Quat> = bones.iter().map(|b| b.rest.rotation).collect();
+    let rest_s: Vec<Vec3> = bones.iter().map(|b| b.rest.scale).collect();
     Skeleton {
-        rest_t: bones.iter().map(|b| b.rest.translation).collect(),
-        rest_r: bones.iter().map(|b| b.rest.rotation).collect(),
-        rest_s: bones.iter().map(|b| b.rest.scale).collect(),
+        rest_lanes: LanePose::from_rest((&rest_t, &rest_r, &rest_s)),
+        rest_t,
+        rest_r,
+        rest_s,
         bones,
         by_name,
         clips,

@@ -457,77 +457,14 @@ pub(super) fn exec<R: Recorder>(
                 }
             }
             // Game-node calls (`vm::game`).
-            Instr::GameArgB { .. }
-            | Instr::GameArgI { .. }
-            | Instr::GameArgF { .. }
-            | Instr::GameArgV { .. }
-            | Instr::GameArgS { .. }
-            | Instr::GameArgE { .. }
-            | Instr::GameCall { .. }
-            | Instr::GameRetB { .. }
-            | Instr::GameRetI { .. }
-            | Instr::GameRetF { .. }
-            | Instr::GameRetV { .. }
-            | Instr::GameRetS { .. }
-            | Instr::GameRetE { .. } => {
+            game_instrs!() => {
                 if let Err(o) = super::game::step(m, n, rs, re, game, host, here, ins) {
                     return o;
                 }
             }
-            // Out of line (`rare`): every other instruction, named, so the match stays
-            // exhaustive (a new instruction without a place here is a compile error).
-            Instr::MovV { .. }
-            | Instr::MovS { .. }
-            | Instr::MovE { .. }
-            | Instr::LdcV { .. }
-            | Instr::LdcS { .. }
-            | Instr::LdcE { .. }
-            | Instr::ParamV { .. }
-            | Instr::ParamS { .. }
-            | Instr::ParamE { .. }
-            | Instr::VarGetV { .. }
-            | Instr::VarGetS { .. }
-            | Instr::VarGetE { .. }
-            | Instr::VarSetV { .. }
-            | Instr::VarSetS { .. }
-            | Instr::VarSetE { .. }
-            | Instr::SlotGetV { .. }
-            | Instr::SlotGetS { .. }
-            | Instr::SlotGetE { .. }
-            | Instr::SlotSetV { .. }
-            | Instr::SlotSetS { .. }
-            | Instr::SlotSetE { .. }
-            | Instr::IntClamp { .. }
-            | Instr::IntToString { .. }
-            | Instr::FloatPow { .. }
-            | Instr::FloatSin { .. }
-            | Instr::FloatCos { .. }
-            | Instr::FloatTan { .. }
-            | Instr::FloatClamp { .. }
-            | Instr::FloatLerp { .. }
-            | Instr::FloatToString { .. }
-            | Instr::Vec3Make { .. }
-            | Instr::Vec3Break { .. }
-            | Instr::Vec3Add { .. }
-            | Instr::Vec3Sub { .. }
-            | Instr::Vec3Scale { .. }
-            | Instr::Vec3Length { .. }
-            | Instr::Vec3Dot { .. }
-            | Instr::StrConcat { .. }
-            | Instr::StrEq { .. }
-            | Instr::EntitySelf { .. }
-            | Instr::Log { .. }
-            | Instr::AnimGetParam { .. }
-            | Instr::AnimCurrentState { .. }
-            | Instr::AnimCurve { .. }
-            | Instr::EventSend { .. }
-            | Instr::SendArgB { .. }
-            | Instr::SendArgI { .. }
-            | Instr::SendArgF { .. }
-            | Instr::SendArgV { .. }
-            | Instr::SendArgS { .. }
-            | Instr::SendArgE { .. }
-            | Instr::Command(_) => {
+            // Out of line (`rare`): every other instruction, named in `dispatch`, so the match
+            // stays exhaustive (a new instruction without a place here is a compile error).
+            rare_instrs!() => {
                 if let Err(o) = rare(m, st, n, rs, re, send, payload, host, here, ins) {
                     return o;
                 }

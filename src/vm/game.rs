@@ -115,7 +115,10 @@ pub(super) fn step(
         Instr::GameRetV { dst } => ret!(Vec3, n.v[ix(dst.0)]),
         Instr::GameRetS { dst } => ret!(Str, rs[ix(dst.0)]),
         Instr::GameRetE { dst } => ret!(Entity, re[ix(dst.0)]),
-        _ => {}
+        // Run by `exec` and `rare` (named: this match stays exhaustive).
+        inline_instrs!() | rare_instrs!() => {
+            return Err(fail(m, here, "instruction dispatched out of line"));
+        }
     }
     Ok(())
 }

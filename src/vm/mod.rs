@@ -3,6 +3,8 @@
 //! through [`Host`].
 #![forbid(unsafe_code)]
 
+#[macro_use]
+mod dispatch;
 mod exec;
 mod game;
 mod rare;

@@ -50,7 +50,7 @@ impl GroupMask {
         self.groups.clear();
         for (i, g) in clip.groups.iter().enumerate() {
             let m: [f32; LANES] = std::array::from_fn(|l| {
-                if l < usize::from(g.lanes) {
+                if g.is_live(l) {
                     mask.get(g.bones[l] as usize).copied().unwrap_or(0.0)
                 } else {
                     0.0
@@ -59,7 +59,7 @@ impl GroupMask {
             // For a layer weight in (0, 1], `w·m <= 0` exactly when `m <= 0` (NaN is kept);
             // a positive `m` whose product underflows is caught per frame by `kept_bits`.
             let m = Vec4::from_array(m);
-            if kept_bits(m, g.lanes) != 0 {
+            if kept_bits(m, g.live) != 0 {
                 self.groups.push((i as u32, m));
             }
         }
@@ -92,7 +92,7 @@ pub fn apply_override_masked(
         return scalar::apply_override_clip(base, c, t, Some(raw), weight);
     }
     each_kept(soa, mask, clamp_time(c, t), w, hints, |g, pos, s| {
-        let live = kept_bits(s, g.lanes);
+        let live = kept_bits(s, g.live);
         if live != 0 {
             blend_group(base, soa, g, pos, s, live);
         }
@@ -165,7 +165,7 @@ fn blend_group(base: &mut Pose, soa: &SoaClip, g: &Group, pos: KeyPos, s: Vec4, 
     };
     let on = |l: usize| live & (1 << l) != 0;
     scatter(base, g, &r, on);
-    for l in (0..usize::from(g.lanes).min(LANES)).filter(|&l| on(l)) {
+    for l in (0..LANES).filter(|&l| on(l)) {
         base.animated[g.bones[l] as usize] = true;
     }
 }

@@ -7,8 +7,10 @@
 //! (no limit, unlike [`super::sample::MAX_TIME_SETS`]), and *groups*: up to [`LANES`] bones whose
 //! channel of one kind (translation, rotation or scale) has one time list (or a single key).
 //! A group's values are stored key after key, component after component, one `Vec4` of four
-//! lanes each: key `k`, component `c` at `start + k·width + c`. Unused lanes repeat lane 0 and
-//! are never written out. Groups are sorted by time list, so one sample locates each list once.
+//! lanes each: key `k`, component `c` at `start + k·width + c`. A group covers one *quad* of
+//! bones (`4q..4q+3`), bone `b` in lane `b % 4`, so it lines up with a lane group of a
+//! [`LanePose`]; lanes of bones without the group's list are not live, repeat the first live
+//! lane and are never written out. Groups are sorted by time list, so one sample locates each list once.
 //!
 //! Results equal the scalar path ([`super::scalar`]) bit for bit where glam's own quaternion
 //! dot product sums in the order [`lanes`] mirrors (x86-64); the differential tests check it.
@@ -18,6 +20,7 @@
 mod lanes;
 mod mask;
 mod ops;
+mod pose;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -27,6 +30,7 @@ use super::sample::{Channel, ClipBinding, CompiledClip, KeyPos, key_pos};
 
 pub use mask::{GroupMask, SlotMasks, add_difference_masked, apply_override_masked};
 pub use ops::{Cursors, add_difference, apply_override, blend_step, sample};
+pub use pose::{LanePose, blend_step_lanes, fits, sample_lanes};
 
 /// Bones side by side in one group.
 pub const LANES: usize = 4;
@@ -67,12 +71,22 @@ pub(crate) struct Group {
     /// Index into [`SoaClip::times`], or [`CONST`].
     set: u32,
     kind: Kind,
-    /// Live lanes (1..=4).
-    lanes: u8,
-    /// Bone per lane (unused lanes repeat lane 0).
+    /// The group's quad of bones: lane `l` is bone `4·quad + l`.
+    quad: u32,
+    /// Live lanes, one bit each (the quad's bones with this kind and time list).
+    live: u8,
+    /// Bone per lane (unused lanes repeat the first live lane's bone).
     bones: [u32; LANES],
     /// First value of key 0 in [`SoaClip::values`].
     start: u32,
+}
+
+impl Group {
+    /// Whether lane `l` is live.
+    #[inline(always)]
+    fn is_live(&self, l: usize) -> bool {
+        l < LANES && self.live & (1 << l) != 0
+    }
 }
 
 /// A clip's sampling data as structure-of-arrays (see the module docs); built once per bound
@@ -86,6 +100,8 @@ pub struct SoaClip {
     bound: Vec<u32>,
     /// Per bone below `min_len`: which kinds the clip writes, plus [`BOUND`].
     covered: Vec<u8>,
+    /// The same per quad of bones, as lane bits: translation, rotation, scale, bound.
+    quads: Vec<[u8; 4]>,
     /// One more than the highest bound bone (0 without any).
     min_len: usize,
     /// The binding is strictly in bone order with valid tracks (else: scalar path only).
@@ -140,8 +156,17 @@ impl SoaClip {
         }
         for ((set, kind), lanes) in lists {
             let keys = soa.times.get(set as usize).map_or(1, Vec::len);
-            for chunk in lanes.chunks(LANES) {
-                let lane = |l: usize| chunk.get(l).unwrap_or(&chunk[0]);
+            // One group per quad of bones (`4q..4q+3`) the list has lanes in, each bone in its
+            // own lane (`b % 4`), so a lane group of the pose ([`LanePose`]) is read and written
+            // without a transpose.
+            for chunk in lanes.chunk_by(|a, b| a.0 / LANES as u32 == b.0 / LANES as u32) {
+                let quad = chunk[0].0 / LANES as u32;
+                let lane = |l: usize| {
+                    chunk
+                        .iter()
+                        .find(|&&(b, _)| b as usize % LANES == l)
+                        .unwrap_or(&chunk[0])
+                };
                 let start = soa.values.len() as u32;
                 for k in 0..keys {
                     for c in 0..kind.width() {
@@ -159,12 +184,16 @@ impl SoaClip {
                 soa.groups.push(Group {
                     set,
                     kind,
-                    lanes: chunk.len() as u8,
+                    quad,
+                    live: chunk
+                        .iter()
+                        .fold(0, |m, &(b, _)| m | 1 << (b as usize % LANES)),
                     bones: std::array::from_fn(|l| lane(l).0),
                     start,
                 });
             }
         }
+        soa.quads = SoaClip::quad_coverage(&soa.covered);
         soa
     }
 

@@ -74,16 +74,21 @@ pub(super) fn gather(out: &Pose, g: &Group) -> Lanes {
 #[inline(always)]
 pub(super) fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
     let [x, y, z, w] = v.map(|c| c.to_array());
-    for l in 0..usize::from(g.lanes).min(LANES) {
-        if !live(l) {
-            continue;
-        }
+    let put = |l: usize| {
         let b = g.bones[l] as usize;
         match g.kind {
             Kind::Translation => out.translations[b] = Vec3::new(x[l], y[l], z[l]),
             Kind::Rotation => out.rotations[b] = Quat::from_xyzw(x[l], y[l], z[l], w[l]),
             Kind::Scale => out.scales[b] = Vec3::new(x[l], y[l], z[l]),
         }
+    };
+    // A full quad (the common case) needs no per-lane liveness test.
+    if g.live == 0xF {
+        (0..LANES).filter(|&l| live(l)).for_each(put);
+    } else {
+        (0..LANES)
+            .filter(|&l| g.is_live(l) && live(l))
+            .for_each(put);
     }
 }
 
@@ -169,10 +174,10 @@ fn kept(w: f32) -> bool {
     )
 }
 
-/// Bits of the live lanes (below `lanes`) whose weight in `s` is kept (not `<= 0`; NaN is).
+/// Bits of the live lanes (bits of `live`) whose weight in `s` is kept (not `<= 0`; NaN is).
 #[inline(always)]
-pub(super) fn kept_bits(s: Vec4, lanes: u8) -> u32 {
-    !s.cmple(Vec4::ZERO).bitmask() & ((1u32 << lanes.min(LANES as u8)) - 1)
+pub(super) fn kept_bits(s: Vec4, live: u8) -> u32 {
+    !s.cmple(Vec4::ZERO).bitmask() & u32::from(live)
 }
 
 /// Lane weights of a group: the layer weight times the mask's weight of each lane's bone.
@@ -204,8 +209,8 @@ pub fn apply_override(
     soa.each_pos(clamp_time(c, t), hints, |g, pos| {
         let wl = lane_weights(g, w, mask);
         // The scalar path skips a bone exactly when its weight is `<= 0` (NaN is not).
-        let live = |l: usize| kept(wl[l]);
-        if !(0..usize::from(g.lanes)).any(live) {
+        let live = |l: usize| g.is_live(l) && kept(wl[l]);
+        if !(0..LANES).any(live) {
             return;
         }
         let v = soa.values_at(g, pos);
@@ -218,7 +223,7 @@ pub fn apply_override(
         scatter(base, g, &r, live);
         // Every bound bone has a channel in some group, so this marks exactly the bound bones
         // with a weight the scalar path does not skip.
-        for l in (0..usize::from(g.lanes).min(LANES)).filter(|&l| live(l)) {
+        for l in (0..LANES).filter(|&l| live(l)) {
             base.animated[g.bones[l] as usize] = true;
         }
     });
@@ -252,9 +257,8 @@ pub fn add_difference(
 /// bone `out` marks animated and whose weight is kept.
 #[inline(always)]
 pub(super) fn add_group(out: &mut Pose, soa: &SoaClip, g: &Group, pos: KeyPos, wl: [f32; 4]) {
-    let live: [bool; 4] = std::array::from_fn(|l| {
-        l < usize::from(g.lanes) && out.animated[g.bones[l] as usize] && kept(wl[l])
-    });
+    let live: [bool; 4] =
+        std::array::from_fn(|l| g.is_live(l) && out.animated[g.bones[l] as usize] && kept(wl[l]));
     if !live.contains(&true) {
         return;
     }
