@@ -8,6 +8,7 @@
 //! Needs `TaskPoolPlugin`, `TimePlugin` and `AssetPlugin` (added before it); nothing renders.
 
 pub mod assets;
+mod events;
 mod gather;
 mod renames;
 mod systems;
@@ -22,6 +23,7 @@ pub use assets::{
     SinewAsset, SinewClip, SinewFile, SinewGraph, SinewImport, SinewLoadError, SinewLoadSettings,
     SinewLoader, SinewSceneAsset, SinewSkeleton, SinewStateMachine,
 };
+pub use events::{IntoValue, SinewCustom, SinewNotify, SinewSend, SinewWindow, WindowEdge};
 pub use gather::{MAX_DEPTH, MAX_FILES, MAX_ROUNDS};
 pub use systems::{SinewClock, SinewRootMotion, SinewSpawnSet};
 
@@ -142,6 +144,7 @@ impl Plugin for SinewPlugin {
         register::<SinewImport>(app, &server, &self.assets);
         app.add_message::<SinewMessage>();
         systems::build(app, self);
+        events::build(app);
         if let Some(watch) = renames::RenameWatch::new(app, &server) {
             app.insert_resource(watch);
             app.add_systems(Update, renames::reload_on_rename.before(SinewSpawnSet));
