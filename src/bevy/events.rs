@@ -213,13 +213,20 @@ impl IntoValue for bevy_math::Vec3 {
 }
 
 /// The plugin's hook: the event and message types, the observer that takes [`SinewSend`]
-/// and the system that publishes the tick's events right after the flush.
+/// and the system that publishes the tick's events: last in [`SinewSet::Flush`] (after the
+/// flush and the `on_event` callbacks), so a game system `.after(SinewSet::Flush)` reads them
+/// in the same frame.
 pub(super) fn build(app: &mut App) {
     app.add_message::<SinewNotify>()
         .add_message::<SinewWindow>()
         .add_message::<SinewCustom>()
         .add_observer(take_send)
-        .add_systems(Update, publish.after(SinewSet::Flush));
+        .add_systems(
+            Update,
+            publish
+                .in_set(SinewSet::Flush)
+                .after(crate::runtime::events::run_callbacks),
+        );
 }
 
 /// Queues a [`SinewSend`] through `runtime::send`; a refusal is an error log line.
