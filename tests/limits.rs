@@ -700,6 +700,16 @@ fn cases() -> Vec<Case> {
             says: &["event(s) dropped: event queue full"],
         },
         Case {
+            limit: "runtime.game_events",
+            reach: Cli {
+                // Each tick's handlers send 131 072 custom events: twice what the game keeps.
+                files: storm,
+                args: &["run", "s.scene.ron", "--ticks", "2"],
+                status: 0,
+            },
+            says: &["game event(s) dropped: more than 65536 in one tick"],
+        },
+        Case {
             limit: "runtime.trace_records",
             reach: Lib(|| {
                 let mut w = trace_world(2);

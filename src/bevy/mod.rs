@@ -8,6 +8,7 @@
 //! Needs `TaskPoolPlugin`, `TimePlugin` and `AssetPlugin` (added before it); nothing renders.
 
 pub mod assets;
+mod events;
 mod gather;
 mod lifecycle;
 mod log;
@@ -25,6 +26,7 @@ pub use assets::{
     SinewAsset, SinewClip, SinewFile, SinewGraph, SinewImport, SinewLoadError, SinewLoadSettings,
     SinewLoader, SinewSceneAsset, SinewSkeleton, SinewStateMachine,
 };
+pub use events::{IntoValue, SinewCustom, SinewNotify, SinewSend, SinewWindow, WindowEdge};
 pub use gather::{MAX_DEPTH, MAX_FILES, MAX_ROUNDS};
 pub use nodes::{GameCall, SinewAppExt};
 pub use systems::{SinewClock, SinewRootMotion, SinewSchedule, SinewSpawnSet, SinewSystems};
@@ -173,6 +175,7 @@ impl Plugin for SinewPlugin {
             .get_resource_or_insert_with(crate::runtime::GameNodes::new);
         systems::build(app, self);
         lifecycle::build(app);
+        events::build(app);
     }
 }
 

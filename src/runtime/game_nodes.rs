@@ -438,15 +438,26 @@ pub(crate) fn call(
         .get_resource::<GameNodes>()
         .map(|n| (n.is_bound(&import.kind), n.headless));
     let result = match bound {
-        Some((true, _)) => world.resource_scope(|world, mut nodes: Mut<GameNodes>| {
-            let Some(f) = nodes.bindings.get_mut(&import.kind) else {
+        Some((true, _)) => {
+            // The binding is taken out for the call (a zero-sized stand-in, no allocation)
+            // rather than the whole resource (`resource_scope` costs more than the call).
+            let Some(mut f) = world.get_resource_mut::<GameNodes>().and_then(|mut n| {
+                n.bindings
+                    .get_mut(&import.kind)
+                    .map(|slot| std::mem::replace(slot, Box::new(running)))
+            }) else {
                 return Ok(());
             };
             let mut call = GameCall::new(world, entity, import, args, outputs);
             let r = f(&mut call);
             let misuse = call.io.misuse.take();
+            if let Some(mut nodes) = world.get_resource_mut::<GameNodes>()
+                && let Some(slot) = nodes.bindings.get_mut(&import.kind)
+            {
+                *slot = f;
+            }
             r.and(misuse.map_or(Ok(()), Err)).map_err(|e| e.0)
-        }),
+        }
         Some((false, false)) => Err(format!(
             "no binding for `{}` (bind it with `GameNodes::bind`)",
             import.kind
@@ -478,6 +489,15 @@ pub(crate) fn call(
         );
     }
     result
+}
+
+/// What a binding's slot holds while its implementation runs: a call of the same kind from
+/// inside it fails instead of running it re-entrantly.
+fn running(call: &mut GameCall<'_>) -> Result<(), GameNodeError> {
+    Err(GameNodeError(format!(
+        "`{}` called again while its implementation runs",
+        call.kind()
+    )))
 }
 
 /// The scene's `returns` for this entity and kind, over the defaults.

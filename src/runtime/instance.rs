@@ -666,7 +666,9 @@ impl Host for WorldHost<'_> {
         };
         match id {
             Ok(id) => {
-                if !self.out.send(id, target, Some(self.entity), payload.into()) {
+                if self.out.send(id, target, Some(self.entity), payload.into()) {
+                    super::events::record_custom(self.world, event, target, self.entity, payload);
+                } else {
                     trace::error(
                         self.world,
                         Some(self.entity),

@@ -10,6 +10,7 @@
 //! [`EventHub::publisher`]. No file I/O happens here.
 
 pub mod animator;
+pub mod events;
 pub mod game_nodes;
 pub mod hub;
 pub mod instance;
@@ -18,12 +19,17 @@ pub mod reload;
 pub mod render;
 pub mod scene;
 pub mod schedule;
+pub mod send;
 pub mod testing;
 pub mod time;
 pub mod trace;
 pub mod values;
 
 pub use animator::{AnimCommand, Animator, AnimatorOutput, Clip, animate};
+pub use events::{
+    CustomEvent, DEFAULT_GAME_EVENT_LIMIT, DeclaredPayloads, GameEvent, GameEvents, NotifyEvent,
+    on_event,
+};
 pub use game_nodes::{CallIo, GameCall, GameNodeError, GameNodeFn, GameNodes, GameReturns};
 pub use hub::{
     Channel, Continuation, DEFAULT_FLUSH_DELIVERIES, DEFAULT_QUEUE_LIMIT, Delivery, Dispatch,
@@ -38,6 +44,7 @@ pub use instance::{
 pub use notify::publish_notifies;
 pub use render::{TraceFormat, TraceWriter};
 pub use schedule::{AnimationSet, SinewSet, add_sinew_systems, init_world};
+pub use send::{SendError, send};
 pub use time::{
     DEFAULT_DT, GameTime, PendingDelays, SceneAction, SceneActions, TIME_EPSILON, TimeError,
     TimedQueue, advance_time, apply_scene_actions, is_due,

@@ -129,6 +129,7 @@ fn publish(world: &mut World, f: Fired) {
             .get_resource_mut::<EventHub>()
             .is_some_and(|mut hub| hub.publisher().notify(id, target, n));
     if ok {
+        super::events::record_notify(world, target, &f, notify);
         trace::record(
             world,
             TraceKind::Notify {

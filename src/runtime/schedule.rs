@@ -13,7 +13,8 @@
 //!    traces it and publishes its notify crossings through
 //!    [`EventHub::publisher`](super::hub::EventHub::publisher), their targets resolved then.
 //! 4. [`publish_tick`] — `tick { dt }` to every entity with [`GraphInstances`](super::hub::GraphInstances).
-//! 5. [`flush_events`] — deliver the queue.
+//! 5. [`flush_events`] — deliver the queue; then the [`on_event`](super::on_event) callbacks
+//!    hear the tick's [`GameEvents`](super::GameEvents) (cleared again at step 0).
 
 use bevy_ecs::prelude::*;
 
@@ -62,16 +63,19 @@ pub fn add_sinew_systems(schedule: &mut Schedule) {
     );
     schedule.add_systems((
         advance_time.in_set(SinewSet::Time),
+        super::events::begin_tick.in_set(SinewSet::Time),
         apply_scene_actions.in_set(SinewSet::SceneActions),
         resume_delays.in_set(SinewSet::Delays),
         publish_notifies.in_set(SinewSet::Notify),
         publish_tick.in_set(SinewSet::Tick),
-        flush_events.in_set(SinewSet::Flush),
+        (flush_events, super::events::run_callbacks)
+            .chain()
+            .in_set(SinewSet::Flush),
     ));
 }
 
 /// Inserts Sinew's resources ([`EventHub`], [`GameTime`], [`SceneActions`], [`PendingDelays`],
-/// [`Dispatcher`], [`LastFlush`]) unless already present. Call it before
+/// [`Dispatcher`], [`LastFlush`], [`GameEvents`](super::GameEvents)) unless already present. Call it before
 /// spawning entities with [`GraphInstances`](super::hub::GraphInstances).
 pub fn init_world(world: &mut World) {
     if !world.contains_resource::<EventHub>() {
@@ -94,5 +98,8 @@ pub fn init_world(world: &mut World) {
     }
     if !world.contains_resource::<LastFlush>() {
         world.insert_resource(LastFlush::default());
+    }
+    if !world.contains_resource::<super::events::GameEvents>() {
+        world.insert_resource(super::events::GameEvents::default());
     }
 }

@@ -13,6 +13,10 @@ use crate::runtime::trace::NotifyFields;
 pub(crate) struct ClipNotify {
     pub(crate) id: EventId,
     pub(crate) identity: Arc<str>,
+    /// The notify's (or window's) ID within its sequence (`footstep_l`).
+    pub(crate) local: Arc<str>,
+    /// The catalog's display name, `<sequence name> / <notify name>`.
+    pub(crate) name: Arc<str>,
     pub(crate) target: Target,
     /// Weight threshold and chance.
     pub(crate) gating: Gating,
@@ -66,6 +70,7 @@ impl Clip {
         let spans: Vec<(f64, f64)> = seq.windows.iter().map(|w| (w.begin, w.end)).collect();
         let index = NotifyIndex::with_windows(seq.duration, &times, &spans)?;
         let mut resolve = |id: &str,
+                           name: &str,
                            target: &Target,
                            fields: &[(String, FieldValue)],
                            gating: Gating,
@@ -81,6 +86,8 @@ impl Clip {
             Ok(ClipNotify {
                 fields: named,
                 id: eid,
+                local: Arc::from(id),
+                name: Arc::from(format!("{} / {name}", seq.name)),
                 key: stable_hash(identity.as_bytes()),
                 identity,
                 target: target.clone(),
@@ -91,7 +98,7 @@ impl Clip {
         let notifies = seq
             .notifies
             .iter()
-            .map(|n| resolve(&n.id, &n.target, &n.fields, n.gating, None))
+            .map(|n| resolve(&n.id, &n.name, &n.target, &n.fields, n.gating, None))
             .collect::<Result<Vec<_>, _>>()?;
         let windows = seq
             .windows
@@ -99,6 +106,7 @@ impl Clip {
             .map(|w| {
                 resolve(
                     &w.id,
+                    &w.name,
                     &w.target,
                     &w.fields,
                     w.gating,

@@ -38,6 +38,7 @@ use crate::anim::state_machine::Machine;
 use crate::anim::{Pose, RootDelta, RootMotionMode, heaviest_leaf};
 use crate::animseq::CurveValue;
 pub use crate::runtime::trace::NotifyFields;
+pub(crate) use clip::ClipNotify;
 pub use clip::{Clip, ClipError, field_value};
 pub use playback::PHASE_EPSILON;
 use playback::{Base, Fade, Fire, Layer, Playback, default_machine, sanitize_weight};

@@ -178,6 +178,7 @@ pub fn spawn_into(
         return Err(SpawnError("action names an unknown entity".into()));
     }
     let mut spawned = Spawned::default();
+    let payloads = super::events::DeclaredPayloads::new(&assets.payloads);
     for ((((def, &entity), animator), modules), vars) in scene
         .entities
         .iter()
@@ -194,6 +195,7 @@ pub fn spawn_into(
         }
         if !modules.is_empty() {
             attach_graphs(world, entity, &modules).map_err(|e| SpawnError(e.to_string()))?;
+            world.entity_mut(entity).insert(payloads.clone());
         }
         if !vars.is_empty() {
             values::set_scene_vars(world, entity, vars);
