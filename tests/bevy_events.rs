@@ -102,6 +102,8 @@ fn app(scene: &str, assets: &'static str) -> (App, Entity) {
         trace: true,
         ..SinewPlugin::default()
     });
+    // The demo's graphs call game nodes this test does not bind: the recorder answers them.
+    app.insert_resource(sinew::runtime::GameNodes::headless());
     app.init_resource::<Heard>().init_resource::<Pending>();
     app.add_observer(|ev: On<SinewNotify>, mut heard: ResMut<Heard>| {
         heard.global.push(notify_line(&ev));
