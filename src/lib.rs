@@ -36,3 +36,9 @@ pub mod suggest;
 pub mod types;
 pub mod vm;
 pub mod workspace;
+
+/// The opening snippets of `docs/bevy.md` ("Receive a footstep in your system", "Expose a game
+/// function to graphs"), compiled as doctests so the page cannot drift from the API.
+#[cfg(all(doctest, feature = "bevy"))]
+#[doc = include_str!("../docs/bevy.md")]
+pub struct BevyDocSnippets;
