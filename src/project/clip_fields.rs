@@ -18,8 +18,9 @@ use crate::ron_span::{self, ValueKind};
 /// Most clips whose `skeleton` field the memo keeps (`docs/limits.md`).
 pub const MAX_REMEMBERED_CLIPS: usize = 65_536;
 
-/// A clip's `skeleton` field: the path written and the span of its value.
-pub(super) type SkeletonField = Option<(String, Span)>;
+/// A clip's `skeleton` field: the path written and the span of its value (`None` when the
+/// path came from a remembered load: the caller parses for it only to place a warning).
+pub(super) type SkeletonField = Option<(String, Option<Span>)>;
 
 #[derive(Debug, Default)]
 pub struct ClipFieldMemo {
@@ -47,7 +48,11 @@ impl ClipFieldMemo {
         {
             return f.clone();
         }
-        let field = skeleton_field(text);
+        // The studio's last saved or served clip: its load already knows the field.
+        let field = match crate::animseq::recalled_skeleton(text.as_bytes()) {
+            Some(skeleton) => skeleton.map(|p| (p, None)),
+            None => skeleton_field(text).map(|(p, s)| (p, Some(s))),
+        };
         if let Ok(mut seen) = self.seen.lock() {
             if seen.len() >= MAX_REMEMBERED_CLIPS && !seen.contains_key(path) {
                 seen.clear();
@@ -59,7 +64,7 @@ impl ClipFieldMemo {
 }
 
 /// Only `skeleton` is read: a lazy parse checks the syntax without a tree of the keys.
-pub(super) fn skeleton_field(text: &str) -> SkeletonField {
+pub(super) fn skeleton_field(text: &str) -> Option<(String, Span)> {
     let v = ron_span::parse_lazy(text).ok()?;
     let ValueKind::Struct { fields, .. } = &v.kind else {
         return None;
@@ -79,12 +84,13 @@ mod tests {
 
     #[test]
     fn a_clip_is_parsed_again_only_when_its_bytes_change() {
+        let _serial = crate::animseq::edit::recall::TEST_SERIAL.lock();
         let memo = ClipFieldMemo::default();
         let p = ProjectPath::new("a.animseq").unwrap();
         let one = "AnimSeq(id: \"a\", skeleton: Some(\"one.skel\"), tracks: [])";
         let f = memo.skeleton_field(&p, one).unwrap();
         assert_eq!(f.0, "one.skel");
-        assert_eq!(&one[f.1.range()], "\"one.skel\"");
+        assert_eq!(&one[f.1.unwrap().range()], "\"one.skel\"");
         // Same bytes: the remembered answer, whatever the parser would say now.
         memo.seen.lock().unwrap().get_mut(&p).unwrap().2 = Some(("marked".into(), f.1));
         assert_eq!(memo.skeleton_field(&p, one).unwrap().0, "marked");
@@ -96,6 +102,14 @@ mod tests {
         assert_eq!(
             memo.skeleton_field(&p, "AnimSeq(skeleton: Some(\"x\")"),
             None
+        );
+        // The studio's remembered load answers without a parse (no span: found on demand).
+        let saved = "AnimSeq(id: \"clip-fields-test\", name: \"S\", duration: 1.0, skeleton: Some(\"s.skel\"), tracks: [])";
+        let loaded = crate::animseq::load_bytes("s", saved.as_bytes());
+        crate::animseq::remember_load(saved.as_bytes(), loaded);
+        assert_eq!(
+            memo.skeleton_field(&p, saved),
+            Some(("s.skel".into(), None))
         );
         // Another path with the same bytes has its own entry.
         let q = ProjectPath::new("b.animseq").unwrap();

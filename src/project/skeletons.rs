@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::clip_fields::ClipFieldMemo;
+use super::clip_fields::{ClipFieldMemo, skeleton_field};
 use super::load::quoted;
 use super::{InputKind, Layout, ProjectPath, Source};
 use crate::anim::{Skeleton, load_skeleton_bytes};
@@ -213,7 +213,11 @@ pub fn check_clip_skeletons_with(
                 W_SCENE_SOURCE_SKELETON,
                 format!("{message}; the clip plays un-retargeted on other rigs"),
             )
-            .at(&src, span);
+            .at(
+                &src,
+                span.or_else(|| skeleton_field(src.text()).map(|f| f.1))
+                    .unwrap_or_default(),
+            );
             for n in notes {
                 d = d.with_note(n);
             }

@@ -124,7 +124,16 @@ fn read_clip(rel: &str, path: &Path) -> Result<Read, Response> {
 fn read_clip_remembered(rel: &str, path: &Path) -> Result<Read, Response> {
     let bytes = read_input(path, InputKind::Clip).map_err(|e| unreadable(rel, &e))?;
     let version = clip_version(&bytes);
+    let fresh = animseq::recalled_skeleton(&bytes).is_none();
     let loaded = animseq::load_bytes_recalled(rel, &bytes);
+    // A clip opened afresh: its syntax tree too, for the first batch of edits.
+    if fresh
+        && loaded.diagnostics.is_empty()
+        && let Ok(text) = std::str::from_utf8(&bytes)
+        && let Ok(root) = crate::ron_span::parse_lazy(text)
+    {
+        animseq::remember_root(text, &root);
+    }
     remember_version(&bytes, &version);
     animseq::remember_load(&bytes, loaded.clone());
     Ok(Read::new(bytes, version, loaded))
