@@ -22,10 +22,14 @@ pub const MAX_REMEMBERED_CLIPS: usize = 65_536;
 /// path came from a remembered load: the caller parses for it only to place a warning).
 pub(super) type SkeletonField = Option<(String, Option<Span>)>;
 
+/// What one clip's entry holds: the bytes' digest and length, and the field.
+type Entry = ([u64; 2], usize, SkeletonField);
+
+/// Each clip's `skeleton` field, remembered by its bytes (see the module documentation).
 #[derive(Debug, Default)]
 pub struct ClipFieldMemo {
     keys: (RandomState, RandomState),
-    seen: Mutex<HashMap<ProjectPath, ([u64; 2], usize, SkeletonField)>>,
+    seen: Mutex<HashMap<ProjectPath, Entry>>,
 }
 
 impl ClipFieldMemo {
