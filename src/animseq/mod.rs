@@ -4,7 +4,7 @@
 //! `docs/animseq.md`).
 
 pub mod clip_json;
-mod edit;
+pub(crate) mod edit;
 mod load;
 mod migrate;
 mod sample;
@@ -13,7 +13,7 @@ mod write;
 
 pub use edit::{
     ClipEdit, EditError, Edited, MAX_EDITS, MarkerPatch, apply_edits, load_bytes_recalled,
-    remember_load,
+    recalled_skeleton, remember_load, remember_root,
 };
 pub use load::{Loaded, MAX_WINDOWS, SeqSpans, check_root_motion_bone, load, load_bytes};
 pub use migrate::{MigrateError, Migration, migrate};

@@ -12,6 +12,7 @@
 //!
 //! Apart from [`FsSource`] (in `fs.rs`), nothing here touches the file system.
 
+mod clip_fields;
 mod fs;
 mod imports;
 mod load;
@@ -21,12 +22,13 @@ mod path;
 mod skeletons;
 mod vars;
 
+pub use clip_fields::{ClipFieldMemo, MAX_REMEMBERED_CLIPS};
 pub use fs::{FsSource, load_files};
 pub use imports::{GENERATED, Imports, check_manifest};
 pub use load::{PASSES, Pass, PassInput};
 pub use memory::MemSource;
 pub use path::{PathError, ProjectPath};
-pub use skeletons::{MAX_DISCOVERY_SKELETONS, check_clip_skeletons};
+pub use skeletons::{MAX_DISCOVERY_SKELETONS, check_clip_skeletons, check_clip_skeletons_with};
 
 use std::collections::BTreeMap;
 

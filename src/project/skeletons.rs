@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::clip_fields::{ClipFieldMemo, skeleton_field};
 use super::load::quoted;
 use super::{InputKind, Layout, ProjectPath, Source};
 use crate::anim::{Skeleton, load_skeleton_bytes};
 use crate::animseq::AnimSeq;
 use crate::diag::{Diagnostic, SourceFile};
-use crate::ron_span::{self, ValueKind};
 use crate::scene::{SceneAssets, W_SCENE_SOURCE_SKELETON, normalize_asset_path, resolve_beside};
 
 /// The most `.skel` files discovery reads in one folder.
@@ -179,6 +179,17 @@ pub fn check_clip_skeletons(
     layout: &Layout,
     clips: &[ProjectPath],
 ) -> Vec<Diagnostic> {
+    check_clip_skeletons_with(source, layout, clips, &ClipFieldMemo::default())
+}
+
+/// [`check_clip_skeletons`], parsing again only the clips whose bytes `memo` has not seen (the
+/// studio's workspace keeps one memo across its refreshes).
+pub fn check_clip_skeletons_with(
+    source: &dyn Source,
+    layout: &Layout,
+    clips: &[ProjectPath],
+    memo: &ClipFieldMemo,
+) -> Vec<Diagnostic> {
     let mut cache = SourceSkeletons::default();
     let mut loaded = SceneAssets::default();
     let mut diags = Vec::new();
@@ -192,29 +203,21 @@ pub fn check_clip_skeletons(
         let Ok(text) = String::from_utf8(bytes) else {
             continue;
         };
-        // Only `skeleton` is read: a lazy parse checks the syntax without a tree of the keys.
-        let Ok(v) = ron_span::parse_lazy(&text) else {
+        let Some((path, span)) = memo.skeleton_field(f, &text) else {
             continue;
         };
-        let ValueKind::Struct { fields, .. } = &v.kind else {
-            continue;
-        };
-        let Some(Ok(Some(sv))) = fields
-            .iter()
-            .find(|f| f.name == "skeleton")
-            .map(|f| f.value.as_option())
-        else {
-            continue;
-        };
-        let Ok(path) = sv.as_str() else { continue };
-        let skeleton = resolve_beside(rel, path);
+        let skeleton = resolve_beside(rel, &path);
         if let Err((message, notes)) = cache.load(source, layout, &skeleton, &mut loaded) {
-            let src = SourceFile::new(source.display(f), text.clone());
+            let src = SourceFile::new(source.display(f), text);
             let mut d = Diagnostic::warning(
                 W_SCENE_SOURCE_SKELETON,
                 format!("{message}; the clip plays un-retargeted on other rigs"),
             )
-            .at(&src, sv.span);
+            .at(
+                &src,
+                span.or_else(|| skeleton_field(src.text()).map(|f| f.1))
+                    .unwrap_or_default(),
+            );
             for n in notes {
                 d = d.with_note(n);
             }

@@ -7,6 +7,7 @@
 //! [`crate::picture::state_machine`]).
 
 use super::State;
+use super::clip_version::{clip_version, remember_version};
 use super::http::{Body, Request, Response};
 use crate::anim::preview::{PosePlayer, Scratch};
 use crate::animseq::{self, AnimSeq, EditError, clip_json};
@@ -114,13 +115,41 @@ fn read_clip(rel: &str, path: &Path) -> Result<Read, Response> {
     let bytes = read_input(path, InputKind::Clip).map_err(|e| unreadable(rel, &e))?;
     let version = version_of(&bytes);
     let loaded = animseq::load_bytes(rel, &bytes);
-    let ok = !loaded.diagnostics.iter().any(Diagnostic::is_error);
-    Ok(Read {
-        text: String::from_utf8_lossy(&bytes).into_owned(),
-        version,
-        seq: loaded.seq.filter(|_| ok),
-        diagnostics: loaded.diagnostics,
-    })
+    Ok(Read::new(bytes, version, loaded))
+}
+
+/// [`read_clip`] of the clip the page opens: its load and version are remembered (by its
+/// exact bytes) for the `PUT /api/clip` that follows, and answered from memory when the bytes
+/// are the ones served or saved last.
+fn read_clip_remembered(rel: &str, path: &Path) -> Result<Read, Response> {
+    let bytes = read_input(path, InputKind::Clip).map_err(|e| unreadable(rel, &e))?;
+    let version = clip_version(&bytes);
+    let fresh = animseq::recalled_skeleton(&bytes).is_none();
+    let loaded = animseq::load_bytes_recalled(rel, &bytes);
+    // A clip opened afresh: its syntax tree too, for the first batch of edits.
+    if fresh
+        && loaded.diagnostics.is_empty()
+        && let Ok(text) = std::str::from_utf8(&bytes)
+        && let Ok(root) = crate::ron_span::parse_lazy(text)
+    {
+        animseq::remember_root(text, &root);
+    }
+    remember_version(&bytes, &version);
+    animseq::remember_load(&bytes, loaded.clone());
+    Ok(Read::new(bytes, version, loaded))
+}
+
+impl Read {
+    fn new(bytes: Vec<u8>, version: String, loaded: animseq::Loaded) -> Read {
+        let ok = !loaded.diagnostics.iter().any(Diagnostic::is_error);
+        Read {
+            text: String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            version,
+            seq: loaded.seq.filter(|_| ok),
+            diagnostics: loaded.diagnostics,
+        }
+    }
 }
 
 /// The clip's sequence, or 422 naming its first error.
@@ -183,7 +212,7 @@ fn get_clip(state: &State, req: &Request) -> Response {
         Ok(x) => x,
         Err(r) => return r,
     };
-    let r = match read_clip(&rel, &path) {
+    let r = match read_clip_remembered(&rel, &path) {
         Ok(r) => r,
         Err(r) => return r,
     };
@@ -232,7 +261,7 @@ fn put_clip(state: &State, req: &Request) -> Response {
         Ok(b) => b,
         Err(e) => return unreadable(&rel, &e),
     };
-    let current = version_of(&bytes);
+    let current = clip_version(&bytes);
     if current != base {
         return Response::json(
             409,
@@ -267,13 +296,16 @@ fn put_clip(state: &State, req: &Request) -> Response {
     }
     // The palette and every graph's diagnostics follow from this save now, from the load the
     // edit has already shown (no second decode of the clip, here or in the watcher).
+    // One hash pass per save: the new text's (the base was checked from memory after a GET).
     animseq::remember_load(edited.text.as_bytes(), edited.loaded());
+    let version = version_of(edited.text.as_bytes());
+    remember_version(edited.text.as_bytes(), &version);
     if !super::sse::refresh_now(state, std::slice::from_ref(&path)) {
         return Response::error(500, "studio state is unavailable");
     }
     Response::json(
         200,
-        &json!({"version": version_of(edited.text.as_bytes()), "source": edited.text,
+        &json!({"version": version, "source": edited.text,
                 "format": edited.format, "diagnostics": diagnostics(&edited.diagnostics)}),
     )
 }

@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod budget;
+pub mod clip_version;
 pub mod clips;
 pub mod files;
 pub mod http;

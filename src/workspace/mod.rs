@@ -109,6 +109,8 @@ pub struct Workspace {
     graphs: BTreeMap<PathBuf, GraphState>,
     files: BTreeMap<PathBuf, (Found, FileState)>,
     clip_skeletons: Vec<Diagnostic>,
+    /// Each clip's `skeleton` field by the clip's bytes: a refresh parses only changed clips.
+    clip_fields: project::ClipFieldMemo,
     /// Roots (and the assets folder) that are missing now (`E0001` each), and what the walks
     /// of the roots reported (`fsutil::walk`'s problems: names that are not UTF-8, folders too
     /// deep or unreadable).
@@ -175,6 +177,7 @@ impl Workspace {
             graphs: BTreeMap::new(),
             files: BTreeMap::new(),
             clip_skeletons: Vec::new(),
+            clip_fields: project::ClipFieldMemo::default(),
             missing: Vec::new(),
         };
         ws.update(true, &BTreeSet::new());
@@ -594,7 +597,8 @@ impl Workspace {
             .iter()
             .filter_map(|c| source.project_path(&c.path))
             .collect();
-        let mut out = project::check_clip_skeletons(&source, &layout, &clips);
+        let mut out =
+            project::check_clip_skeletons_with(&source, &layout, &clips, &self.clip_fields);
         // The diagnostics of every imported model's manifest under the assets folder.
         out.extend(project::check_imports(&source, &layout));
         out

@@ -214,9 +214,27 @@ test('the preview canvas renders and the playhead moves', async () => {
   await page.waitForFunction((p) => Number(document.querySelector('[data-playhead]').getAttribute('data-playhead')) > p + 0.2, p0);
   await shot('04-playing');
   await page.click('[data-testid="play"]');
-  // Scrubbing is a seek: the playhead follows, nothing flashes.
+  // Scrubbing is a seek: the playhead follows, nothing flashes. A marker playback crossed may
+  // still flash (250 ms) after the pause: wait for that to end, then watch every marker from
+  // before the seek until it is drawn, so a flash the seek started is seen however short.
+  await page.waitForFunction(() => document.querySelectorAll('[data-flash="true"]').length === 0);
+  await page.evaluate(() => {
+    window.__flashed = 0;
+    const lit = (n) => n.nodeType === 1 && (n.matches('[data-flash="true"]') || n.querySelector('[data-flash="true"]'));
+    window.__flashWatch = new MutationObserver((ms) => {
+      for (const m of ms) {
+        if (m.type === 'attributes' && lit(m.target)) window.__flashed++;
+        for (const n of m.addedNodes || []) if (lit(n)) window.__flashed++;
+      }
+    });
+    window.__flashWatch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-flash'] });
+  });
   await page.locator('[data-testid="scrub"]').fill('0.3');
   await page.waitForFunction(() => Number(document.querySelector('[data-playhead]').getAttribute('data-playhead')) === 0.3);
+  // The seek is drawn: two animation frames have run since (a condition, not a pause).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const flashed = await page.evaluate(() => { window.__flashWatch.disconnect(); return window.__flashed; });
+  assert.equal(flashed, 0, 'the seek flashed a marker');
   assert.equal(await page.locator('[data-flash="true"]').count(), 0);
 });
 

@@ -9,7 +9,7 @@
 //! Pure: text in, text out (see `docs/studio.md`, "Clips").
 
 mod readback;
-mod recall;
+pub(crate) mod recall;
 mod text;
 
 use super::migrate::Edits;
@@ -17,7 +17,7 @@ use super::write::{field_value, quote};
 use super::*;
 use crate::diag::{Diagnostic, SourceFile};
 use crate::ron_span::{self, ValueKind};
-pub use recall::{load_bytes_recalled, remember_load};
+pub use recall::{load_bytes_recalled, recalled_skeleton, remember_load, remember_root};
 
 /// Most edits one batch may hold (`docs/limits.md`).
 pub const MAX_EDITS: usize = 10_000;
@@ -558,7 +558,8 @@ pub fn apply_edits(src: &SourceFile, edits: &[ClipEdit]) -> Result<Edited, EditE
     if edits.len() > MAX_EDITS {
         return Err(EditError::TooMany(edits.len()));
     }
-    let loaded = load(src);
+    // The studio remembers the load of the text it served or saved last: no decode of its keys.
+    let loaded = recall::load_recalled(src);
     let seq = match loaded.seq {
         Some(seq) if !loaded.diagnostics.iter().any(Diagnostic::is_error) => seq,
         _ => return Err(EditError::Invalid(loaded.diagnostics)),
@@ -582,7 +583,7 @@ pub fn apply_edits(src: &SourceFile, edits: &[ClipEdit]) -> Result<Edited, EditE
 
     let text = src.text();
     let lost = |m: &str| EditError::NotLossless(m.to_string());
-    let root = ron_span::parse_lazy(text).map_err(|e| EditError::NotLossless(e.message))?;
+    let root = recall::parse_lazy_recalled(text).map_err(|e| EditError::NotLossless(e.message))?;
     let ValueKind::Struct { fields, .. } = &root.kind else {
         return Err(lost("the root is not a struct"));
     };

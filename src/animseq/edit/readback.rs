@@ -68,6 +68,8 @@ pub(super) fn read_back(
     let lost = |m: &str| EditError::NotLossless(m.to_string());
     // 1. The whole text parses.
     let root = ron_span::parse_lazy(new).map_err(|e| EditError::NotLossless(e.message))?;
+    // The next batch on the saved text starts from this tree.
+    super::recall::remember_root(new, &root);
     let (Some(fields), Some(orig_fields)) = (root_fields(&root), root_fields(orig_root)) else {
         return Ok(None);
     };

@@ -1,0 +1,86 @@
+//! One `PUT /api/clip` on a generated clip of about 5 MB, for `valgrind --tool=callgrind`
+//! (issue 28): a real studio server on port 0, one `GET /api/clip` for the base version (as the
+//! page does), then one `set_notify` edit. Prints the PUT's wall time and the clip's size.
+//!
+//!   CARGO_PROFILE_DEV_OPT_LEVEL=3 cargo build --example clips_put_once
+//!   valgrind --tool=callgrind --toggle-collect='*put_clip*' target/debug/examples/clips_put_once
+//!
+//! An argument sets the keys per bone (default 1,333: about 5 MB over 64 bones).
+
+use sinew::cli::Ctx;
+use sinew::studio::{self, Config, http::Limits};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Instant;
+
+fn http(port: u16, method: &str, target: &str, token: &str, body: &str) -> (u16, Vec<u8>) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let req = format!(
+        "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Sinew-Token: {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).unwrap();
+    let end = out.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let status = String::from_utf8_lossy(&out[9..12]).parse().unwrap();
+    (status, out[end + 4..].to_vec())
+}
+
+fn main() {
+    let keys: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1333);
+    let dir = tempfile::tempdir().unwrap();
+    let assets = dir.path().join("assets");
+    for d in ["assets", "graphs", "scenes"] {
+        std::fs::create_dir_all(dir.path().join(d)).unwrap();
+    }
+    let mut tracks = String::new();
+    for i in 0..64 {
+        tracks.push_str(&format!("        (\n            bone: \"b{i}\",\n            translation: [],\n            rotation: [\n"));
+        for k in 0..keys {
+            tracks.push_str(&format!(
+                "                ({}, (0.0123, 0.0456, 0.0789, 0.9961)),\n",
+                k as f64 / 200.0
+            ));
+        }
+        tracks.push_str("            ],\n            scale: [],\n        ),\n");
+    }
+    let text = format!(
+        "AnimSeq(\n    format: 2,\n    id: \"big\",\n    name: \"Big\",\n    duration: 10.0,\n    tracks: [\n{tracks}    ],\n    notifies: [\n        // the one marker\n        (id: \"step\", name: \"Step\", time: 0.5),\n    ],\n)\n"
+    );
+    std::fs::write(assets.join("big.animseq"), &text).unwrap();
+    let running = studio::start(
+        &Ctx {
+            color: false,
+            cwd: Some(dir.path().to_path_buf()),
+        },
+        &Config {
+            assets: assets.clone(),
+            graphs: dir.path().join("graphs"),
+            scenes: dir.path().join("scenes"),
+            port: 0,
+            limits: Limits::default(),
+        },
+    )
+    .unwrap();
+    let (port, token) = (running.addr.port(), running.token.clone());
+    let (_, b) = http(port, "GET", "/api/clip?path=big.animseq", &token, "");
+    let v: serde_json::Value = serde_json::from_slice(&b).unwrap();
+    let base = v["version"].as_str().unwrap().to_string();
+    let body = serde_json::json!({"base": base, "edits": [
+        {"op": "set_notify", "id": "step", "notify": {"time": 0.75}}
+    ]})
+    .to_string();
+    let t = Instant::now();
+    let (s, b) = http(port, "PUT", "/api/clip?path=big.animseq", &token, &body);
+    let ms = t.elapsed().as_secs_f64() * 1000.0;
+    assert_eq!(s, 200, "{}", String::from_utf8_lossy(&b));
+    println!(
+        "PUT /api/clip one edit on a {:.2} MB clip: {ms:.1} ms",
+        text.len() as f64 / 1e6
+    );
+    running.stop();
+}
