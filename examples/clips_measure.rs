@@ -10,13 +10,13 @@
 
 use sinew::anim::preview::{PosePlayer, Scratch};
 use sinew::animseq::{self, ClipEdit, MarkerPatch};
-use sinew::cli::Ctx;
 use sinew::diag::SourceFile;
-use sinew::studio::{self, Config, http::Limits};
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::Path;
 use std::time::Instant;
+
+#[path = "support/studio.rs"]
+mod support;
+use support::http;
 
 fn rig(dir: &Path) {
     let mut bones = String::new();
@@ -79,20 +79,6 @@ fn big(dir: &Path) -> usize {
     text.len()
 }
 
-fn http(port: u16, method: &str, target: &str, token: &str, body: &str) -> (u16, Vec<u8>) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    let req = format!(
-        "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Sinew-Token: {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).unwrap();
-    let end = out.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let status = String::from_utf8_lossy(&out[9..12]).parse().unwrap();
-    (status, out[end + 4..].to_vec())
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
@@ -111,27 +97,10 @@ fn time(runs: usize, mut f: impl FnMut()) -> f64 {
 }
 
 fn main() {
-    let dir = tempfile::tempdir().unwrap();
-    let assets = dir.path().join("assets");
-    for d in ["assets", "graphs", "scenes"] {
-        std::fs::create_dir_all(dir.path().join(d)).unwrap();
-    }
+    let (dir, assets) = support::project();
     rig(&assets);
     let size = big(&assets);
-    let running = studio::start(
-        &Ctx {
-            color: false,
-            cwd: Some(dir.path().to_path_buf()),
-        },
-        &Config {
-            assets: assets.clone(),
-            graphs: dir.path().join("graphs"),
-            scenes: dir.path().join("scenes"),
-            port: 0,
-            limits: Limits::default(),
-        },
-    )
-    .unwrap();
+    let running = support::start(&dir);
     let (port, token) = (running.addr.port(), running.token.clone());
 
     // Poses: the endpoint, the library alone, and one pose (what `sinew sample` computes).

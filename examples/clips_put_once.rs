@@ -3,40 +3,25 @@
 //! page does), then one `set_notify` edit. Prints the PUT's wall time and the clip's size.
 //!
 //!   CARGO_PROFILE_DEV_OPT_LEVEL=3 cargo build --example clips_put_once
-//!   valgrind --tool=callgrind --toggle-collect='*put_clip*' target/debug/examples/clips_put_once
+//!   valgrind --tool=callgrind target/debug/examples/clips_put_once
+//!
+//! (`put_clip` is inlined into the router, so `--toggle-collect` on it records nothing: read the
+//! whole run's per-function counts.)
 //!
 //! An argument sets the keys per bone (default 1,333: about 5 MB over 64 bones).
 
-use sinew::cli::Ctx;
-use sinew::studio::{self, Config, http::Limits};
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::time::Instant;
 
-fn http(port: u16, method: &str, target: &str, token: &str, body: &str) -> (u16, Vec<u8>) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    let req = format!(
-        "{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Sinew-Token: {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).unwrap();
-    let end = out.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let status = String::from_utf8_lossy(&out[9..12]).parse().unwrap();
-    (status, out[end + 4..].to_vec())
-}
+#[path = "support/studio.rs"]
+mod support;
+use support::http;
 
 fn main() {
     let keys: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(1333);
-    let dir = tempfile::tempdir().unwrap();
-    let assets = dir.path().join("assets");
-    for d in ["assets", "graphs", "scenes"] {
-        std::fs::create_dir_all(dir.path().join(d)).unwrap();
-    }
+    let (dir, assets) = support::project();
     let mut tracks = String::new();
     for i in 0..64 {
         tracks.push_str(&format!("        (\n            bone: \"b{i}\",\n            translation: [],\n            rotation: [\n"));
@@ -52,20 +37,7 @@ fn main() {
         "AnimSeq(\n    format: 2,\n    id: \"big\",\n    name: \"Big\",\n    duration: 10.0,\n    tracks: [\n{tracks}    ],\n    notifies: [\n        // the one marker\n        (id: \"step\", name: \"Step\", time: 0.5),\n    ],\n)\n"
     );
     std::fs::write(assets.join("big.animseq"), &text).unwrap();
-    let running = studio::start(
-        &Ctx {
-            color: false,
-            cwd: Some(dir.path().to_path_buf()),
-        },
-        &Config {
-            assets: assets.clone(),
-            graphs: dir.path().join("graphs"),
-            scenes: dir.path().join("scenes"),
-            port: 0,
-            limits: Limits::default(),
-        },
-    )
-    .unwrap();
+    let running = support::start(&dir);
     let (port, token) = (running.addr.port(), running.token.clone());
     let (_, b) = http(port, "GET", "/api/clip?path=big.animseq", &token, "");
     let v: serde_json::Value = serde_json::from_slice(&b).unwrap();

@@ -73,15 +73,7 @@ pub fn join(src: &SourceFile, file: &File) -> (Option<File>, Vec<(Span, String)>
         }
     }
     let links: Vec<&Link> = file.links().collect();
-    let ends: Vec<Ends> = links
-        .iter()
-        .map(|l| Ends {
-            from_node: &l.from_node.name,
-            from_pin: &l.from_pin.name,
-            to_node: &l.to_node.name,
-            to_pin: &l.to_pin.name,
-        })
-        .collect();
+    let ends: Vec<Ends> = links.iter().map(|l| Ends::from(*l)).collect();
     let names: Vec<&str> = reroutes.iter().map(|r| r.name.name.as_str()).collect();
     let joining = reroute::join(&names, &ends);
     for p in &joining.problems {

@@ -31,6 +31,19 @@ pub struct Ends<'a> {
     pub to_pin: &'a str,
 }
 
+impl<'a> From<&'a super::ast::Link> for Ends<'a> {
+    /// A `.bpg` link's ends (the compiler's joining and the studio's reroute types read the
+    /// same file).
+    fn from(l: &'a super::ast::Link) -> Ends<'a> {
+        Ends {
+            from_node: &l.from_node.name,
+            from_pin: &l.from_pin.name,
+            to_node: &l.to_node.name,
+            to_pin: &l.to_pin.name,
+        }
+    }
+}
+
 /// One link of the joined graph, in output order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Joined {

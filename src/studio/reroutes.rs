@@ -19,15 +19,7 @@ pub fn types(text: &str, graph: &ir::Graph) -> Vec<(String, &'static str)> {
         return Vec::new();
     }
     let links: Vec<_> = file.links().collect();
-    let ends: Vec<Ends> = links
-        .iter()
-        .map(|l| Ends {
-            from_node: &l.from_node.name,
-            from_pin: &l.from_pin.name,
-            to_node: &l.to_node.name,
-            to_pin: &l.to_pin.name,
-        })
-        .collect();
+    let ends: Vec<Ends> = links.iter().map(|l| Ends::from(*l)).collect();
     let nodes: HashMap<&str, &ir::Node> =
         graph.nodes.iter().map(|n| (n.name.as_str(), n)).collect();
     let out_type = |li: usize| {

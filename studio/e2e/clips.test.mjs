@@ -6,24 +6,13 @@
 //   cargo build && (cd studio && SINEW_BIN=../target/debug/sinew npm run e2e)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSession } from './harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..', '..');
-const bin = process.env.SINEW_BIN ?? join(repo, 'target', 'release', 'sinew');
-const shots = join(repo, 'target', 'studio-e2e');
-mkdirSync(shots, { recursive: true });
-
-const project = mkdtempSync(join(tmpdir(), 'sinew-clips-e2e-'));
-const A = join(project, 'assets');
-cpSync(join(repo, 'assets'), A, { recursive: true });
-cpSync(join(repo, 'graphs', 'demo'), join(project, 'graphs', 'demo'), { recursive: true });
-cpSync(join(repo, 'scenes'), join(project, 'scenes'), { recursive: true });
+// The demo project's assets folder of this run's copy (set by `before`, used by the helpers
+// that add files to it and by the tests).
+let A;
 
 // A 64-bone skeleton (a chain of four limbs of 16) and a 10 s clip on it, for the preview's
 // frame rate; and a clip with 10,000 notifies, for the clustered timeline.
@@ -54,7 +43,6 @@ function bigRig() {
     `AnimSeq(\n    format: 2,\n    id: "many",\n    name: "Many",\n    duration: 10.0,\n    tracks: [],\n    notifies: [\n${notes.join('\n')}\n    ],\n)\n`,
   );
 }
-bigRig();
 
 // A model three.js cannot load: an imported clip whose manifest names a `.glb` of garbage.
 function brokenModel() {
@@ -69,47 +57,30 @@ function brokenModel() {
   const w = join(to, 'Walk.animseq');
   writeFileSync(w, readFileSync(w, 'utf8').replace(/^    id: "[^"]+",/m, '    id: "0b0b0b0b-0000-4000-8000-00000000b0b0",'));
 }
-brokenModel();
 
-let server;
+let session;
 let url;
-let browser;
 let page;
 const metrics = {};
 
-async function shot(name) {
-  await page.screenshot({ path: join(shots, `clips-${name}.png`) });
-}
-
 before(async () => {
-  server = spawn(bin, ['studio', '--port', '0', '--assets', A, '--graphs', join(project, 'graphs'), '--scenes', join(project, 'scenes')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  session = await startSession({
+    prefix: 'sinew-clips-e2e-',
+    prepare: (project) => {
+      A = project.A;
+      bigRig();
+      brokenModel();
+    },
+    webgl: true,
+    timeout: 20000,
   });
-  url = await new Promise((ok, fail) => {
-    let buf = '';
-    server.stdout.on('data', (d) => {
-      buf += d;
-      const m = buf.match(/^studio: (\S+)/m);
-      if (m) ok(m[1]);
-    });
-    server.on('exit', (c) => fail(new Error(`studio exited with ${c}`)));
-    setTimeout(() => fail(new Error('studio did not print its address')), 20000);
-  });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    // WebGL in headless Chromium without a GPU: ANGLE on SwiftShader (software).
-    args: ['--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
-  page.setDefaultTimeout(20000);
-  page.on('pageerror', (e) => console.error('page error:', e));
+  ({ url, page } = session);
 });
 
+const shot = (name) => session.shot(`clips-${name}`);
+
 after(async () => {
-  await browser?.close();
-  server?.kill('SIGINT');
-  writeFileSync(join(shots, 'clips-metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+  await session?.close({ metrics, file: 'clips-metrics.json' });
 });
 
 // The CPU time (ms) every Chromium process this test started has used so far: frames cost CPU

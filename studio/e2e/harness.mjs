@@ -209,7 +209,8 @@ export async function measurePan(page) {
     for (let i = 1; i <= 90; i++) {
       const a = (i / 90) * Math.PI * 2;
       await page.mouse.move(x0 + Math.sin(a) * 300, y0 + (1 - Math.cos(a)) * 120);
-      await page.waitForTimeout(16);
+      // Paced by the page: each move waits for the frame that draws it (no fixed pause).
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
     }
     await page.mouse.up({ button: 'middle' });
     return page.evaluate(() => {
