@@ -19,12 +19,14 @@
 
 mod decode;
 mod parse;
+mod splice;
 mod value;
 
 pub use decode::{
     DecodeCodes, DecodeError, DecodeErrorKind, Decoder, Fields, closest, expect_struct, short,
 };
 pub use parse::{ListItems, ParseError, parse, parse_lazy, trivia_end};
+pub use splice::reparse_lazy;
 pub use value::{Field, Name, Value, ValueKind, Variant};
 
 /// The deepest nesting of lists, tuples, structs and maps the reader accepts.

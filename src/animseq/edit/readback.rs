@@ -3,7 +3,8 @@
 //! `notifies`/`windows` lists, so the read back is, together, still the whole guarantee "the
 //! text is exactly the edited sequence":
 //!
-//! 1. the whole edited text parses (`ron_span::parse_lazy`: one syntax pass, no tree of keys);
+//! 1. the whole edited text parses (`ron_span::reparse_lazy`: what `parse_lazy` answers, with
+//!    a syntax pass over only what differs from the original and its small root fields);
 //! 2. its root struct has the original's name, and its big fields — `tracks`, `curves`,
 //!    `root_motion` — are the original's byte for byte (the original loaded cleanly, and a raised
 //!    format only allows more fields, so they decode to the same values);
@@ -66,8 +67,10 @@ pub(super) fn read_back(
     format: u32,
 ) -> Result<Option<SeqSpans>, EditError> {
     let lost = |m: &str| EditError::NotLossless(m.to_string());
-    // 1. The whole text parses.
-    let root = ron_span::parse_lazy(new).map_err(|e| EditError::NotLossless(e.message))?;
+    // 1. The whole text parses: read again where it differs from the original (whose tree is
+    //    known), the kept bulk stood in for (`ron_span::reparse_lazy`, the same answer).
+    let root = ron_span::reparse_lazy(orig, orig_root, new)
+        .map_err(|e| EditError::NotLossless(e.message))?;
     // The next batch on the saved text starts from this tree.
     super::recall::remember_root(new, &root);
     let (Some(fields), Some(orig_fields)) = (root_fields(&root), root_fields(orig_root)) else {
@@ -212,6 +215,15 @@ mod tests {
             moved.replace("AnimSeq(", "AnimSeqs("),
             // broken syntax after the markers
             moved.replace("yaw: false))", "yaw: false)"),
+            // the tracks commented out around the edit, and a block comment left open before them
+            moved
+                .replace("    tracks:", "    /* tracks:")
+                .replace("    notifies:", "*/ notifies:"),
+            moved.replace("duration: 2.0,", "duration: 2.0, /*"),
+            // the tracks and the root motion nested in a field the edit opened
+            moved.replace("duration: 2.0,", "duration: 2.0, x: Foo("),
+            // the root motion swallowed by a string the edit opened after the markers
+            moved.replace("time: 0.75)],", "time: 0.75)], s: \""),
         ] {
             assert!(!matches!(check(&bad), Ok(Some(_))), "accepted:\n{bad}");
         }
