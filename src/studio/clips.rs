@@ -291,23 +291,36 @@ fn put_clip(state: &State, req: &Request) -> Response {
             format!("{rel} is not written: it would pass the clip limit"),
         );
     }
+    // The palette and every graph's diagnostics follow from this save, from the load the edit
+    // has already shown: no second decode of the clip, here or in the watcher. Remembered
+    // before the write, so a reader of the new bytes (the watcher, woken by the write while
+    // this request is still running) finds them. One hash pass per save: the new text's (the
+    // base was checked from memory after a GET).
+    let answer = PutAnswer {
+        version: version_of(edited.text.as_bytes()),
+        source: &edited.text,
+        format: edited.format,
+        diagnostics: diagnostics(&edited.diagnostics),
+    };
+    remember_version(edited.text.as_bytes(), &answer.version);
+    animseq::remember_load(edited.text.as_bytes(), edited.loaded());
     if let Err(e) = crate::fsutil::write_atomic(&path, edited.text.as_bytes()) {
         return Response::error(500, format!("cannot write {rel}: {e}"));
     }
-    // The palette and every graph's diagnostics follow from this save now, from the load the
-    // edit has already shown (no second decode of the clip, here or in the watcher).
-    // One hash pass per save: the new text's (the base was checked from memory after a GET).
-    animseq::remember_load(edited.text.as_bytes(), edited.loaded());
-    let version = version_of(edited.text.as_bytes());
-    remember_version(edited.text.as_bytes(), &version);
     if !super::sse::refresh_now(state, std::slice::from_ref(&path)) {
         return Response::error(500, "studio state is unavailable");
     }
-    Response::json(
-        200,
-        &json!({"version": version, "source": edited.text,
-                "format": edited.format, "diagnostics": diagnostics(&edited.diagnostics)}),
-    )
+    Response::serialized(200, &answer)
+}
+
+/// The answer to a `PUT /api/clip` that saved: `source` is serialized from the saved text
+/// itself (no copy of it into a JSON tree).
+#[derive(serde::Serialize)]
+struct PutAnswer<'a> {
+    version: String,
+    source: &'a str,
+    format: u32,
+    diagnostics: Value,
 }
 
 /// A refused batch: 400 naming the edit (`edit`: its index, `op`).
