@@ -94,11 +94,10 @@ impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<std::sync::Arc<str>>) -> SourceFile {
         let text: std::sync::Arc<str> = text.into();
         let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
-            }
-        }
+        line_starts.extend(
+            memchr::memchr_iter(b'\n', text.as_bytes())
+                .map(|i| u32::try_from(i + 1).unwrap_or(u32::MAX)),
+        );
         let mut char_marks = Vec::new();
         if !text.is_ascii() {
             let mut before = 0usize;

@@ -10,7 +10,7 @@ use super::State;
 use super::clip_version::{clip_version, remember_version};
 use super::http::{Body, Request, Response};
 use crate::anim::preview::{PosePlayer, Scratch};
-use crate::animseq::{self, AnimSeq, EditError, clip_json};
+use crate::animseq::{self, AnimSeq, clip_json};
 use crate::diag::render::JsonDiagnostic;
 use crate::diag::{Diagnostic, SourceFile};
 use crate::fsutil::{InputError, InputKind, read_input};
@@ -59,7 +59,7 @@ pub fn route(state: &Arc<State>, req: &Request) -> Option<Response> {
     let r = match (m, p) {
         ("GET", "/api/clips") => list(state),
         ("GET", "/api/clip") => get_clip(state, req),
-        ("PUT", "/api/clip") => put_clip(state, req),
+        ("PUT", "/api/clip") => super::clip_put::put_clip(state, req),
         ("GET", "/api/pose") => pose(state, req, false),
         ("GET", "/api/poses") => pose(state, req, true),
         ("GET", "/api/crossings") => crossings(state, req),
@@ -75,7 +75,11 @@ pub fn route(state: &Arc<State>, req: &Request) -> Option<Response> {
 }
 
 /// A request's `path` parameter, ending in `ext`, resolved inside the assets folder.
-fn asset_path(state: &State, req: &Request, ext: &str) -> Result<(String, PathBuf), Response> {
+pub(super) fn asset_path(
+    state: &State,
+    req: &Request,
+    ext: &str,
+) -> Result<(String, PathBuf), Response> {
     let Some(rel) = req.param("path") else {
         return Err(Response::error(400, "missing ?path="));
     };
@@ -88,7 +92,7 @@ fn asset_path(state: &State, req: &Request, ext: &str) -> Result<(String, PathBu
     }
 }
 
-fn unreadable(rel: &str, e: &InputError) -> Response {
+pub(super) fn unreadable(rel: &str, e: &InputError) -> Response {
     let status = match e {
         e if e.is_not_found() => 404,
         InputError::TooLarge { .. } => 413,
@@ -98,7 +102,7 @@ fn unreadable(rel: &str, e: &InputError) -> Response {
     Response::error(status, format!("cannot read {rel}: {e}"))
 }
 
-fn diagnostics(ds: &[Diagnostic]) -> Value {
+pub(super) fn diagnostics(ds: &[Diagnostic]) -> Value {
     serde_json::to_value(ds.iter().map(JsonDiagnostic::from).collect::<Vec<_>>())
         .unwrap_or(Value::Null)
 }
@@ -222,118 +226,6 @@ fn get_clip(state: &State, req: &Request) -> Response {
         &json!({"path": rel, "version": r.version, "source": r.text, "clip": clip,
                 "diagnostics": diagnostics(&r.diagnostics), "model": model_of(state, &path)}),
     )
-}
-
-fn put_clip(state: &State, req: &Request) -> Response {
-    let (rel, path) = match asset_path(state, req, ".animseq") {
-        Ok(x) => x,
-        Err(r) => return r,
-    };
-    let ct = req.header("content-type").unwrap_or("application/json");
-    if !ct.starts_with("application/json") {
-        return Response::error(415, "send the body as application/json");
-    }
-    let body: Value = match serde_json::from_slice(&req.body) {
-        Ok(v) => v,
-        Err(e) => return Response::error(400, format!("the body is not JSON: {e}")),
-    };
-    let Some(base) = body.get("base").and_then(Value::as_str) else {
-        return Response::error(
-            400,
-            "the body needs `base`, the version the clip was read at",
-        );
-    };
-    if let Some(k) = body
-        .as_object()
-        .and_then(|o| o.keys().find(|k| *k != "base" && *k != "edits"))
-    {
-        return Response::error(400, format!("unknown key `{k}` (send `base` and `edits`)"));
-    }
-    let edits = match body.get("edits").map(clip_json::edits_from_json) {
-        Some(Ok(e)) => e,
-        Some(Err(e)) => return refused(&e),
-        None => return Response::error(400, "the body needs `edits`, a list"),
-    };
-    let Ok(_w) = state.writes.lock() else {
-        return Response::error(500, "studio state is unavailable");
-    };
-    let bytes = match read_input(&path, InputKind::Clip) {
-        Ok(b) => b,
-        Err(e) => return unreadable(&rel, &e),
-    };
-    let current = clip_version(&bytes);
-    if current != base {
-        return Response::json(
-            409,
-            &json!({"error": format!("{rel} changed on disk since it was read"),
-                    "version": current}),
-        );
-    }
-    let Ok(text) = String::from_utf8(bytes) else {
-        return Response::error(422, format!("{rel} is not valid UTF-8"));
-    };
-    let edited = match animseq::apply_edits(&SourceFile::new(&rel, text), &edits) {
-        Ok(e) => e,
-        Err(EditError::Invalid(ds)) => {
-            let first = ds.iter().find(|d| d.is_error());
-            let why = first.map_or(String::new(), |d| format!(": {} {}", d.code, d.message));
-            return Response::json(
-                422,
-                &json!({"error": format!("{rel} does not load{why}; fix it in a text editor"),
-                        "diagnostics": diagnostics(&ds)}),
-            );
-        }
-        Err(e) => return refused(&e),
-    };
-    if edited.text.len() as u64 > InputKind::Clip.limit() {
-        return Response::error(
-            413,
-            format!("{rel} is not written: it would pass the clip limit"),
-        );
-    }
-    // The palette and every graph's diagnostics follow from this save, from the load the edit
-    // has already shown: no second decode of the clip, here or in the watcher. Remembered
-    // before the write, so a reader of the new bytes (the watcher, woken by the write while
-    // this request is still running) finds them. One hash pass per save: the new text's (the
-    // base was checked from memory after a GET).
-    let answer = PutAnswer {
-        version: version_of(edited.text.as_bytes()),
-        source: &edited.text,
-        format: edited.format,
-        diagnostics: diagnostics(&edited.diagnostics),
-    };
-    remember_version(edited.text.as_bytes(), &answer.version);
-    animseq::remember_load(edited.text.as_bytes(), edited.loaded());
-    if let Err(e) = crate::fsutil::write_atomic(&path, edited.text.as_bytes()) {
-        return Response::error(500, format!("cannot write {rel}: {e}"));
-    }
-    if !super::sse::refresh_now(state, std::slice::from_ref(&path)) {
-        return Response::error(500, "studio state is unavailable");
-    }
-    Response::serialized(200, &answer)
-}
-
-/// The answer to a `PUT /api/clip` that saved: `source` is serialized from the saved text
-/// itself (no copy of it into a JSON tree).
-#[derive(serde::Serialize)]
-struct PutAnswer<'a> {
-    version: String,
-    source: &'a str,
-    format: u32,
-    diagnostics: Value,
-}
-
-/// A refused batch: 400 naming the edit (`edit`: its index, `op`).
-fn refused(e: &EditError) -> Response {
-    match e {
-        EditError::Edit { index, op, .. } => Response::json(
-            400,
-            &json!({"error": e.to_string(), "edit": index, "op": op}),
-        ),
-        EditError::TooMany(_) => Response::error(413, e.to_string()),
-        EditError::NotLossless(_) => Response::error(500, format!("nothing written: {e}")),
-        _ => Response::error(400, e.to_string()),
-    }
 }
 
 fn number(req: &Request, name: &str) -> Result<Option<f64>, Response> {

@@ -11,11 +11,13 @@
 
 pub mod api;
 pub mod budget;
+pub mod clip_put;
 pub mod clip_version;
 pub mod clips;
 pub mod files;
 pub mod http;
 pub mod inputs;
+pub mod json_text;
 pub mod kinds;
 pub mod model;
 pub mod page;
