@@ -148,7 +148,7 @@ fn spliced(old: &str, old_root: &Value, new: &str) -> Option<Value> {
         return None;
     }
     let dropped: usize = kept.iter().map(|(_, a, b)| b - a).sum();
-    let mut reduced = String::with_capacity(n.len() - dropped + 2 * kept.len());
+    let mut reduced = String::with_capacity(n.len().saturating_sub(dropped) + 2 * kept.len());
     let mut chunks = Vec::with_capacity(kept.len() + 1);
     let mut stand_ins = Vec::with_capacity(kept.len());
     let mut pos = 0;
@@ -246,6 +246,12 @@ mod tests {
         same_as_whole(DOC, &DOC.replace("id: \"c\"", "id: \"clip\""));
         same_as_whole(DOC, &DOC.replace("yaw: false))", "yaw: false)), id2: 1"));
         same_as_whole(DOC, &format!("{DOC}\n// end\n"));
+        // A byte-order mark and CRLF line ends.
+        let crlf = format!("\u{feff}{}", DOC.replace('\n', "\r\n"));
+        let root = parse_lazy(&crlf).unwrap();
+        let new = crlf.replace("time: 0.5", "time: 0.25");
+        assert_eq!(spliced(&crlf, &root, &new).map(Ok), Some(parse_lazy(&new)));
+        same_as_whole(&crlf, &crlf.replace("\u{feff}", ""));
     }
 
     #[test]
