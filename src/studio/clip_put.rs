@@ -142,3 +142,28 @@ fn refused(e: &EditError) -> Response {
         _ => Response::error(400, e.to_string()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_is_the_bytes_serde_json_writes_for_the_same_object() {
+        let source = "AnimSeq(\n\tid: \"c\", // \\ \u{1} é\r\n)\n";
+        let diagnostics = json!([{"code": "W0563", "message": "a \"quoted\" note"}]);
+        let a = PutAnswer {
+            version: "ab12".into(),
+            source,
+            format: 4,
+            diagnostics: diagnostics.clone(),
+        };
+        let r = a.response();
+        let Body::Bytes(b) = r.body else {
+            panic!("a body of bytes")
+        };
+        let want = json!({"version": "ab12", "source": source, "format": 4,
+                          "diagnostics": diagnostics});
+        assert_eq!(String::from_utf8(b).unwrap(), want.to_string());
+        assert_eq!((r.status, r.content_type), (200, "application/json"));
+    }
+}
