@@ -417,6 +417,14 @@ test('the far picture: below zoom 0.3 one canvas draws the graph; a click select
   // the DOM nodes and wires are out of layout (nothing to paint or hit-test per frame)
   const shown = await page.evaluate(() => [...document.querySelectorAll('.react-flow__node-sinew, .react-flow__edges')].filter((n) => n.getClientRects().length > 0).length);
   assert.equal(shown, 0, 'no DOM node is laid out under the far picture');
+  // ... and React Flow mounts no pin and no wire there: each is a subscription to its store that
+  // every change wakes (a paste or undo of 200 nodes on this graph, docs/benchmarks.md)
+  const mounted = await page.evaluate(() => ({
+    pins: document.querySelectorAll('.react-flow__handle').length,
+    wires: document.querySelectorAll('.react-flow__edge').length,
+    nodes: document.querySelectorAll('.react-flow__node [data-node-id]').length,
+  }));
+  assert.deepEqual(mounted, { pins: 0, wires: 0, nodes: 1000 }, 'the far view mounts nodes without pins, and no wires');
   // n41 is drawn where its model position maps to: click it
   const at = await page.evaluate(() => {
     const vp = document.querySelector('.react-flow__viewport');
@@ -429,6 +437,10 @@ test('the far picture: below zoom 0.3 one canvas draws the graph; a click select
   await page.mouse.dblclick(at.x, at.y);
   await page.waitForFunction(() => document.querySelector('.canvas')?.getAttribute('data-zoom-view') === 'near');
   await page.waitForSelector('[data-node-id="n41"]', { state: 'visible' });
+  // out of the far view the pins are back and measured: n41's wires are drawn to them
+  await page.waitForSelector('[data-pin="n41.a"]', { state: 'visible' });
+  await page.waitForSelector('[data-link="n40.out -> n41.a"]', { state: 'attached' });
+  await page.waitForSelector('[data-link="n41.out -> n42.a"]', { state: 'attached' });
   assert.equal(await page.locator('[data-testid="quick-add"]').count(), 0, 'a double-click on a node is no search');
   await shot('far-zoomed');
 });

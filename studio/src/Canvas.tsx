@@ -15,7 +15,7 @@ import {
   SelectionMode,
   useStore as useFlowStore,
 } from '@xyflow/react';
-import { NodeView, WireDrag, useWireDrag, type NodeData, type SinewNode } from './NodeView';
+import { FarView, NodeView, WireDrag, useWireDrag, type NodeData, type SinewNode } from './NodeView';
 import { RerouteView } from './RerouteView';
 import { WireView, type SinewWire } from './WireView';
 import { useStudio } from './store';
@@ -39,6 +39,12 @@ export function fitMinZoom(nodes: number): number | undefined {
   return nodes <= READABLE_FIT_NODES ? MIN_FIT_ZOOM : undefined;
 }
 const edgeTypes = { wire: WireView };
+/** React Flow's wires in the far picture: none. The picture draws them (from the selector's
+ * wires) and the DOM wires are out of layout there, while each mounted wire is two more
+ * subscriptions that every change of React Flow's store wakes, and each new wires array is
+ * adopted wire by wire (docs/benchmarks.md, "Paste and undo of 200 nodes"). A box select in
+ * the far picture therefore selects nodes only; their wires go with them on delete and cut. */
+const NO_WIRES: SinewWire[] = [];
 /** The smallest zoom "fit" picks for graphs up to READABLE_FIT_NODES nodes; with the far
  * view's titles (13 px × up to 3) they stay at least 11.7 px on screen (docs/studio.md). */
 export const MIN_FIT_ZOOM = 0.3;
@@ -338,9 +344,10 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
       onPointerLeave={() => (cursor.screen = null)}
     >
       <WireDrag.Provider value={wireDrag}>
+      <FarView.Provider value={view === 'tiny'}>
       <ReactFlow<SinewNode, SinewWire>
         nodes={nodes}
-        edges={edges}
+        edges={view === 'tiny' ? NO_WIRES : edges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
@@ -378,6 +385,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         <MiniMap pannable zoomable maskColor="#0c0c10cc" bgColor="#1b1b21" nodeColor={minimapColor} />
         <Controls />
       </ReactFlow>
+      </FarView.Provider>
       </WireDrag.Provider>
       {search && <QuickAdd search={search} onAdd={props.addAt} />}
       {toast && (
