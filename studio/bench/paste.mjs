@@ -25,6 +25,9 @@ const builds = [
 const rounds = Number(roundsArg ?? 4);
 const repeats = Number(repeatsArg ?? 3);
 const profileDir = process.env.PROFILE ? resolve(process.env.PROFILE) : null;
+/** TRACE=dir: a Chrome trace (devtools.timeline) of each action instead of a CPU profile. */
+const traceDir = process.env.TRACE ? resolve(process.env.TRACE) : null;
+if (traceDir) mkdirSync(traceDir, { recursive: true });
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 
 /** Past the debounced check after an edit, until the page's main thread has been idle for a
@@ -75,10 +78,12 @@ async function measureOne(build, round) {
           await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
           await cdp.send('Profiler.start');
         }
+        if (traceDir) await s.browser.startTracing(page, { path: join(traceDir, `${build.name}-${round}-${i}-${name}.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
         const t0 = await page.evaluate(() => performance.now());
         await act();
         await page.waitForFunction(done, undefined, { polling: 'raf', timeout: 60000 });
         const ms = Math.round((await page.evaluate(() => performance.now())) - t0);
+        if (traceDir) await s.browser.stopTracing();
         if (cdp) {
           const { profile } = await cdp.send('Profiler.stop');
           writeFileSync(join(profileDir, `${build.name}-${round}-${i}-${name}.cpuprofile`), JSON.stringify(profile));

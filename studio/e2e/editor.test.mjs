@@ -425,6 +425,13 @@ test('the far picture: below zoom 0.3 one canvas draws the graph; a click select
     nodes: document.querySelectorAll('.react-flow__node [data-node-id]').length,
   }));
   assert.deepEqual(mounted, { pins: 0, wires: 0, nodes: 1000 }, 'the far view mounts nodes without pins, and no wires');
+  const flow = await page.evaluate(() => window.__sinewFlow());
+  assert.deepEqual([flow.nodes, flow.wires], [1000, 0], 'React Flow holds the nodes, the far picture draws the wires');
+  // Ctrl, Shift and Meta presses are no change of React Flow's store (the pointer's modifiers
+  // make a click add to the selection)
+  await page.keyboard.press('Control');
+  await page.keyboard.press('Shift');
+  assert.equal((await page.evaluate(() => window.__sinewFlow())).updates, flow.updates, 'a modifier key wakes no subscription');
   // n41 is drawn where its model position maps to: click it
   const at = await page.evaluate(() => {
     const vp = document.querySelector('.react-flow__viewport');

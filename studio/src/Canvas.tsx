@@ -14,6 +14,7 @@ import {
   type NodeChange,
   SelectionMode,
   useStore as useFlowStore,
+  useStoreApi as useFlowStoreApi,
 } from '@xyflow/react';
 import { FarView, NodeView, WireDrag, useWireDrag, type NodeData, type SinewNode } from './NodeView';
 import { RerouteView } from './RerouteView';
@@ -45,12 +46,17 @@ const edgeTypes = { wire: WireView };
  * adopted wire by wire (docs/benchmarks.md, "Paste and undo of 200 nodes"). A box select in
  * the far picture therefore selects nodes only; their wires go with them on delete and cut. */
 const NO_WIRES: SinewWire[] = [];
+/** No key of React Flow's own: with `['Control', 'Meta', 'Shift']` every press and release of
+ * those keys (each Ctrl+V, Ctrl+Z, Ctrl+C) was a change of React Flow's store that woke every
+ * mounted node's subscription twice; the pointer's modifiers set it instead (onPointerDownCapture). */
+const MULTI_SELECT_KEYS = null;
 /** The smallest zoom "fit" picks for graphs up to READABLE_FIT_NODES nodes; with the far
  * view's titles (13 px × up to 3) they stay at least 11.7 px on screen (docs/studio.md). */
 export const MIN_FIT_ZOOM = 0.3;
 
 export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
   const rf = useReactFlow<SinewNode, SinewWire>();
+  const flowStore = useFlowStoreApi<SinewNode, SinewWire>();
   const nodes = useStudio(selectRfNodes);
   const edges = useStudio(selectRfEdges);
   const model = useStudio((s) => s.model);
@@ -263,6 +269,11 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
 
   // Alt+click on a pin cuts its wires (before React Flow starts a wire from it).
   const onPointerDownCapture = useCallback((e: React.PointerEvent) => {
+    // Ctrl/Shift/Meta+click adds to the selection: React Flow reads `multiSelectionActive`
+    // only while handling a pointer (node or wire click, drag start), so the page sets it from
+    // the pointer's own modifiers here rather than on every key press (MULTI_SELECT_KEYS).
+    const multi = e.ctrlKey || e.metaKey || e.shiftKey;
+    if (flowStore.getState().multiSelectionActive !== multi) flowStore.setState({ multiSelectionActive: multi });
     if (e.button === 2) rightDown.current = { x: e.clientX, y: e.clientY, pending: false };
     if (!e.altKey || e.button !== 0) return;
     const pin = (e.target as HTMLElement).closest('[data-pin]')?.getAttribute('data-pin');
@@ -270,7 +281,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
     e.stopPropagation();
     e.preventDefault();
     cutWiresAt(pin);
-  }, []);
+  }, [flowStore]);
 
   // Right-click (without dragging: right-drag pans) opens the search at the cursor. Linux
   // sends `contextmenu` on press, Windows on release: the search opens on release either way.
@@ -321,6 +332,19 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
   );
 
   const minimapColor = useMemo(() => (n: SinewNode) => ((n.data as NodeData | undefined)?.executed?.length ? '#ffd166' : '#666'), []);
+
+  // Test hook (e2e and bench/paste.mjs): how many times React Flow's store changed, and the
+  // nodes and wires it holds. Every change wakes each mounted node's subscription, so the
+  // editor's actions are judged by how few they cause (docs/benchmarks.md).
+  useEffect(() => {
+    let updates = 0;
+    const off = flowStore.subscribe(() => void updates++);
+    (window as unknown as { __sinewFlow?: unknown }).__sinewFlow = () => {
+      const f = flowStore.getState();
+      return { updates, nodes: f.nodes.length, wires: f.edges.length };
+    };
+    return off;
+  }, [flowStore]);
 
   useEffect(() => {
     if (!toast) return;
@@ -373,7 +397,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         selectionOnDrag
         selectionMode={SelectionMode.Partial}
         panOnDrag={[1, 2]}
-        multiSelectionKeyCode={['Control', 'Meta', 'Shift']}
+        multiSelectionKeyCode={MULTI_SELECT_KEYS}
         elevateNodesOnSelect={false}
         onlyRenderVisibleElements={view !== 'tiny'}
         minZoom={0.05}
