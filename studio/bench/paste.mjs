@@ -61,6 +61,8 @@ async function measureOne(build, round) {
   });
   const { page } = s;
   const out = [];
+  /** React Flow store updates per action (the page's test hook; null for a page without it). */
+  const updates = {};
   try {
     await page.goto(`${s.url}&graph=${encodeURIComponent('perf/big.bpg')}`);
     await page.waitForSelector('.app[data-ready="true"]', { timeout: 60000 });
@@ -79,10 +81,13 @@ async function measureOne(build, round) {
           await cdp.send('Profiler.start');
         }
         if (traceDir) await s.browser.startTracing(page, { path: join(traceDir, `${build.name}-${round}-${i}-${name}.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
+        const u0 = await page.evaluate(() => window.__sinewFlow?.().updates ?? -1);
         const t0 = await page.evaluate(() => performance.now());
         await act();
         await page.waitForFunction(done, undefined, { polling: 'raf', timeout: 60000 });
         const ms = Math.round((await page.evaluate(() => performance.now())) - t0);
+        const u1 = await page.evaluate(() => window.__sinewFlow?.().updates ?? -1);
+        updates[name] = u0 < 0 ? null : u1 - u0;
         if (traceDir) await s.browser.stopTracing();
         if (cdp) {
           const { profile } = await cdp.send('Profiler.stop');
@@ -97,7 +102,7 @@ async function measureOne(build, round) {
       await settle(page);
       const undo = await timed('undo', i, () => page.keyboard.press('Control+z'), () => document.querySelectorAll('.react-flow__node').length === 1000);
       await settle(page);
-      out.push({ build: build.name, round, i, paste_ms: paste.result, paste_script_ms: paste.work.script_ms, paste_tasks_ms: paste.work.tasks_ms, undo_ms: undo.result, undo_script_ms: undo.work.script_ms, undo_tasks_ms: undo.work.tasks_ms, ...machine() });
+      out.push({ build: build.name, round, i, paste_ms: paste.result, paste_script_ms: paste.work.script_ms, paste_tasks_ms: paste.work.tasks_ms, undo_ms: undo.result, undo_script_ms: undo.work.script_ms, undo_tasks_ms: undo.work.tasks_ms, flow_updates: { ...updates }, ...machine() });
       console.log(JSON.stringify(out[out.length - 1]));
     }
   } finally {

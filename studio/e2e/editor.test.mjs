@@ -423,8 +423,9 @@ test('the far picture: below zoom 0.3 one canvas draws the graph; a click select
     pins: document.querySelectorAll('.react-flow__handle').length,
     wires: document.querySelectorAll('.react-flow__edge').length,
     nodes: document.querySelectorAll('.react-flow__node [data-node-id]').length,
+    draggable: document.querySelectorAll('.react-flow__node-sinew.draggable').length,
   }));
-  assert.deepEqual(mounted, { pins: 0, wires: 0, nodes: 1000 }, 'the far view mounts nodes without pins, and no wires');
+  assert.deepEqual(mounted, { pins: 0, wires: 0, nodes: 1000, draggable: 0 }, 'the far view mounts nodes without pins or drag handlers, and no wires');
   const flow = await page.evaluate(() => window.__sinewFlow());
   assert.deepEqual([flow.nodes, flow.wires], [1000, 0], 'React Flow holds the nodes, the far picture draws the wires');
   // Ctrl, Shift and Meta presses are no change of React Flow's store (the pointer's modifiers
@@ -446,6 +447,7 @@ test('the far picture: below zoom 0.3 one canvas draws the graph; a click select
   await page.waitForSelector('[data-node-id="n41"]', { state: 'visible' });
   // out of the far view the pins are back and measured: n41's wires are drawn to them
   await page.waitForSelector('[data-pin="n41.a"]', { state: 'visible' });
+  await page.waitForSelector('.react-flow__node-sinew.draggable [data-node-id="n41"]');
   await page.waitForSelector('[data-link="n40.out -> n41.a"]', { state: 'attached' });
   await page.waitForSelector('[data-link="n41.out -> n42.a"]', { state: 'attached' });
   assert.equal(await page.locator('[data-testid="quick-add"]').count(), 0, 'a double-click on a node is no search');

@@ -400,6 +400,11 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         multiSelectionKeyCode={MULTI_SELECT_KEYS}
         elevateNodesOnSelect={false}
         onlyRenderVisibleElements={view !== 'tiny'}
+        // In the far picture the DOM nodes are out of layout: nothing to drag or focus there (a
+        // comment box, drawn in the DOM, stays draggable: `draggable: true`, derive.ts). Each
+        // draggable node sets up and tears down its own drag handler as it mounts and unmounts.
+        nodesDraggable={view !== 'tiny'}
+        nodesFocusable={view !== 'tiny'}
         minZoom={0.05}
         maxZoom={2.5}
         proOptions={{ hideAttribution: true }}

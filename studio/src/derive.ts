@@ -215,6 +215,7 @@ function makeNodeSelector() {
           measured: { width: size.width, height: size.height },
           selected: sel,
           dragHandle: '.sn-box-bar',
+          draggable: true,
         };
         boxCache.set(id, { inputs, node });
         return node;
