@@ -433,6 +433,12 @@ test('the far picture: below zoom 0.3 one canvas draws the graph; a click select
   await page.keyboard.press('Control');
   await page.keyboard.press('Shift');
   assert.equal((await page.evaluate(() => window.__sinewFlow())).updates, flow.updates, 'a modifier key wakes no subscription');
+  // ... nor is a render of the canvas that changes no node (a message shown: the props React
+  // Flow keeps in its store are the same functions and arrays)
+  await page.evaluate(() => navigator.clipboard.writeText('this is not a graph'));
+  await page.keyboard.press('Control+v');
+  await page.waitForSelector('[data-testid="toast"]:has-text("Nothing pasted")');
+  assert.equal((await page.evaluate(() => window.__sinewFlow())).updates, flow.updates, 'a canvas render changes nothing in React Flow');
   // n41 is drawn where its model position maps to: click it
   const at = await page.evaluate(() => {
     const vp = document.querySelector('.react-flow__viewport');

@@ -50,6 +50,8 @@ const NO_WIRES: SinewWire[] = [];
  * those keys (each Ctrl+V, Ctrl+Z, Ctrl+C) was a change of React Flow's store that woke every
  * mounted node's subscription twice; the pointer's modifiers set it instead (onPointerDownCapture). */
 const MULTI_SELECT_KEYS = null;
+/** The middle and right buttons pan (a left drag box-selects); one array, not one per render. */
+const PAN_BUTTONS = [1, 2];
 /** The smallest zoom "fit" picks for graphs up to READABLE_FIT_NODES nodes; with the far
  * view's titles (13 px × up to 3) they stay at least 11.7 px on screen (docs/studio.md). */
 export const MIN_FIT_ZOOM = 0.3;
@@ -187,6 +189,10 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
     (c: Connection | Edge) => refuseLink(c.source, c.sourceHandle ?? '', c.target, c.targetHandle ?? '', pinsFn),
     [pinsFn],
   );
+
+  // Stable: React Flow keeps it in its store, and a new function there on every render of the
+  // canvas was one more change waking every mounted node's subscription after each edit.
+  const isValidConnection = useCallback((c: Connection | Edge) => reason(c) === null, [reason]);
 
   const onConnect = useCallback(
     (c: Connection) => {
@@ -383,7 +389,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         edgesReconnectable
         onReconnect={onReconnect}
         onReconnectEnd={onReconnectEnd}
-        isValidConnection={(c) => reason(c) === null}
+        isValidConnection={isValidConnection}
         onPaneClick={(e) => {
           const s = useStudio.getState();
           s.openSearch(null);
@@ -396,7 +402,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         deleteKeyCode={null}
         selectionOnDrag
         selectionMode={SelectionMode.Partial}
-        panOnDrag={[1, 2]}
+        panOnDrag={PAN_BUTTONS}
         multiSelectionKeyCode={MULTI_SELECT_KEYS}
         elevateNodesOnSelect={false}
         onlyRenderVisibleElements={view !== 'tiny'}
