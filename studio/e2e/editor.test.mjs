@@ -477,7 +477,13 @@ test('performance: paste of 200 nodes, its undo, box select of 1,000 nodes (Chro
   await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   const e = await emptySpot();
   await page.mouse.move(e.x, e.y);
+  const asked = [];
+  const onRequest = (r) => new URL(r.url()).pathname.startsWith('/api/') && asked.push(new URL(r.url()).pathname);
+  page.on('request', onRequest);
   const paste = await timed(() => page.keyboard.press('Control+v'), () => document.querySelectorAll('.react-flow__node').length === 1200);
+  page.off('request', onRequest);
+  // the pasted text is read by `/api/parse` (its model only; the check after the paste compiles)
+  assert.equal(asked[0], '/api/parse', `the paste asked ${asked.join(', ')}`);
   const undo = await timed(() => page.keyboard.press('Control+z'), () => document.querySelectorAll('.react-flow__node').length === 1000);
   // box-select all 1,000 (after a fit, the drag covers the whole graph)
   await page.click('button:has-text("Fit")');
