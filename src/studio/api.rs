@@ -38,6 +38,7 @@ pub fn handle(state: &Arc<State>, req: Request) -> Response {
         ("GET", "/api/graph")
             | ("PUT", "/api/graph")
             | ("POST", "/api/check")
+            | ("POST", "/api/parse")
             | ("GET", "/api/graph.svg")
             | ("POST", "/api/run")
     );
@@ -64,6 +65,7 @@ fn route(state: &Arc<State>, req: Request) -> Response {
         ("GET", "/api/graph") => get_graph(state, &req),
         ("PUT", "/api/graph") => put_graph(state, &req),
         ("POST", "/api/check") => check(state, &req),
+        ("POST", "/api/parse") => super::model::parse(&req),
         ("GET", "/api/graph.svg") => svg(state, &req),
         ("POST", "/api/run") => super::run::handle(state, &req),
         ("GET", "/api/events") => super::sse::stream(state),
@@ -76,6 +78,7 @@ fn route(state: &Arc<State>, req: Request) -> Response {
                 "/api/scenes",
                 "/api/graph",
                 "/api/check",
+                "/api/parse",
                 "/api/graph.svg",
                 "/api/run",
                 "/api/events",

@@ -10,6 +10,35 @@ use crate::graph::model::Model;
 use serde::Deserialize;
 use serde_json::Value;
 
+/// `POST /api/parse` body `{"source"}`: the page's paste. Answers `{"model"}`, the text read
+/// as a model exactly as `POST /api/check` with `source` reads it (canonical text first), but
+/// without compiling it or answering its diagnostics, pins and text: the page only merges the
+/// pasted nodes, and the check after the paste compiles the whole graph (docs/studio.md). Text
+/// that is not a graph is a 400 with its diagnostics, as for `/api/check`.
+pub fn parse(req: &super::http::Request) -> Response {
+    #[derive(Deserialize)]
+    struct ParseBody {
+        source: String,
+    }
+    let ct = req.header("content-type").unwrap_or("application/json");
+    if !ct.starts_with("application/json") {
+        return Response::error(415, "send the body as application/json");
+    }
+    let body: ParseBody = match serde_json::from_slice(&req.body) {
+        Ok(b) => b,
+        Err(e) => return Response::error(400, format!("the body is not a parse request: {e}")),
+    };
+    let name = "untitled.bpg";
+    match crate::graph::format_source(&SourceFile::new(name, body.source.as_str())) {
+        Ok(text) => Response::json(200, &serde_json::json!({"model": model_json(name, &text)})),
+        Err(d) => Response::json(
+            400,
+            &serde_json::json!({"error": "the source is not a graph: it does not parse",
+                    "diagnostics": super::api::diagnostics_json(Some(&body.source), &d)}),
+        ),
+    }
+}
+
 /// The `model` of a graph text (`null` when the text does not parse).
 pub fn model_json(name: &str, text: &str) -> Value {
     match Model::parse(&SourceFile::new(name, text)) {

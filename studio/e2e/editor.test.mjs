@@ -417,6 +417,28 @@ test('the far picture: below zoom 0.3 one canvas draws the graph; a click select
   // the DOM nodes and wires are out of layout (nothing to paint or hit-test per frame)
   const shown = await page.evaluate(() => [...document.querySelectorAll('.react-flow__node-sinew, .react-flow__edges')].filter((n) => n.getClientRects().length > 0).length);
   assert.equal(shown, 0, 'no DOM node is laid out under the far picture');
+  // ... and React Flow mounts no pin and no wire there: each is a subscription to its store that
+  // every change wakes (a paste or undo of 200 nodes on this graph, docs/benchmarks.md)
+  const mounted = await page.evaluate(() => ({
+    pins: document.querySelectorAll('.react-flow__handle').length,
+    wires: document.querySelectorAll('.react-flow__edge').length,
+    nodes: document.querySelectorAll('.react-flow__node [data-node-id]').length,
+    draggable: document.querySelectorAll('.react-flow__node-sinew.draggable').length,
+  }));
+  assert.deepEqual(mounted, { pins: 0, wires: 0, nodes: 1000, draggable: 0 }, 'the far view mounts nodes without pins or drag handlers, and no wires');
+  const flow = await page.evaluate(() => window.__sinewFlow());
+  assert.deepEqual([flow.nodes, flow.wires], [1000, 0], 'React Flow holds the nodes, the far picture draws the wires');
+  // Ctrl, Shift and Meta presses are no change of React Flow's store (the pointer's modifiers
+  // make a click add to the selection)
+  await page.keyboard.press('Control');
+  await page.keyboard.press('Shift');
+  assert.equal((await page.evaluate(() => window.__sinewFlow())).updates, flow.updates, 'a modifier key wakes no subscription');
+  // ... nor is a render of the canvas that changes no node (a message shown: the props React
+  // Flow keeps in its store are the same functions and arrays)
+  await page.evaluate(() => navigator.clipboard.writeText('this is not a graph'));
+  await page.keyboard.press('Control+v');
+  await page.waitForSelector('[data-testid="toast"]:has-text("Nothing pasted")');
+  assert.equal((await page.evaluate(() => window.__sinewFlow())).updates, flow.updates, 'a canvas render changes nothing in React Flow');
   // n41 is drawn where its model position maps to: click it
   const at = await page.evaluate(() => {
     const vp = document.querySelector('.react-flow__viewport');
@@ -429,6 +451,11 @@ test('the far picture: below zoom 0.3 one canvas draws the graph; a click select
   await page.mouse.dblclick(at.x, at.y);
   await page.waitForFunction(() => document.querySelector('.canvas')?.getAttribute('data-zoom-view') === 'near');
   await page.waitForSelector('[data-node-id="n41"]', { state: 'visible' });
+  // out of the far view the pins are back and measured: n41's wires are drawn to them
+  await page.waitForSelector('[data-pin="n41.a"]', { state: 'visible' });
+  await page.waitForSelector('.react-flow__node-sinew.draggable [data-node-id="n41"]');
+  await page.waitForSelector('[data-link="n40.out -> n41.a"]', { state: 'attached' });
+  await page.waitForSelector('[data-link="n41.out -> n42.a"]', { state: 'attached' });
   assert.equal(await page.locator('[data-testid="quick-add"]').count(), 0, 'a double-click on a node is no search');
   await shot('far-zoomed');
 });
@@ -450,7 +477,13 @@ test('performance: paste of 200 nodes, its undo, box select of 1,000 nodes (Chro
   await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   const e = await emptySpot();
   await page.mouse.move(e.x, e.y);
+  const asked = [];
+  const onRequest = (r) => new URL(r.url()).pathname.startsWith('/api/') && asked.push(new URL(r.url()).pathname);
+  page.on('request', onRequest);
   const paste = await timed(() => page.keyboard.press('Control+v'), () => document.querySelectorAll('.react-flow__node').length === 1200);
+  page.off('request', onRequest);
+  // the pasted text is read by `/api/parse` (its model only; the check after the paste compiles)
+  assert.equal(asked[0], '/api/parse', `the paste asked ${asked.join(', ')}`);
   const undo = await timed(() => page.keyboard.press('Control+z'), () => document.querySelectorAll('.react-flow__node').length === 1000);
   // box-select all 1,000 (after a fit, the drag covers the whole graph)
   await page.click('button:has-text("Fit")');

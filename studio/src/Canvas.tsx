@@ -14,8 +14,9 @@ import {
   type NodeChange,
   SelectionMode,
   useStore as useFlowStore,
+  useStoreApi as useFlowStoreApi,
 } from '@xyflow/react';
-import { NodeView, WireDrag, useWireDrag, type NodeData, type SinewNode } from './NodeView';
+import { FarView, NodeView, WireDrag, useWireDrag, type NodeData, type SinewNode } from './NodeView';
 import { RerouteView } from './RerouteView';
 import { WireView, type SinewWire } from './WireView';
 import { useStudio } from './store';
@@ -39,12 +40,25 @@ export function fitMinZoom(nodes: number): number | undefined {
   return nodes <= READABLE_FIT_NODES ? MIN_FIT_ZOOM : undefined;
 }
 const edgeTypes = { wire: WireView };
+/** React Flow's wires in the far picture: none. The picture draws them (from the selector's
+ * wires) and the DOM wires are out of layout there, while each mounted wire is two more
+ * subscriptions that every change of React Flow's store wakes, and each new wires array is
+ * adopted wire by wire (docs/benchmarks.md, "Paste and undo of 200 nodes"). A box select in
+ * the far picture therefore selects nodes only; their wires go with them on delete and cut. */
+const NO_WIRES: SinewWire[] = [];
+/** No key of React Flow's own: with `['Control', 'Meta', 'Shift']` every press and release of
+ * those keys (each Ctrl+V, Ctrl+Z, Ctrl+C) was a change of React Flow's store that woke every
+ * mounted node's subscription twice; the pointer's modifiers set it instead (onPointerDownCapture). */
+const MULTI_SELECT_KEYS = null;
+/** The middle and right buttons pan (a left drag box-selects); one array, not one per render. */
+const PAN_BUTTONS = [1, 2];
 /** The smallest zoom "fit" picks for graphs up to READABLE_FIT_NODES nodes; with the far
  * view's titles (13 px × up to 3) they stay at least 11.7 px on screen (docs/studio.md). */
 export const MIN_FIT_ZOOM = 0.3;
 
 export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
   const rf = useReactFlow<SinewNode, SinewWire>();
+  const flowStore = useFlowStoreApi<SinewNode, SinewWire>();
   const nodes = useStudio(selectRfNodes);
   const edges = useStudio(selectRfEdges);
   const model = useStudio((s) => s.model);
@@ -176,6 +190,10 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
     [pinsFn],
   );
 
+  // Stable: React Flow keeps it in its store, and a new function there on every render of the
+  // canvas was one more change waking every mounted node's subscription after each edit.
+  const isValidConnection = useCallback((c: Connection | Edge) => reason(c) === null, [reason]);
+
   const onConnect = useCallback(
     (c: Connection) => {
       const s = useStudio.getState();
@@ -257,6 +275,11 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
 
   // Alt+click on a pin cuts its wires (before React Flow starts a wire from it).
   const onPointerDownCapture = useCallback((e: React.PointerEvent) => {
+    // Ctrl/Shift/Meta+click adds to the selection: React Flow reads `multiSelectionActive`
+    // only while handling a pointer (node or wire click, drag start), so the page sets it from
+    // the pointer's own modifiers here rather than on every key press (MULTI_SELECT_KEYS).
+    const multi = e.ctrlKey || e.metaKey || e.shiftKey;
+    if (flowStore.getState().multiSelectionActive !== multi) flowStore.setState({ multiSelectionActive: multi });
     if (e.button === 2) rightDown.current = { x: e.clientX, y: e.clientY, pending: false };
     if (!e.altKey || e.button !== 0) return;
     const pin = (e.target as HTMLElement).closest('[data-pin]')?.getAttribute('data-pin');
@@ -264,7 +287,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
     e.stopPropagation();
     e.preventDefault();
     cutWiresAt(pin);
-  }, []);
+  }, [flowStore]);
 
   // Right-click (without dragging: right-drag pans) opens the search at the cursor. Linux
   // sends `contextmenu` on press, Windows on release: the search opens on release either way.
@@ -316,6 +339,19 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
 
   const minimapColor = useMemo(() => (n: SinewNode) => ((n.data as NodeData | undefined)?.executed?.length ? '#ffd166' : '#666'), []);
 
+  // Test hook (e2e and bench/paste.mjs): how many times React Flow's store changed, and the
+  // nodes and wires it holds. Every change wakes each mounted node's subscription, so the
+  // editor's actions are judged by how few they cause (docs/benchmarks.md).
+  useEffect(() => {
+    let updates = 0;
+    const off = flowStore.subscribe(() => void updates++);
+    (window as unknown as { __sinewFlow?: unknown }).__sinewFlow = () => {
+      const f = flowStore.getState();
+      return { updates, nodes: f.nodes.length, wires: f.edges.length };
+    };
+    return off;
+  }, [flowStore]);
+
   useEffect(() => {
     if (!toast) return;
     const t = setTimeout(() => useStudio.getState().clearToast(), toast.kind === 'refused' ? 8000 : 4000);
@@ -338,9 +374,10 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
       onPointerLeave={() => (cursor.screen = null)}
     >
       <WireDrag.Provider value={wireDrag}>
+      <FarView.Provider value={view === 'tiny'}>
       <ReactFlow<SinewNode, SinewWire>
         nodes={nodes}
-        edges={edges}
+        edges={view === 'tiny' ? NO_WIRES : edges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
@@ -352,7 +389,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         edgesReconnectable
         onReconnect={onReconnect}
         onReconnectEnd={onReconnectEnd}
-        isValidConnection={(c) => reason(c) === null}
+        isValidConnection={isValidConnection}
         onPaneClick={(e) => {
           const s = useStudio.getState();
           s.openSearch(null);
@@ -365,10 +402,15 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         deleteKeyCode={null}
         selectionOnDrag
         selectionMode={SelectionMode.Partial}
-        panOnDrag={[1, 2]}
-        multiSelectionKeyCode={['Control', 'Meta', 'Shift']}
+        panOnDrag={PAN_BUTTONS}
+        multiSelectionKeyCode={MULTI_SELECT_KEYS}
         elevateNodesOnSelect={false}
         onlyRenderVisibleElements={view !== 'tiny'}
+        // In the far picture the DOM nodes are out of layout: nothing to drag or focus there (a
+        // comment box, drawn in the DOM, stays draggable: `draggable: true`, derive.ts). Each
+        // draggable node sets up and tears down its own drag handler as it mounts and unmounts.
+        nodesDraggable={view !== 'tiny'}
+        nodesFocusable={view !== 'tiny'}
         minZoom={0.05}
         maxZoom={2.5}
         proOptions={{ hideAttribution: true }}
@@ -378,6 +420,7 @@ export function Canvas(props: { addAt: (kind: string, at: Pos) => void }) {
         <MiniMap pannable zoomable maskColor="#0c0c10cc" bgColor="#1b1b21" nodeColor={minimapColor} />
         <Controls />
       </ReactFlow>
+      </FarView.Provider>
       </WireDrag.Provider>
       {search && <QuickAdd search={search} onAdd={props.addAt} />}
       {toast && (

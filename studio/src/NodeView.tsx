@@ -51,6 +51,14 @@ function PinDot({ type }: { type: string }) {
  * node: every node's own subscription was woken by every change of React Flow's store). */
 export const WireDrag = createContext('');
 
+/** Whether the far picture draws the graph (zoom under TINY_ZOOM): the DOM nodes are then out
+ * of layout (`display: none`), so a node renders only what selection, copy and the test hooks
+ * read — no pins. A pin is a React Flow `Handle`, and each Handle is one more subscription to
+ * React Flow's store that every change of it wakes (3 per `int.add`: a paste of 200 nodes on a
+ * 1,000-node graph woke 3,600 of them on each of its store updates). Leaving the far view
+ * shows the nodes again; React Flow's resize observer then measures their pins afresh. */
+export const FarView = createContext(false);
+
 /** The `WireDrag` value for React Flow's connection state. */
 export function useWireDrag(): string {
   return useConnection((c) => {
@@ -79,11 +87,13 @@ function pinTitle(p: { name: string; type: string; description?: string; default
 function NodeViewImpl({ data, selected }: NodeProps<SinewNode>) {
   const { id, pins, props, diagnostics, executed } = data;
   const drag = useContext(WireDrag);
+  const far = useContext(FarView);
   const rows = Math.max(pins.inputs.length, pins.outputs.length, 1);
   const worst = diagnostics.find((d) => d.severity === 'error') ?? diagnostics[0];
   const cls = ['sn-node', selected ? 'selected' : '', executed.length ? 'executed' : '', worst ? `has-${worst.severity}` : '']
     .filter(Boolean)
     .join(' ');
+  if (far) return <div className={cls} data-node-id={id} data-executed={executed.length ? 'true' : undefined} style={{ width: NODE_WIDTH }} />;
   return (
     <div
       className={cls}

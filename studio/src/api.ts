@@ -225,7 +225,8 @@ export const api = {
       { base, model },
     ),
   run: (scene: string, ticks: number) => call<RunDoc>('POST', '/api/run', { scene, ticks }),
-  /** Reads `.bpg` text as a model (pasted text): the server parses, the page never does. */
-  parse: (source: string) => call<CheckDoc>('POST', '/api/check', { path: null, source }),
+  /** Reads `.bpg` text as a model (pasted text): the server parses, the page never does. Only
+   * the model comes back (no check of the pasted text: the check after the paste has it). */
+  parse: (source: string) => call<{ model: Model | null }>('POST', '/api/parse', { source }),
   svgUrl: (path: string) => `/api/graph.svg?path=${q(path)}`,
 };

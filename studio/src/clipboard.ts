@@ -1,7 +1,7 @@
 // Copy, cut, paste and duplicate through the system clipboard as `.bpg` text (graph.md's
 // syntax): the selected nodes, the wires between them, the variables they name and the
-// selected comment boxes. Pasted text is read by the server (`POST /api/check` with
-// `source` answers its model); the page merges it with fresh ids at the cursor. Text that is
+// selected comment boxes. Pasted text is read by the server (`POST /api/parse` answers its
+// model); the page merges it with fresh ids at the cursor. Text that is
 // not a graph, or too big, gets a message and changes nothing.
 import { ApiError, RawNum, api, type Lit, type Model, type ModelBox, type ModelLink, type ModelNode } from './api';
 import { splitRef } from './graph';

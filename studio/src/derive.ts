@@ -2,7 +2,7 @@
 // only when the parts of the state it reads change identity, and the per-node and per-wire
 // objects are reused while their inputs are the same (React Flow then skips them), so an edit
 // of one node rebuilds one node. No effect copies state into state, no JSON cache keys.
-import type { Diagnostic, Model, ModelNode, PaletteEntry } from './api';
+import type { Diagnostic, Model, ModelLink, ModelNode, PaletteEntry } from './api';
 import { EMPTY_PINS, baseKind, familyOf, nodeSize, pinsOf, shortFile, splitRef, type NodePins } from './graph';
 import { linkId, type Pos } from './edits';
 import type { StudioState } from './store';
@@ -150,9 +150,11 @@ function makeNodeSelector() {
         const family = familyOf(n.kind, s.vocab);
         const t = titleOf(n, s.vocab.palette, files);
         const description = s.vocab.palette.get(n.kind)?.description ?? s.vocab.palette.get(baseKind(n.kind))?.description ?? '';
-        const inputs = [n, p, d, ex, li, family, t.title, t.subtitle, description];
         let c = dataCache.get(n.id);
-        if (!c || !sameArr(c.inputs, inputs)) {
+        const ci = c?.inputs;
+        // Compared field by field (no array per node): an edit walks every node, most unchanged.
+        if (!c || !ci || ci[0] !== n || ci[1] !== p || ci[2] !== d || ci[3] !== ex || ci[4] !== li || ci[5] !== family || ci[6] !== t.title || ci[7] !== t.subtitle || ci[8] !== description) {
+          const inputs = [n, p, d, ex, li, family, t.title, t.subtitle, description];
           c = {
             inputs,
             data: {
@@ -175,9 +177,10 @@ function makeNodeSelector() {
         const pos = s.drag?.[n.id] ?? positionOf(n, s.layout);
         const sel = s.selection.nodes.has(n.id);
         const meas = s.measured[n.id];
-        const ninputs = [c.data, pos.x, pos.y, sel, meas];
         const nc = nodeCache.get(n.id);
-        if (nc && sameArr(nc.inputs, ninputs)) return nc.node;
+        const ni = nc?.inputs;
+        if (nc && ni && ni[0] === c.data && ni[1] === pos.x && ni[2] === pos.y && ni[3] === sel && ni[4] === meas) return nc.node;
+        const ninputs = [c.data, pos.x, pos.y, sel, meas];
         const type = n.kind === 'reroute' ? 'reroute' : 'sinew';
         // The size is known from the pins (React Flow need not measure a node to place,
         // select or cull it; the far view never lays nodes out at all).
@@ -215,6 +218,7 @@ function makeNodeSelector() {
           measured: { width: size.width, height: size.height },
           selected: sel,
           dragHandle: '.sn-box-bar',
+          draggable: true,
         };
         boxCache.set(id, { inputs, node });
         return node;
@@ -233,6 +237,19 @@ export const boxIndex = (id: string) => (id.startsWith('box:') ? Number(id.slice
 
 export const selectRfNodes = makeNodeSelector();
 
+/** A link's ends and id, read once per link object (an edit keeps untouched links' objects). */
+const ends = new WeakMap<ModelLink, { a: string; ap: string; b: string; bp: string; id: string }>();
+function endsOf(l: ModelLink) {
+  let e = ends.get(l);
+  if (!e) {
+    const [a, ap] = splitRef(l.from);
+    const [b, bp] = splitRef(l.to);
+    e = { a, ap, b, bp, id: linkId(l) };
+    ends.set(l, e);
+  }
+  return e;
+}
+
 function makeEdgeSelector() {
   const cache = new Map<string, { inputs: unknown[]; edge: SinewWire }>();
   let last: SinewWire[] | null = null;
@@ -245,16 +262,15 @@ function makeEdgeSelector() {
       const ran = selectOrder(s);
       const seen = new Set<string>();
       const out = model.links.map((l) => {
-        const [a, ap] = splitRef(l.from);
-        const [b, bp] = splitRef(l.to);
+        const { a, ap, b, bp, id } = endsOf(l);
         const t = pins.get(a)?.outputs.find((p) => p.name === ap)?.type ?? 'var';
-        const id = linkId(l);
         seen.add(id);
         const executed = ran.has(a) && ran.has(b);
         const sel = s.selection.links.has(id);
-        const inputs = [l, t, executed, sel];
         const c = cache.get(id);
-        if (c && sameArr(c.inputs, inputs)) return c.edge;
+        // Compared field by field: an edit walks every wire, and most are unchanged.
+        if (c && c.inputs[0] === l && c.inputs[1] === t && c.inputs[2] === executed && c.inputs[3] === sel) return c.edge;
+        const inputs = [l, t, executed, sel];
         const edge: SinewWire = {
           id,
           source: a,
