@@ -386,6 +386,15 @@ fn spawn_one(
     world.write_message(SinewMessage::Spawned(carrier));
 }
 
+/// Where [`reload_scenes`] is in the scene assets' events and failed loads.
+type SceneCursors = (
+    MessageCursor<AssetEvent<SinewSceneAsset>>,
+    MessageCursor<AssetLoadFailedEvent<SinewSceneAsset>>,
+);
+
+/// A scene as a failed reload left it: loaded with errors, or unreadable (the message).
+type Reloaded = Result<Arc<LoadedScene>, String>;
+
 /// Whether a scene asset loaded, changed or failed to load since the last frame.
 fn scene_loads(
     mut loaded: MessageReader<AssetEvent<SinewSceneAsset>>,
@@ -400,15 +409,8 @@ fn scene_loads(
 /// load (the scene is not ready: `SinewLoadError::NotReady`) too, so it is reported as
 /// `reload_failed` and the running version is kept; a scene or actor that had failed is tried
 /// again when its scene loads.
-fn reload_scenes(
-    world: &mut World,
-    mut cursors: Local<(
-        MessageCursor<AssetEvent<SinewSceneAsset>>,
-        MessageCursor<AssetLoadFailedEvent<SinewSceneAsset>>,
-    )>,
-) {
-    let mut changed: BTreeMap<AssetId<SinewSceneAsset>, Option<Result<Arc<LoadedScene>, String>>> =
-        BTreeMap::new();
+fn reload_scenes(world: &mut World, mut cursors: Local<SceneCursors>) {
+    let mut changed: BTreeMap<AssetId<SinewSceneAsset>, Option<Reloaded>> = BTreeMap::new();
     if let Some(messages) = world.get_resource::<Messages<AssetEvent<SinewSceneAsset>>>() {
         for e in cursors.0.read(messages) {
             if let AssetEvent::Modified { id } | AssetEvent::Added { id } = e {
