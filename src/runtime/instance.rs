@@ -273,7 +273,7 @@ pub fn attach_graphs(
         .map(|m| GraphInstance::new(m.clone(), entity))
         .collect();
     // Each import resolved to its binding once, here (a call then indexes, never hashes).
-    if let Some(nodes) = world.get_resource::<super::GameNodes>() {
+    if let Some(nodes) = world.get_resource::<game_nodes::GameNodes>() {
         for i in &mut instances {
             i.slots.resolve(nodes, &i.module.module().imports);
         }
