@@ -8,6 +8,8 @@
 //! debounce window than the temporary), and every hostile seed of the fuzz corpora saved
 //! over the graph, the clip and the scene without a crash.
 
+#[path = "support/wait.rs"]
+mod wait;
 #[path = "support/watch.rs"]
 mod watch;
 
@@ -155,4 +157,113 @@ fn the_plugin_hot_reloads_a_graph_saved_by_rename_over() {
         "the counter kept counting"
     );
     s.assert_every_tick_logged();
+}
+
+#[derive(bevy_ecs::prelude::Resource, Default)]
+struct LoadFailures(usize);
+
+/// Counts the scene loads Bevy reports failed.
+fn count_failures(
+    mut failed: bevy_ecs::prelude::MessageReader<bevy_asset::AssetLoadFailedEvent<SinewSceneAsset>>,
+    mut n: bevy_ecs::prelude::ResMut<LoadFailures>,
+) {
+    n.0 += failed.read().count();
+}
+
+/// A `tracing` subscriber keeping every event's level and message.
+#[derive(Clone, Default)]
+struct Logs(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+struct Message(String);
+
+impl tracing::field::Visit for Message {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "message" {
+            self.0 = format!("{value:?}");
+        }
+    }
+}
+
+impl tracing::Subscriber for Logs {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut m = Message(String::new());
+        event.record(&mut m);
+        let level = *event.metadata().level();
+        self.0.lock().unwrap().push(format!("{level} {}", m.0));
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// A scene that does not load is a failed Bevy load, not a `Loaded` asset: `LoadState::Failed`,
+/// `AssetLoadFailedEvent`, `SinewSceneFailed` with the scene's diagnostics, a `tracing` error;
+/// fixing the file on disk loads and spawns it (Bevy's watcher reloads the failed path).
+#[test]
+fn a_broken_scene_fails_its_load_and_spawns_once_fixed() {
+    use bevy_asset::LoadState;
+    use sinew::bevy::SinewSceneFailed;
+
+    let tmp = tempfile::tempdir().expect("tempdir");
+    watch::project(tmp.path());
+    let scene = tmp.path().join("s.scene.ron");
+    std::fs::write(&scene, watch::SCENE.replace("graphs:", "grafs:")).expect("break");
+    let logs = Logs::default();
+    tracing::subscriber::with_default(logs.clone(), || {
+        let mut app = headless_app(tmp.path(), true, Some(Duration::from_millis(20)));
+        app.add_plugins(SinewPlugin {
+            assets: "assets".into(),
+            trace: true,
+            ..SinewPlugin::default()
+        });
+        app.init_resource::<LoadFailures>();
+        app.add_systems(bevy_app::Update, count_failures);
+        let handle = app
+            .world()
+            .resource::<AssetServer>()
+            .load::<SinewSceneAsset>("s.scene.ron");
+        let carrier = app.world_mut().spawn(SinewScene(handle.clone())).id();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let failed = wait::wait_until(deadline, || {
+            app.update();
+            app.world().get::<SinewSceneFailed>(carrier).cloned()
+        })
+        .expect("the broken scene fails");
+        assert!(
+            failed.diagnostics.iter().any(|d| d.code == "E0553"),
+            "{failed:?}"
+        );
+        let state = app.world().resource::<AssetServer>().load_state(&handle);
+        assert!(matches!(state, LoadState::Failed(_)), "{state:?}");
+        assert!(
+            app.world().resource::<LoadFailures>().0 >= 1,
+            "no AssetLoadFailedEvent"
+        );
+        assert!(app.world().get::<SinewSpawned>(carrier).is_none());
+        let errors = logs.0.lock().unwrap().clone();
+        assert!(
+            errors
+                .iter()
+                .any(|l| l.starts_with("ERROR") && l.contains("`s.scene.ron` did not spawn")),
+            "{errors:#?}"
+        );
+
+        std::fs::write(&scene, watch::SCENE).expect("fix");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        wait::wait_until(deadline, || {
+            app.update();
+            app.world().get::<SinewSpawned>(carrier).map(|_| ())
+        })
+        .expect("the fixed scene spawns");
+        assert!(app.world().get::<SinewSceneFailed>(carrier).is_none());
+        let state = app.world().resource::<AssetServer>().load_state(&handle);
+        assert!(matches!(state, LoadState::Loaded), "{state:?}");
+    });
 }

@@ -162,6 +162,7 @@ impl Host for RecHost {
     fn game(
         &mut self,
         _node: &str,
+        _index: usize,
         import: &sinew::bytecode::Import,
         args: &[Value],
         outputs: &mut Vec<Value>,

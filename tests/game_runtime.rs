@@ -196,6 +196,60 @@ fn without_bindings_every_call_returns_its_declared_defaults() {
     }
 }
 
+/// A call finds its binding by a slot the instance resolved at attach: a kind bound after the
+/// spawn, and a whole new `GameNodes` whose slots are in another order, are still the ones
+/// called (the resolution is redone, never taken from another set of bindings).
+#[test]
+fn bindings_made_after_the_spawn_or_replaced_whole_are_the_ones_called() {
+    let health = |call: &mut sinew::runtime::GameCall<'_>| {
+        call.set_f32("value", 75.0);
+        Ok(())
+    };
+    let damage = |call: &mut sinew::runtime::GameCall<'_>| {
+        let amount = call.f32("amount")?;
+        call.set_f32("remaining", 50.0 - amount);
+        Ok(())
+    };
+    // Bound after the spawn (headless: spawning needed none).
+    let (r, mut world, mut schedule) = world_with(Some(GameNodes::headless()));
+    r.unwrap();
+    world
+        .resource_mut::<GameNodes>()
+        .bind("game.health", health);
+    let late = calls(&run(&mut world, &mut schedule, 80));
+    assert!(late[2].ends_with("[(\"value\", Float(75.0))]"), "{late:#?}");
+    assert!(
+        late[3].ends_with("[(\"remaining\", Float(90.0))]"),
+        "{late:#?}"
+    );
+    // Replaced whole, the kinds in other slots.
+    let mut first = GameNodes::headless();
+    first.bind("game.health", |_| Err("the replaced binding ran".into()));
+    first.bind("game.apply_damage", |_| {
+        Err("the replaced binding ran".into())
+    });
+    let (r, mut world, mut schedule) = world_with(Some(first));
+    r.unwrap();
+    let mut second = GameNodes::headless();
+    second.bind("game.apply_damage", damage);
+    second.bind("game.health", health);
+    world.insert_resource(second);
+    let trace = run(&mut world, &mut schedule, 80);
+    let replaced = calls(&trace);
+    assert!(
+        !trace.iter().any(|k| matches!(k, TraceKind::Error { .. })),
+        "{trace:#?}"
+    );
+    assert!(
+        replaced[2].ends_with("[(\"value\", Float(75.0))]"),
+        "{replaced:#?}"
+    );
+    assert!(
+        replaced[3].ends_with("[(\"remaining\", Float(38.0))]"),
+        "{replaced:#?}"
+    );
+}
+
 fn load(scene: &str) -> project::LoadedScene {
     project::load_files(
         std::path::Path::new(scene),

@@ -1,8 +1,12 @@
 //! Sinew's Bevy assets and their one loader. [`SinewLoader<A>`] reads the file bounded by its
 //! kind's limit and hands it to [`SinewAsset::read`], the library's own reader of that file kind
-//! (no copy of it): bad content never fails the Bevy load; the asset carries its diagnostics
-//! instead, so a game can show them and hot reload can keep what was running. Only an
-//! unreadable or oversized file fails the load.
+//! (no copy of it): bad content of a clip, graph or manifest never fails the Bevy load; the
+//! asset carries its diagnostics instead. A scene is the exception: one that is not ready to
+//! run (an error in it or any file it names) fails its load ([`SinewLoadError::NotReady`],
+//! carrying the whole loaded scene), so `AssetServer::load_state` says `Failed` and
+//! `AssetLoadFailedEvent` fires; the plugin reads the scene back out of the error to report
+//! its diagnostics, and a failed hot reload keeps the running version. An unreadable or
+//! oversized file fails the load too.
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -38,6 +42,31 @@ pub enum SinewLoadError {
     /// A path (the asset's, or the assets folder setting) cannot be a project path.
     #[error("`{0}` is not a path inside the asset folder")]
     Path(String),
+    /// A scene, or a file it names, cannot be read (the loader's message).
+    #[error("{0}")]
+    Scene(String),
+    /// A scene that loaded with errors (in it or a file it names): not ready to run. The
+    /// loaded scene carries them (`LoadedScene::run_diagnostics`).
+    #[error("`{}` is not ready to run: {} error(s)", .0.source.name(), count_errors(.0))]
+    NotReady(Arc<LoadedScene>),
+}
+
+/// What a failed scene load says: the scene that loaded with errors (`Ok`: report its
+/// diagnostics), or why it could not be read at all (`Err`).
+pub(super) fn load_failure(e: &bevy_asset::AssetLoadError) -> Result<&Arc<LoadedScene>, String> {
+    let ours = match e {
+        bevy_asset::AssetLoadError::AssetLoaderError(l) => l.error().downcast_ref(),
+        _ => None,
+    };
+    match ours {
+        Some(SinewLoadError::NotReady(loaded)) => Ok(loaded),
+        Some(SinewLoadError::Scene(message)) => Err(message.clone()),
+        _ => Err(e.to_string()),
+    }
+}
+
+fn count_errors(l: &LoadedScene) -> usize {
+    l.run_diagnostics().iter().filter(|d| d.is_error()).count()
 }
 
 /// Loader settings of every Sinew asset.
@@ -252,7 +281,9 @@ impl SinewAsset for SinewGraph {
 /// (`project::load`: the same checks, bakes and compilation as `sinew run`).
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct SinewSceneAsset {
-    /// The loaded scene, or why the scene or its assets folder could not be read.
+    /// The loaded scene, ready to run. Always `Ok` since a scene that cannot be read or is
+    /// not ready fails its load instead (`SinewLoadError::Scene`, `SinewLoadError::NotReady`:
+    /// `LoadState::Failed`); a `Result` still, so code matching on it keeps compiling.
     pub loaded: Result<Arc<LoadedScene>, String>,
     /// Where the scene and its assets folder lie inside Bevy's asset folder.
     pub layout: Layout,
@@ -280,9 +311,12 @@ impl SinewAsset for SinewSceneAsset {
             .load_scene(file.ctx, &layout)
             .await
             .map(Arc::new)
-            .map_err(|e| e.to_string());
+            .map_err(|e| SinewLoadError::Scene(e.to_string()))?;
+        if loaded.ready().is_none() {
+            return Err(SinewLoadError::NotReady(loaded));
+        }
         Ok(SinewSceneAsset {
-            loaded,
+            loaded: Ok(loaded),
             layout,
             game_nodes,
         })

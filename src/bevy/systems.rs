@@ -7,15 +7,16 @@
 //! with its real data access, so a game system writing `Transform` unordered is reported by
 //! Bevy's ambiguity detection).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bevy_app::{App, Update};
-use bevy_asset::{AssetEvent, AssetId, AssetServer, Assets, Handle, LoadState};
+use bevy_asset::{
+    AssetEvent, AssetId, AssetLoadFailedEvent, AssetServer, Assets, Handle, LoadState,
+};
 use bevy_ecs::message::{MessageCursor, Messages};
 use bevy_ecs::prelude::*;
-use bevy_ecs::schedule::common_conditions::on_message;
 use bevy_ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy_math::{Quat, Vec3};
 use bevy_time::Time;
@@ -124,7 +125,7 @@ pub(super) fn build(app: &mut App, plugin: &SinewPlugin) {
     s.configure_sets(SinewSpawnSet.before(SinewSet::Time));
     s.add_systems(
         (
-            reload_scenes.run_if(on_message::<AssetEvent<SinewSceneAsset>>),
+            reload_scenes.run_if(scene_loads),
             spawn_ready.run_if(any_pending),
             sync_clock,
         )
@@ -289,7 +290,12 @@ fn spawn_one(
 ) {
     let server = world.resource::<AssetServer>();
     if let LoadState::Failed(e) = server.load_state(handle) {
-        fail(world, carrier, Vec::new(), Some(e.to_string()));
+        // A scene that is not ready fails its load; its diagnostics ride in the error.
+        let (diagnostics, error) = match super::assets::load_failure(&e) {
+            Ok(loaded) => (loaded.run_diagnostics(), None),
+            Err(message) => (Vec::new(), Some(message)),
+        };
+        fail(world, carrier, diagnostics, error);
         return;
     }
     if !server.is_loaded_with_dependencies(handle) {
@@ -380,52 +386,80 @@ fn spawn_one(
     world.write_message(SinewMessage::Spawned(carrier));
 }
 
+/// Where [`reload_scenes`] is in the scene assets' events and failed loads.
+type SceneCursors = (
+    MessageCursor<AssetEvent<SinewSceneAsset>>,
+    MessageCursor<AssetLoadFailedEvent<SinewSceneAsset>>,
+);
+
+/// A scene as a failed reload left it: loaded with errors, or unreadable (the message).
+type Reloaded = Result<Arc<LoadedScene>, String>;
+
+/// Whether a scene asset loaded, changed or failed to load since the last frame.
+fn scene_loads(
+    mut loaded: MessageReader<AssetEvent<SinewSceneAsset>>,
+    mut failed: MessageReader<AssetLoadFailedEvent<SinewSceneAsset>>,
+) -> bool {
+    let (l, f) = (loaded.read().count(), failed.read().count());
+    l + f > 0
+}
+
 /// Applies reloaded scene assets (Bevy reloads a scene when any file it read changes) to the
-/// scenes and actors spawned from them, through [`Reloader::apply`]; a scene or actor that had
-/// failed is tried again.
-fn reload_scenes(world: &mut World, mut cursor: Local<MessageCursor<AssetEvent<SinewSceneAsset>>>) {
-    let Some(messages) = world.get_resource::<Messages<AssetEvent<SinewSceneAsset>>>() else {
-        return;
-    };
-    let changed: BTreeSet<AssetId<SinewSceneAsset>> = cursor
-        .read(messages)
-        .filter_map(|e| match e {
-            AssetEvent::Modified { id } => Some(*id),
-            _ => None,
-        })
-        .collect();
+/// scenes and actors spawned from them, through [`Reloader::apply`] — a reload that failed its
+/// load (the scene is not ready: `SinewLoadError::NotReady`) too, so it is reported as
+/// `reload_failed` and the running version is kept; a scene or actor that had failed is tried
+/// again when its scene loads.
+fn reload_scenes(world: &mut World, mut cursors: Local<SceneCursors>) {
+    let mut changed: BTreeMap<AssetId<SinewSceneAsset>, Option<Reloaded>> = BTreeMap::new();
+    if let Some(messages) = world.get_resource::<Messages<AssetEvent<SinewSceneAsset>>>() {
+        for e in cursors.0.read(messages) {
+            if let AssetEvent::Modified { id } | AssetEvent::Added { id } = e {
+                changed.insert(*id, None);
+            }
+        }
+    }
+    if let Some(messages) = world.get_resource::<Messages<AssetLoadFailedEvent<SinewSceneAsset>>>()
+    {
+        for e in cursors.1.read(messages) {
+            let failed = super::assets::load_failure(&e.error).map(Arc::clone);
+            changed.insert(e.id, Some(failed));
+        }
+    }
     if changed.is_empty() {
         return;
     }
     let mut carriers: Vec<(Entity, Handle<SinewSceneAsset>)> = world
         .query::<(Entity, &SinewScene)>()
         .iter(world)
-        .filter(|(_, s)| changed.contains(&s.0.id()))
+        .filter(|(_, s)| changed.contains_key(&s.0.id()))
         .map(|(e, s)| (e, s.0.clone()))
         .collect();
     carriers.extend(
         world
             .query::<(Entity, &SinewActor)>()
             .iter(world)
-            .filter(|(_, a)| changed.contains(&a.scene.id()))
+            .filter(|(_, a)| changed.contains_key(&a.scene.id()))
             .map(|(e, a)| (e, a.scene.clone())),
     );
     for (carrier, handle) in carriers {
+        let failed = changed.get(&handle.id()).cloned().flatten();
         if world.get::<SinewSceneFailed>(carrier).is_some() {
-            world.entity_mut(carrier).remove::<SinewSceneFailed>();
-            continue; // spawn_ready tries again
+            if failed.is_none() {
+                world.entity_mut(carrier).remove::<SinewSceneFailed>();
+            }
+            continue; // spawn_ready tries again once the scene loads
         }
-        let Some(asset) = world
-            .resource::<Assets<SinewSceneAsset>>()
-            .get(&handle)
-            .cloned()
-        else {
-            continue;
+        let loaded = match failed {
+            Some(f) => f,
+            None => match world.resource::<Assets<SinewSceneAsset>>().get(&handle) {
+                Some(asset) => asset.loaded.clone(),
+                None => continue,
+            },
         };
         let Some(mut spawned) = world.entity_mut(carrier).take::<SinewSpawned>() else {
             continue;
         };
-        let new = asset.loaded.and_then(|new| match &spawned.actor {
+        let new = loaded.and_then(|new| match &spawned.actor {
             None => Ok(new),
             Some((name, at)) => actor_scene(&new, name, Some(*at)).map(|(one, _)| Arc::new(one)),
         });

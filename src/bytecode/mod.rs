@@ -5,6 +5,7 @@ pub mod builder;
 pub mod defined;
 pub mod disasm;
 pub mod game;
+pub mod imports;
 pub mod isa;
 pub mod module;
 pub mod types;
@@ -13,6 +14,7 @@ pub mod verify;
 pub use builder::{BuildError, HandlerBuilder, Label, ModuleBuilder, NodeId};
 pub use disasm::disasm;
 pub use game::{GameFlow, Import, ImportRef};
+pub use imports::{ImportMismatch, mismatched_imports};
 pub use isa::{
     CommandInstr, ConstRef, DelayRef, Instr, OPCODES, OpInfo, Operand, OperandKind, Param, Reg,
     Slot, Target, Var,

@@ -51,6 +51,9 @@ codes! {
         E0060 E_MODULE_DECODE "the bytes are not a valid bytecode module";
         /// A decoded module failed verification.
         E0061 E_MODULE_VERIFY "a bytecode module fails verification";
+        /// A module imports a game node the project no longer declares, or declares with
+        /// another signature (`bytecode::imports`; refused at load and attach).
+        E0062 E_IMPORT_SIGNATURE "a module's game node import is undeclared or has another signature";
     }
     /// `.animseq` assets (`animseq`).
     pub mod animseq {

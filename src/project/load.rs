@@ -573,6 +573,13 @@ impl Loader<'_> {
             payloads.iter().map(|(s, p)| (s, p)).collect();
         self.diags.extend(compile::payload::conflicts(&graphs));
         self.assets.payloads = compile::payload::agreed(&graphs);
+        self.assets.game_nodes = Some(
+            catalog
+                .game_nodes()
+                .into_iter()
+                .map(|n| (n.kind.clone(), n.import()))
+                .collect(),
+        );
     }
 }
 

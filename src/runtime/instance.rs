@@ -14,6 +14,7 @@ use std::sync::Arc;
 use bevy_ecs::prelude::*;
 
 use super::animator::{AnimCommand, Animator};
+use super::game_nodes::{self, ImportSlots};
 use super::hub::{
     Continuation, Delivery, Dispatch, EventHub, GraphInstances, Payload, Publisher, Value,
 };
@@ -32,6 +33,9 @@ pub struct GraphInstance {
     /// The suspended handlers, by the `flow.delay` each waits on: allocated when a delay starts
     /// (an instance of a 20,000-delay graph costs nothing for delays that never run).
     pending: BTreeMap<usize, vm::Continuation>,
+    /// Its module's imports resolved to the world's game node bindings (taken out, like
+    /// `state`, while a handler runs).
+    slots: ImportSlots,
 }
 
 impl GraphInstance {
@@ -43,6 +47,7 @@ impl GraphInstance {
             module,
             state: Some(state),
             pending: BTreeMap::new(),
+            slots: ImportSlots::default(),
         }
     }
 
@@ -191,6 +196,7 @@ impl Graphs {
             pending: BTreeMap::new(),
             state: Some(state),
             module,
+            slots: ImportSlots::default(),
         };
         Some(swap)
     }
@@ -217,6 +223,11 @@ pub enum AttachError {
         "graph `{graph}` calls game node `{kind}`, which the game does not bind (bind it with `GameNodes::bind`)"
     )]
     Unbound { graph: String, kind: String },
+    /// A graph imports a game node the world's
+    /// [`GameDeclarations`](super::GameDeclarations) lack or declare with another signature
+    /// (`E0062`'s message: the graph, its calling nodes, both signatures).
+    #[error("{0}")]
+    Signature(String),
 }
 
 /// Attaches `modules` (in order: instance `i` = `modules[i]`) to `entity`: subscribes every
@@ -234,6 +245,9 @@ pub fn attach_graphs(
         return Err(AttachError::AlreadyAttached);
     }
     for m in modules {
+        if let Some(bad) = game_nodes::world_mismatch(world, m) {
+            return Err(AttachError::Signature(bad.to_string()));
+        }
         if let Some(kind) = super::game_nodes::unbound(world, &m.module().imports) {
             return Err(AttachError::Unbound {
                 graph: m.module().name.clone(),
@@ -254,10 +268,16 @@ pub fn attach_graphs(
         }
     }
     hub.subscribe_own_all(entity, &subs);
-    let instances = modules
+    let mut instances: Vec<GraphInstance> = modules
         .iter()
         .map(|m| GraphInstance::new(m.clone(), entity))
         .collect();
+    // Each import resolved to its binding once, here (a call then indexes, never hashes).
+    if let Some(nodes) = world.get_resource::<game_nodes::GameNodes>() {
+        for i in &mut instances {
+            i.slots.resolve(nodes, &i.module.module().imports);
+        }
+    }
     let count = u32::try_from(modules.len()).unwrap_or(u32::MAX);
     world
         .entity_mut(entity)
@@ -387,7 +407,7 @@ impl VmDispatch {
         entry: Entry<'_>,
     ) {
         let idx = instance as usize;
-        let (module, name, mut state) = {
+        let (module, name, mut state, mut slots) = {
             let Some(mut graphs) = world.get_mut::<Graphs>(entity) else {
                 return;
             };
@@ -397,7 +417,8 @@ impl VmDispatch {
             let Some(state) = inst.state.take() else {
                 return; // re-entrant call: cannot happen (flushes do not nest)
             };
-            (inst.module.clone(), inst.name.clone(), state)
+            let slots = std::mem::take(&mut inst.slots);
+            (inst.module.clone(), inst.name.clone(), state, slots)
         };
         let trace_len = |w: &World| {
             w.get_resource::<trace::Trace>()
@@ -437,6 +458,8 @@ impl VmDispatch {
                 entity,
                 out,
                 graph: &name,
+                slots: &mut slots,
+                imports: &module.module().imports,
             };
             let (vm, m, st, budget) = (&mut self.vm, &*module, &mut state, module.module().budget);
             match (entry, nodes.as_mut()) {
@@ -470,6 +493,7 @@ impl VmDispatch {
             && let Some(inst) = graphs.instances.get_mut(idx)
         {
             inst.state = Some(state);
+            inst.slots = slots;
         }
         match outcome {
             Outcome::Completed => {}
@@ -576,6 +600,9 @@ struct WorldHost<'a> {
     entity: Entity,
     out: &'a mut Publisher,
     graph: &'a Arc<str>,
+    /// The instance's imports resolved to game node bindings, and its module's import table.
+    slots: &'a mut ImportSlots,
+    imports: &'a [crate::bytecode::Import],
 }
 
 impl WorldHost<'_> {
@@ -634,19 +661,19 @@ impl Host for WorldHost<'_> {
     fn game(
         &mut self,
         node: &str,
+        index: usize,
         import: &crate::bytecode::Import,
         args: &[Value],
         outputs: &mut Vec<Value>,
     ) -> Result<(), String> {
-        super::game_nodes::call(
-            self.world,
-            self.entity,
-            self.graph,
+        let from = game_nodes::Caller {
+            entity: self.entity,
+            graph: self.graph,
             node,
-            import,
-            args,
-            outputs,
-        )
+            slots: self.slots,
+            imports: self.imports,
+        };
+        game_nodes::call(self.world, from, index, import, args, outputs)
     }
 
     fn send(&mut self, event: &str, target: Option<u64>, payload: &[Value]) {

@@ -30,7 +30,9 @@ pub use events::{
     CustomEvent, DEFAULT_GAME_EVENT_LIMIT, DeclaredPayloads, GameEvent, GameEvents, NotifyEvent,
     on_event,
 };
-pub use game_nodes::{CallIo, GameCall, GameNodeError, GameNodeFn, GameNodes, GameReturns};
+pub use game_nodes::{
+    CallIo, GameCall, GameDeclarations, GameNodeError, GameNodeFn, GameNodes, GameReturns,
+};
 pub use hub::{
     Channel, Continuation, DEFAULT_FLUSH_DELIVERIES, DEFAULT_QUEUE_LIMIT, Delivery, Dispatch,
     Dispatcher, Event, EventHub, EventId, FlushLimit, FlushReport, GraphInstances, HubError,

@@ -34,6 +34,11 @@ pub struct SceneAssets {
     /// the scene's graphs agree on them (`compile::payload::agreed`): what a `Send` action's
     /// values are ordered by. Filled by the loader.
     pub payloads: BTreeMap<String, Vec<(String, crate::types::Type)>>,
+    /// The game nodes the project declares (kind → signature), as the graphs were compiled
+    /// against them: `spawn` refuses a module whose imports differ (`E0062`). Filled by the
+    /// loader; `None` (assets put together by hand): the world's `runtime::GameDeclarations`,
+    /// if any, are checked instead.
+    pub game_nodes: Option<BTreeMap<String, crate::bytecode::Import>>,
 }
 
 /// What one retargeted clip is baked from: one per (clip, source skeleton, target skeleton,

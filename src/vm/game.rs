@@ -83,7 +83,13 @@ pub(super) fn step(
                 ));
             }
             buf.outs.clear();
-            let r = host.game(m.node_at(here), imp, &args, &mut buf.outs);
+            let r = host.game(
+                m.node_at(here),
+                usize::from(import.0),
+                imp,
+                &args,
+                &mut buf.outs,
+            );
             buf.args = args;
             buf.args.clear();
             if let Err(msg) = r {

@@ -46,18 +46,20 @@ pub trait Host {
     /// `payload`: the event's declared fields, in declaration order (empty without any).
     fn send(&mut self, event: &str, target: Option<u64>, payload: &[Value]);
     /// A game node call (`game.call`, `bytecode::game`) by graph node `node`: `import` is its kind and
-    /// signature, `args` its inputs in declaration order (an unlinked entity input is the
-    /// calling entity). Push its outputs, in declaration order and of the declared types, onto
-    /// `outputs`; an `Err` aborts the invocation with that message (an `error` record).
+    /// signature, `index` its place in the module's import table, `args` its inputs in
+    /// declaration order (an unlinked entity input is the calling entity). Push its outputs, in
+    /// declaration order and of the declared types, onto `outputs`; an `Err` aborts the
+    /// invocation with that message (an `error` record).
     /// Without a binding (this default): the declared output defaults.
     fn game(
         &mut self,
         node: &str,
+        index: usize,
         import: &crate::bytecode::Import,
         args: &[Value],
         outputs: &mut Vec<Value>,
     ) -> Result<(), String> {
-        let _ = (node, args);
+        let _ = (node, index, args);
         outputs.extend(import.outputs.iter().map(|(_, _, d)| d.to_value(None)));
         Ok(())
     }

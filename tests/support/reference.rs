@@ -21,6 +21,10 @@ use sinew::vm::Host;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// The import index the reference passes to `Host::game`: it evaluates graphs, not modules,
+/// so it has no import table (the differential host does not read it).
+const NO_INDEX: usize = usize::MAX;
+
 /// Deepest nesting of pending continuations (sequence outputs / loop bodies) allowed.
 pub const MAX_NESTING: usize = 1024;
 /// Longest string a `string.concat` may produce.
@@ -501,7 +505,7 @@ impl<'g> Run<'_, 'g> {
                     let mut outs = Vec::new();
                     if self
                         .host
-                        .game(&self.node(n).name.clone(), imp, &args, &mut outs)
+                        .game(&self.node(n).name.clone(), NO_INDEX, imp, &args, &mut outs)
                         .is_err()
                     {
                         return Err(self.err(n, ErrorKind::Game));
@@ -795,7 +799,7 @@ impl<'g> Run<'_, 'g> {
             let mut outs = Vec::new();
             if self
                 .host
-                .game(&self.node(n).name.clone(), imp, &args, &mut outs)
+                .game(&self.node(n).name.clone(), NO_INDEX, imp, &args, &mut outs)
                 .is_err()
             {
                 let defaults: Vec<Value> =

@@ -164,6 +164,9 @@ pub fn spawn_into(
         vars.push(values::scene_vars(def, &mods, entities)?);
         // Before anything is spawned: a game never runs a graph whose calls go nowhere.
         for m in &mods {
+            if let Some(bad) = super::game_nodes::scene_mismatch(world, assets, m) {
+                return Err(SpawnError(format!("entity `{}`: {bad}", def.name)));
+            }
             if let Some(kind) = super::game_nodes::unbound(world, &m.module().imports) {
                 return Err(SpawnError(format!(
                     "entity `{}`: graph `{}` calls game node `{kind}`, which the game does not bind (bind it with `GameNodes::bind`)",

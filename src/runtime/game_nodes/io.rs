@@ -1,126 +1,22 @@
-//! Game nodes at run time (`bridge.md` §1): the game binds each declared `game.*` kind to an
-//! implementation in the [`GameNodes`] resource; a graph's call reaches it through the VM's
-//! `Host::game` with a typed [`GameCall`] (inputs by name, output setters, `&mut World`).
-//!
-//! Without a binding — the headless runner ([`GameNodes::headless`], `sinew run`, the studio)
-//! or a world without the resource — a call returns the declared output defaults, overridden
-//! per entity by the scene's `returns` ([`GameReturns`]). When the world traces, every call adds
-//! one `call` record (inputs in declaration order, the outputs it returned).
+//! A game node call as its implementation sees it: [`GameCall`] (the world and the call's
+//! inputs and outputs) and [`CallIo`] (typed getters of the inputs by name, typed setters of the
+//! outputs; the owned form a Bevy system bound with `add_sinew_node` receives).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
 use bevy_ecs::prelude::*;
 
-use super::hub::Value;
-use super::trace::{self, TraceKind};
-use crate::bytecode::{Const, Import, Type};
-
-/// Why a game node implementation failed (an `error` record on the calling entity; the handler
-/// stops, the game keeps running).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameNodeError(pub String);
-
-impl fmt::Display for GameNodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for GameNodeError {}
-
-impl From<String> for GameNodeError {
-    fn from(s: String) -> Self {
-        GameNodeError(s)
-    }
-}
-
-impl From<&str> for GameNodeError {
-    fn from(s: &str) -> Self {
-        GameNodeError(s.to_string())
-    }
-}
-
-/// An implementation of a game node.
-pub type GameNodeFn =
-    Box<dyn FnMut(&mut GameCall<'_>) -> Result<(), GameNodeError> + Send + Sync + 'static>;
-
-/// The game's bindings: kind → implementation. Insert it into the world (spawning then refuses
-/// a graph that calls a declared node with no binding, naming it), or insert
-/// [`GameNodes::headless`] to run every unbound node as the headless recorder does.
-#[derive(Resource, Default)]
-pub struct GameNodes {
-    bindings: HashMap<String, GameNodeFn>,
-    headless: bool,
-}
-
-impl fmt::Debug for GameNodes {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut kinds: Vec<&str> = self.bindings.keys().map(String::as_str).collect();
-        kinds.sort_unstable();
-        f.debug_struct("GameNodes")
-            .field("bound", &kinds)
-            .field("headless", &self.headless)
-            .finish()
-    }
-}
-
-impl GameNodes {
-    /// No bindings; unbound nodes refuse to spawn.
-    pub fn new() -> GameNodes {
-        GameNodes::default()
-    }
-
-    /// No bindings required: every unbound node returns its declared defaults (the scene's
-    /// `returns` overriding them) — the headless runner's mode.
-    pub fn headless() -> GameNodes {
-        GameNodes {
-            bindings: HashMap::new(),
-            headless: true,
-        }
-    }
-
-    /// Whether unbound nodes are allowed (they return their defaults).
-    pub fn is_headless(&self) -> bool {
-        self.headless
-    }
-
-    /// Binds `kind` to `f` (replacing an earlier binding).
-    pub fn bind(
-        &mut self,
-        kind: impl Into<String>,
-        f: impl FnMut(&mut GameCall<'_>) -> Result<(), GameNodeError> + Send + Sync + 'static,
-    ) -> &mut Self {
-        self.bindings.insert(kind.into(), Box::new(f));
-        self
-    }
-
-    /// Whether `kind` has a binding.
-    pub fn is_bound(&self, kind: &str) -> bool {
-        self.bindings.contains_key(kind)
-    }
-
-    /// The bound kinds, sorted.
-    pub fn kinds(&self) -> Vec<&str> {
-        let mut k: Vec<&str> = self.bindings.keys().map(String::as_str).collect();
-        k.sort_unstable();
-        k
-    }
-}
-
-/// Per entity: what the headless recorder returns instead of the declared defaults, by kind
-/// and output (a scene entity's `returns`).
-#[derive(Component, Debug, Clone, Default, PartialEq)]
-pub struct GameReturns(pub Vec<(String, Vec<(String, Value)>)>);
+use super::GameNodeError;
+use crate::bytecode::{Import, Type, Value};
 
 /// One call of a game node, as its implementation sees it: the call's inputs and outputs
 /// ([`CallIo`], through `Deref`: `call.f32("volume")?`, `call.set_bool("played", true)`) and
 /// the game's world ([`GameCall::world`]).
 pub struct GameCall<'w> {
     world: &'w mut World,
-    io: CallIo<'w>,
+    pub(super) io: CallIo<'w>,
 }
 
 impl fmt::Debug for GameCall<'_> {
@@ -205,7 +101,7 @@ pub struct CallIo<'a> {
     args: Cow<'a, [Value]>,
     outputs: Outputs<'a>,
     /// A setter's misuse (unknown output, wrong type): the call fails with it.
-    misuse: Option<GameNodeError>,
+    pub(super) misuse: Option<GameNodeError>,
 }
 
 impl fmt::Debug for CallIo<'_> {
@@ -406,117 +302,4 @@ impl CallIo<'_> {
 
 fn mismatch(name: &str) -> GameNodeError {
     GameNodeError(format!("input `{name}` does not hold its declared type"))
-}
-
-/// Why a graph cannot be spawned in a world that binds game nodes: a kind it calls has no
-/// binding (`None` when every call is bound, or the world runs headless).
-pub fn unbound<'a>(world: &World, imports: impl IntoIterator<Item = &'a Import>) -> Option<String> {
-    let nodes = world.get_resource::<GameNodes>()?;
-    if nodes.headless {
-        return None;
-    }
-    imports
-        .into_iter()
-        .find(|i| !nodes.is_bound(&i.kind))
-        .map(|i| i.kind.clone())
-}
-
-/// Runs one game node call for `entity`'s graph `graph` (node `node`): the binding, or the
-/// recorder's defaults and `returns`; then the `call` record when the world traces.
-pub(crate) fn call(
-    world: &mut World,
-    entity: Entity,
-    graph: &Arc<str>,
-    node: &str,
-    import: &Import,
-    args: &[Value],
-    outputs: &mut Vec<Value>,
-) -> Result<(), String> {
-    outputs.clear();
-    outputs.extend(import.outputs.iter().map(|(_, _, d)| default_value(d)));
-    let bound = world
-        .get_resource::<GameNodes>()
-        .map(|n| (n.is_bound(&import.kind), n.headless));
-    let result = match bound {
-        Some((true, _)) => {
-            // The binding is taken out for the call (a zero-sized stand-in, no allocation)
-            // rather than the whole resource (`resource_scope` costs more than the call).
-            let Some(mut f) = world.get_resource_mut::<GameNodes>().and_then(|mut n| {
-                n.bindings
-                    .get_mut(&import.kind)
-                    .map(|slot| std::mem::replace(slot, Box::new(running)))
-            }) else {
-                return Ok(());
-            };
-            let mut call = GameCall::new(world, entity, import, args, outputs);
-            let r = f(&mut call);
-            let misuse = call.io.misuse.take();
-            if let Some(mut nodes) = world.get_resource_mut::<GameNodes>()
-                && let Some(slot) = nodes.bindings.get_mut(&import.kind)
-            {
-                *slot = f;
-            }
-            r.and(misuse.map_or(Ok(()), Err)).map_err(|e| e.0)
-        }
-        Some((false, false)) => Err(format!(
-            "no binding for `{}` (bind it with `GameNodes::bind`)",
-            import.kind
-        )),
-        _ => {
-            returns(world, entity, import, outputs);
-            Ok(())
-        }
-    };
-    if world.contains_resource::<trace::Trace>() {
-        let named = |names: &mut dyn Iterator<Item = &String>, values: &[Value]| {
-            names
-                .zip(values)
-                .map(|(n, v)| (Arc::<str>::from(n.as_str()), v.clone()))
-                .collect::<Vec<_>>()
-        };
-        let inputs = named(&mut import.inputs.iter().map(|p| &p.0), args);
-        let outs = named(&mut import.outputs.iter().map(|p| &p.0), outputs);
-        trace::record(
-            world,
-            TraceKind::Call {
-                entity,
-                graph: graph.clone(),
-                node: node.to_string(),
-                call: Arc::from(import.kind.as_str()),
-                inputs,
-                outputs: outs,
-            },
-        );
-    }
-    result
-}
-
-/// What a binding's slot holds while its implementation runs: a call of the same kind from
-/// inside it fails instead of running it re-entrantly.
-fn running(call: &mut GameCall<'_>) -> Result<(), GameNodeError> {
-    Err(GameNodeError(format!(
-        "`{}` called again while its implementation runs",
-        call.kind()
-    )))
-}
-
-/// The scene's `returns` for this entity and kind, over the defaults.
-fn returns(world: &World, entity: Entity, import: &Import, outputs: &mut [Value]) {
-    let Some(r) = world.get::<GameReturns>(entity) else {
-        return;
-    };
-    let Some((_, values)) = r.0.iter().find(|(k, _)| *k == import.kind) else {
-        return;
-    };
-    for (name, v) in values {
-        if let Some(i) = import.outputs.iter().position(|o| o.0 == *name)
-            && import.outputs[i].1 == v.ty()
-        {
-            outputs[i] = v.clone();
-        }
-    }
-}
-
-fn default_value(c: &Const) -> Value {
-    c.to_value(None)
 }
