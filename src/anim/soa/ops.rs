@@ -52,7 +52,7 @@ impl SoaClip {
 
     /// Key `k` of a group.
     #[inline(always)]
-    fn block(&self, g: &Group, k: usize) -> Lanes {
+    pub(super) fn block(&self, g: &Group, k: usize) -> Lanes {
         let w = g.kind.width();
         let at = g.start as usize + k * g.stride as usize;
         let v = &self.values[at..at + w];
