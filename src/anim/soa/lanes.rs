@@ -53,7 +53,8 @@ pub(super) fn nlerp_r(a: &Lanes, b: &Lanes, s: Vec4, r: Vec4) -> Lanes {
     let sign = Vec4::select(flip, Vec4::NEG_ONE, Vec4::ONE);
     let q: Lanes = std::array::from_fn(|c| a[c] * r + (b[c] * sign) * s);
     let l = dot4(&q, &q);
-    let ok = l.cmpgt(Vec4::splat(1e-12)) & l.is_finite_mask();
+    // `l` is a sum of squares (never negative), so `l < ∞` is `l.is_finite()` (NaN fails both).
+    let ok = l.cmpgt(Vec4::splat(1e-12)) & l.cmplt(Vec4::INFINITY);
     let inv = sqrt(l).recip();
     if ok.all() {
         std::array::from_fn(|c| q[c] * inv)

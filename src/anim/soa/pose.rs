@@ -246,25 +246,32 @@ pub fn blend_step_lanes(
         if moving == 0 {
             continue;
         }
-        for kind in Kind::ALL {
-            let k = kind as usize;
-            let miss = moving & !cov[k];
-            if miss == 0 {
-                continue;
-            }
-            let cur = &q.c[k];
-            let to = match kind {
-                Kind::Rotation => lanes::nlerp_r(cur, &r.c[k], sv, rv),
-                _ => lanes::lerp_r(cur, &r.c[k], sv, rv, 3),
-            };
-            q.c[k] = if miss == 0xF {
-                to
-            } else {
-                select(mask(miss), &to, cur)
-            };
-        }
+        // One call per kind (a constant in each), so each is its own straight-line code.
+        toward_rest(q, r, Kind::Translation, moving & !cov[0], sv, rv);
+        toward_rest(q, r, Kind::Rotation, moving & !cov[1], sv, rv);
+        toward_rest(q, r, Kind::Scale, moving & !cov[2], sv, rv);
         q.animated |= cov[3];
     }
+}
+
+/// Moves the lanes `miss` (bits) of channel `kind` of `q` toward the rest pose `r` by `s`
+/// (`rv = 1 − s`).
+#[inline(always)]
+fn toward_rest(q: &mut Quad, r: &Quad, kind: Kind, miss: u8, sv: Vec4, rv: Vec4) {
+    if miss == 0 {
+        return;
+    }
+    let k = kind as usize;
+    let cur = &q.c[k];
+    let to = match kind {
+        Kind::Rotation => lanes::nlerp_r(cur, &r.c[k], sv, rv),
+        _ => lanes::lerp_r(cur, &r.c[k], sv, rv, 3),
+    };
+    q.c[k] = if miss == 0xF {
+        to
+    } else {
+        select(mask(miss), &to, cur)
+    };
 }
 
 impl SoaClip {
