@@ -24,7 +24,12 @@ fn dot4(a: &Lanes, b: &Lanes) -> Vec4 {
 /// `a·(1 − s) + b·s` per lane for the first `width` components (`Vec3` interpolation).
 #[inline(always)]
 pub(super) fn lerp(a: &Lanes, b: &Lanes, s: Vec4, width: usize) -> Lanes {
-    let r = Vec4::ONE - s;
+    lerp_r(a, b, s, Vec4::ONE - s, width)
+}
+
+/// [`lerp`] with `r = 1 − s` given (hoisted out of a loop over groups).
+#[inline(always)]
+pub(super) fn lerp_r(a: &Lanes, b: &Lanes, s: Vec4, r: Vec4, width: usize) -> Lanes {
     let mut out = *a;
     for c in 0..width.min(4) {
         out[c] = a[c] * r + b[c] * s;
@@ -36,15 +41,33 @@ pub(super) fn lerp(a: &Lanes, b: &Lanes, s: Vec4, width: usize) -> Lanes {
 /// squared length is not above 1e-12 or not finite.
 #[inline(always)]
 pub(super) fn nlerp(a: &Lanes, b: &Lanes, s: Vec4) -> Lanes {
+    nlerp_r(a, b, s, Vec4::ONE - s)
+}
+
+/// [`nlerp`] with `r = 1 − s` given.
+#[inline(always)]
+pub(super) fn nlerp_r(a: &Lanes, b: &Lanes, s: Vec4, r: Vec4) -> Lanes {
     let flip = dot4(a, b).cmplt(Vec4::ZERO);
-    // glam negates a quaternion as `q * -1.0`.
-    let b: Lanes = std::array::from_fn(|c| Vec4::select(flip, b[c] * -1.0, b[c]));
-    let r = Vec4::ONE - s;
-    let q: Lanes = std::array::from_fn(|c| a[c] * r + b[c] * s);
+    // glam negates a quaternion as `q * -1.0`; `q * 1.0` is `q` to the bit, so one sign per
+    // lane replaces a select per component.
+    let sign = Vec4::select(flip, Vec4::NEG_ONE, Vec4::ONE);
+    let q: Lanes = std::array::from_fn(|c| a[c] * r + (b[c] * sign) * s);
     let l = dot4(&q, &q);
-    let ok = l.cmpgt(Vec4::splat(1e-12)) & l.is_finite_mask();
-    let inv = l.sqrt().recip();
-    std::array::from_fn(|c| Vec4::select(ok, q[c] * inv, a[c]))
+    // `l` is a sum of squares (never negative), so `l < ∞` is `l.is_finite()` (NaN fails both).
+    let ok = l.cmpgt(Vec4::splat(1e-12)) & l.cmplt(Vec4::INFINITY);
+    let inv = sqrt(l).recip();
+    if ok.all() {
+        std::array::from_fn(|c| q[c] * inv)
+    } else {
+        std::array::from_fn(|c| Vec4::select(ok, q[c] * inv, a[c]))
+    }
+}
+
+/// Per-lane square root, correctly rounded as `f32::sqrt` (written on an array, which LLVM
+/// turns into one `sqrtps` on x86-64).
+#[inline(always)]
+pub(super) fn sqrt(v: Vec4) -> Vec4 {
+    Vec4::from_array(v.to_array().map(f32::sqrt))
 }
 
 /// Lane `l` of the first three components.

@@ -6,8 +6,10 @@
 //! Layout: a [`SoaClip`] holds every distinct key-time list of ≥ 2 keys its bound channels use
 //! (no limit, unlike [`super::sample::MAX_TIME_SETS`]), and *groups*: up to [`LANES`] bones whose
 //! channel of one kind (translation, rotation or scale) has one time list (or a single key).
-//! A group's values are stored key after key, component after component, one `Vec4` of four
-//! lanes each: key `k`, component `c` at `start + k·width + c`. A group covers one *quad* of
+//! The groups of one (time list, kind) form a *run*; a run's values are stored key after key,
+//! and within a key group after group, component after component, one `Vec4` of four lanes
+//! each (interleaved per key time, so a sample reads two contiguous blocks per run): key `k`,
+//! component `c` of a group at `start + k·stride + c`. A group covers one *quad* of
 //! bones (`4q..4q+3`), bone `b` in lane `b % 4`, so it lines up with a lane group of a
 //! [`LanePose`]; lanes of bones without the group's list are not live, repeat the first live
 //! lane and are never written out. Groups are sorted by time list, so one sample locates each list once.
@@ -21,6 +23,7 @@ mod lanes;
 mod mask;
 mod ops;
 mod pose;
+mod runs;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -79,6 +82,22 @@ pub(crate) struct Group {
     bones: [u32; LANES],
     /// First value of key 0 in [`SoaClip::values`].
     start: u32,
+    /// Values from one key to the next (the run's groups × components).
+    stride: u32,
+}
+
+/// The groups of one (time list, kind), consecutive in [`SoaClip::groups`], with their values
+/// interleaved per key.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Run {
+    /// Index into [`SoaClip::times`], or [`CONST`].
+    set: u32,
+    kind: Kind,
+    /// The run's groups: `groups[first..end]`.
+    first: u32,
+    end: u32,
+    /// First value of key 0 in [`SoaClip::values`].
+    start: u32,
 }
 
 impl Group {
@@ -95,6 +114,7 @@ impl Group {
 pub struct SoaClip {
     times: Vec<Vec<f64>>,
     groups: Vec<Group>,
+    runs: Vec<Run>,
     values: Vec<Vec4>,
     /// Bones the clip binds, ascending.
     bound: Vec<u32>,
@@ -156,22 +176,41 @@ impl SoaClip {
         }
         for ((set, kind), lanes) in lists {
             let keys = soa.times.get(set as usize).map_or(1, Vec::len);
+            let w = kind.width();
             // One group per quad of bones (`4q..4q+3`) the list has lanes in, each bone in its
             // own lane (`b % 4`), so a lane group of the pose ([`LanePose`]) is read and written
             // without a transpose.
-            for chunk in lanes.chunk_by(|a, b| a.0 / LANES as u32 == b.0 / LANES as u32) {
-                let quad = chunk[0].0 / LANES as u32;
-                let lane = |l: usize| {
-                    chunk
+            let chunks: Vec<&[(u32, usize)]> = lanes
+                .chunk_by(|a, b| a.0 / LANES as u32 == b.0 / LANES as u32)
+                .collect();
+            let lane = |chunk: &[(u32, usize)], l: usize| {
+                *chunk
+                    .iter()
+                    .find(|&&(b, _)| b as usize % LANES == l)
+                    .unwrap_or(&chunk[0])
+            };
+            let start = soa.values.len() as u32;
+            let stride = (chunks.len() * w) as u32;
+            let first = soa.groups.len() as u32;
+            for (i, chunk) in chunks.iter().enumerate() {
+                soa.groups.push(Group {
+                    set,
+                    kind,
+                    quad: chunk[0].0 / LANES as u32,
+                    live: chunk
                         .iter()
-                        .find(|&&(b, _)| b as usize % LANES == l)
-                        .unwrap_or(&chunk[0])
-                };
-                let start = soa.values.len() as u32;
-                for k in 0..keys {
-                    for c in 0..kind.width() {
+                        .fold(0, |m, &(b, _)| m | 1 << (b as usize % LANES)),
+                    bones: std::array::from_fn(|l| lane(chunk, l).0),
+                    start: start + (i * w) as u32,
+                    stride,
+                });
+            }
+            // Interleaved per key: every group's components of key 0, then of key 1, ...
+            for k in 0..keys {
+                for chunk in &chunks {
+                    for c in 0..w {
                         let v = |l: usize| {
-                            let tr = &clip.tracks[lane(l).1];
+                            let tr = &clip.tracks[lane(chunk, l).1];
                             match kind {
                                 Kind::Translation => vec3_at(&tr.translation, k, c),
                                 Kind::Rotation => quat_at(&tr.rotation, k, c),
@@ -181,17 +220,14 @@ impl SoaClip {
                         soa.values.push(Vec4::new(v(0), v(1), v(2), v(3)));
                     }
                 }
-                soa.groups.push(Group {
-                    set,
-                    kind,
-                    quad,
-                    live: chunk
-                        .iter()
-                        .fold(0, |m, &(b, _)| m | 1 << (b as usize % LANES)),
-                    bones: std::array::from_fn(|l| lane(l).0),
-                    start,
-                });
             }
+            soa.runs.push(Run {
+                set,
+                kind,
+                first,
+                end: soa.groups.len() as u32,
+                start,
+            });
         }
         soa.quads = SoaClip::quad_coverage(&soa.covered);
         soa
@@ -221,16 +257,19 @@ impl SoaClip {
     #[doc(hidden)]
     pub fn stream_floor(&self, t: f64, hints: &mut [u32]) -> Vec4 {
         let mut acc = Vec4::ZERO;
-        self.each_pos(t, hints, |g, pos| {
-            let w = g.kind.width();
-            let s = g.start as usize;
-            for v in &self.values[s + pos.i0 * w..s + pos.i0 * w + w] {
-                acc += *v;
+        let mut at = None;
+        let mut pos = KeyPos::default();
+        for run in &self.runs {
+            if at != Some(run.set) {
+                at = Some(run.set);
+                pos = self.locate(run.set, t, hints);
             }
-            for v in &self.values[s + pos.i1 * w..s + pos.i1 * w + w] {
-                acc += *v;
+            for k in [pos.i0, pos.i1] {
+                if let Some(block) = self.key_block(run, k) {
+                    acc += block.iter().copied().sum::<Vec4>();
+                }
             }
-        });
+        }
         acc
     }
 
@@ -244,13 +283,28 @@ impl SoaClip {
         for g in &self.groups {
             if at != Some(g.set) {
                 at = Some(g.set);
-                pos = match self.times.get(g.set as usize) {
-                    Some(times) => seek(times, t, hints.get_mut(g.set as usize)),
-                    None => KeyPos::default(),
-                };
+                pos = self.locate(g.set, t, hints);
             }
             f(g, pos);
         }
+    }
+
+    /// The key position of time list `set` at clip time `t` (key 0 for [`CONST`]).
+    #[inline(always)]
+    fn locate(&self, set: u32, t: f64, hints: &mut [u32]) -> KeyPos {
+        match self.times.get(set as usize) {
+            Some(times) => seek(times, t, hints.get_mut(set as usize)),
+            None => KeyPos::default(),
+        }
+    }
+
+    /// The values of key `k` of every group of `run`, contiguous.
+    #[inline(always)]
+    fn key_block(&self, run: &Run, k: usize) -> Option<&[Vec4]> {
+        let stride = (run.end - run.first) as usize * run.kind.width();
+        self.values
+            .get(run.start as usize + k * stride..)?
+            .get(..stride)
     }
 }
 

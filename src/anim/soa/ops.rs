@@ -4,6 +4,7 @@
 use glam::{Quat, Vec3, Vec4};
 
 use super::lanes::{self, Lanes};
+use super::pose;
 use super::{BOUND, Group, Kind, LANES, SoaClip};
 use crate::anim::blend::{BoundClip, unit};
 use crate::anim::pose::Pose;
@@ -51,9 +52,9 @@ impl SoaClip {
 
     /// Key `k` of a group.
     #[inline(always)]
-    fn block(&self, g: &Group, k: usize) -> Lanes {
+    pub(super) fn block(&self, g: &Group, k: usize) -> Lanes {
         let w = g.kind.width();
-        let at = g.start as usize + k * w;
+        let at = g.start as usize + k * g.stride as usize;
         let v = &self.values[at..at + w];
         [v[0], v[1], v[2], if w == 4 { v[3] } else { Vec4::ZERO }]
     }
@@ -62,6 +63,18 @@ impl SoaClip {
 /// The pose's values of a group's bones.
 #[inline(always)]
 pub(super) fn gather(out: &Pose, g: &Group) -> Lanes {
+    // A full group's bones are its quad's four, side by side: one transpose.
+    if g.live == 0xF {
+        let at = g.quad as usize * LANES;
+        let got = match g.kind {
+            Kind::Translation => quad_at(&out.translations, at).map(pose::vec3_lanes),
+            Kind::Rotation => quad_at(&out.rotations, at).map(pose::quat_lanes),
+            Kind::Scale => quad_at(&out.scales, at).map(pose::vec3_lanes),
+        };
+        if let Some(v) = got {
+            return v;
+        }
+    }
     let b = g.bones.map(|b| b as usize);
     match g.kind {
         Kind::Translation => lanes::from_vec3(b.map(|i| out.translations[i])),
@@ -73,6 +86,10 @@ pub(super) fn gather(out: &Pose, g: &Group) -> Lanes {
 /// Writes the live lanes (`live(l)`) of `v` into the pose.
 #[inline(always)]
 pub(super) fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize) -> bool) {
+    // A full quad with every lane written (the common case): one transposed array.
+    if g.live == 0xF && (0..LANES).all(&live) && put_quad(out, g.kind, g.quad, v) {
+        return;
+    }
     let [x, y, z, w] = v.map(|c| c.to_array());
     let put = |l: usize| {
         let b = g.bones[l] as usize;
@@ -82,14 +99,44 @@ pub(super) fn scatter(out: &mut Pose, g: &Group, v: &Lanes, live: impl Fn(usize)
             Kind::Scale => out.scales[b] = Vec3::new(x[l], y[l], z[l]),
         }
     };
-    // A full quad (the common case) needs no per-lane liveness test.
-    if g.live == 0xF {
-        (0..LANES).filter(|&l| live(l)).for_each(put);
-    } else {
-        (0..LANES)
-            .filter(|&l| g.is_live(l) && live(l))
-            .for_each(put);
+    (0..LANES)
+        .filter(|&l| g.is_live(l) && live(l))
+        .for_each(put);
+}
+
+/// Writes the four lanes of `v` (channel `kind`) into the bones of quad `quad`; false (nothing
+/// written) past the pose's end.
+#[inline(always)]
+fn put_quad(out: &mut Pose, kind: Kind, quad: u32, v: &Lanes) -> bool {
+    let at = quad as usize * LANES;
+    match kind {
+        Kind::Translation => quad_of(&mut out.translations, at).map(|d| *d = pose::vec3s(v)),
+        Kind::Rotation => quad_of(&mut out.rotations, at).map(|d| *d = pose::quats(v)),
+        Kind::Scale => quad_of(&mut out.scales, at).map(|d| *d = pose::vec3s(v)),
     }
+    .is_some()
+}
+
+/// Writes the live lanes of `v` (a group of kind `kind`, a constant where this is inlined)
+/// into the pose.
+#[inline(always)]
+fn put(out: &mut Pose, kind: Kind, g: &Group, v: &Lanes) {
+    if g.live == 0xF && put_quad(out, kind, g.quad, v) {
+        return;
+    }
+    scatter(out, g, v, |_| true);
+}
+
+/// The four bones of `v` from `at` as an array (`None` past the end), to read.
+#[inline(always)]
+fn quad_at<T>(v: &[T], at: usize) -> Option<&[T; LANES]> {
+    v.get(at..at + LANES)?.try_into().ok()
+}
+
+/// The four bones of `v` from `at` as an array (`None` past the end).
+#[inline(always)]
+fn quad_of<T>(v: &mut [T], at: usize) -> Option<&mut [T; LANES]> {
+    v.get_mut(at..at + LANES)?.try_into().ok()
 }
 
 /// Clip time as sampling and override layers read it: NaN → 0, clamped to the duration.
@@ -107,10 +154,7 @@ pub fn sample(c: &BoundClip, t: f64, hints: &mut [u32], out: &mut Pose) {
     if !soa.fits(out.len()) {
         return scalar::sample(c, t, out);
     }
-    soa.each_pos(clamp_time(c, t), hints, |g, pos| {
-        let v = soa.values_at(g, pos);
-        scatter(out, g, &v, |_| true);
-    });
+    soa.each_value(clamp_time(c, t), hints, |kind, g, v| put(out, kind, g, v));
     for &b in &soa.bound {
         out.animated[b as usize] = true;
     }

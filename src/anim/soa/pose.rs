@@ -6,7 +6,7 @@
 //! where consumers read transforms. The rest pose a skeleton falls back to is kept in this
 //! form by the [`Skeleton`](crate::anim::Skeleton) itself.
 
-use glam::{Quat, Vec3, Vec4};
+use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::lanes::{self, Lanes};
 use super::{Kind, LANES, SoaClip};
@@ -79,17 +79,22 @@ impl LanePose {
         out.rotations.resize(n, Quat::IDENTITY);
         out.scales.resize(n, Vec3::ONE);
         out.animated.resize(n, false);
-        // Full quads through fixed-size chunks (unrolled lane extraction), then the last,
-        // partial one.
+        // Full quads as fixed-size arrays (one 4×4 transpose per channel, stored whole), then
+        // the last, partial one lane by lane.
         let full = (n / LANES).min(self.quads.len());
         let chunks = out
             .translations
-            .chunks_exact_mut(LANES)
-            .zip(out.rotations.chunks_exact_mut(LANES))
-            .zip(out.scales.chunks_exact_mut(LANES))
-            .zip(out.animated.chunks_exact_mut(LANES));
+            .as_chunks_mut::<LANES>()
+            .0
+            .iter_mut()
+            .zip(out.rotations.as_chunks_mut::<LANES>().0)
+            .zip(out.scales.as_chunks_mut::<LANES>().0)
+            .zip(out.animated.as_chunks_mut::<LANES>().0);
         for (q, (((t, r), s), a)) in self.quads[..full].iter().zip(chunks) {
-            write_quad(q, t, r, s, a);
+            *t = vec3s(&q.c[0]);
+            *r = quats(&q.c[1]);
+            *s = vec3s(&q.c[2]);
+            *a = std::array::from_fn(|l| q.animated & (1 << l) != 0);
         }
         if let Some(q) = self.quads.get(full) {
             let at = full * LANES;
@@ -102,6 +107,47 @@ impl LanePose {
             );
         }
     }
+}
+
+/// Four bones' `Vec3`s from lanes `[x, y, z, _]` (a 4×4 transpose: shuffles only, the values
+/// are moved, not changed).
+#[inline(always)]
+pub(super) fn vec3s(v: &Lanes) -> [Vec3; LANES] {
+    let m = Mat4::from_cols(v[0], v[1], v[2], v[3]).transpose();
+    [m.x_axis, m.y_axis, m.z_axis, m.w_axis].map(Vec4::truncate)
+}
+
+/// Four bones' quaternions from lanes `[x, y, z, w]`.
+#[inline(always)]
+pub(super) fn quats(v: &Lanes) -> [Quat; LANES] {
+    let m = Mat4::from_cols(v[0], v[1], v[2], v[3]).transpose();
+    [m.x_axis, m.y_axis, m.z_axis, m.w_axis].map(Quat::from_vec4)
+}
+
+/// Lanes `[x, y, z, 0]` of four bones' `Vec3`s (the transpose of [`vec3s`]).
+#[inline(always)]
+pub(super) fn vec3_lanes(v: &[Vec3; LANES]) -> Lanes {
+    let m = Mat4::from_cols(
+        v[0].extend(0.0),
+        v[1].extend(0.0),
+        v[2].extend(0.0),
+        v[3].extend(0.0),
+    )
+    .transpose();
+    [m.x_axis, m.y_axis, m.z_axis, Vec4::ZERO]
+}
+
+/// Lanes `[x, y, z, w]` of four quaternions (the transpose of [`quats`]).
+#[inline(always)]
+pub(super) fn quat_lanes(v: &[Quat; LANES]) -> Lanes {
+    let m = Mat4::from_cols(
+        Vec4::from(v[0]),
+        Vec4::from(v[1]),
+        Vec4::from(v[2]),
+        Vec4::from(v[3]),
+    )
+    .transpose();
+    [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
 }
 
 /// Writes the lanes of quad `q` into the bones of the slices (at most four).
@@ -146,16 +192,15 @@ pub fn fits(c: &BoundClip, n: usize) -> bool {
 /// Samples `c` at clip time `t` into `out` (as [`super::sample`]; `c` must [`fits`]).
 pub fn sample_lanes(c: &BoundClip, t: f64, hints: &mut [u32], out: &mut LanePose) {
     let soa = c.soa();
-    soa.each_pos(super::ops::clamp_time(c, t), hints, |g, pos| {
+    soa.each_value(super::ops::clamp_time(c, t), hints, |kind, g, v| {
         let Some(q) = out.quads.get_mut(g.quad as usize) else {
             return;
         };
-        let v = soa.values_at(g, pos);
-        let k = g.kind as usize;
+        let k = kind as usize;
         q.c[k] = if g.live == 0xF {
-            v
+            *v
         } else {
-            select(mask(g.live), &v, &q.c[k])
+            select(mask(g.live), v, &q.c[k])
         };
     });
     for (q, cov) in out.quads.iter_mut().zip(&soa.quads) {
@@ -175,16 +220,16 @@ pub fn blend_step_lanes(
 ) {
     let soa = c.soa();
     let sv = Vec4::splat(s);
-    soa.each_pos(t, hints, |g, pos| {
+    let rv = Vec4::ONE - sv;
+    soa.each_value(t, hints, |kind, g, v| {
         let Some(q) = out.quads.get_mut(g.quad as usize) else {
             return;
         };
-        let v = soa.values_at(g, pos);
-        let k = g.kind as usize;
+        let k = kind as usize;
         let cur = &q.c[k];
-        let r = match g.kind {
-            Kind::Rotation => lanes::nlerp(cur, &v, sv),
-            _ => lanes::lerp(cur, &v, sv, 3),
+        let r = match kind {
+            Kind::Rotation => lanes::nlerp_r(cur, v, sv, rv),
+            _ => lanes::lerp_r(cur, v, sv, rv, 3),
         };
         q.c[k] = if g.live == 0xF {
             r
@@ -201,21 +246,32 @@ pub fn blend_step_lanes(
         if moving == 0 {
             continue;
         }
-        for kind in Kind::ALL {
-            let k = kind as usize;
-            let miss = moving & !cov[k];
-            if miss == 0 {
-                continue;
-            }
-            let cur = &q.c[k];
-            let to = match kind {
-                Kind::Rotation => lanes::nlerp(cur, &r.c[k], sv),
-                _ => lanes::lerp(cur, &r.c[k], sv, 3),
-            };
-            q.c[k] = select(mask(miss), &to, cur);
-        }
+        // One call per kind (a constant in each), so each is its own straight-line code.
+        toward_rest(q, r, Kind::Translation, moving & !cov[0], sv, rv);
+        toward_rest(q, r, Kind::Rotation, moving & !cov[1], sv, rv);
+        toward_rest(q, r, Kind::Scale, moving & !cov[2], sv, rv);
         q.animated |= cov[3];
     }
+}
+
+/// Moves the lanes `miss` (bits) of channel `kind` of `q` toward the rest pose `r` by `s`
+/// (`rv = 1 − s`).
+#[inline(always)]
+fn toward_rest(q: &mut Quad, r: &Quad, kind: Kind, miss: u8, sv: Vec4, rv: Vec4) {
+    if miss == 0 {
+        return;
+    }
+    let k = kind as usize;
+    let cur = &q.c[k];
+    let to = match kind {
+        Kind::Rotation => lanes::nlerp_r(cur, &r.c[k], sv, rv),
+        _ => lanes::lerp_r(cur, &r.c[k], sv, rv, 3),
+    };
+    q.c[k] = if miss == 0xF {
+        to
+    } else {
+        select(mask(miss), &to, cur)
+    };
 }
 
 impl SoaClip {
