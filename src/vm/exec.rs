@@ -338,6 +338,34 @@ pub(super) fn exec<R: Recorder>(
                 var_update!(m, here, st, n.i, dst, var, Int, |x| x
                     .wrapping_add(n.i[ix(b.0)]))
             }
+            Instr::ForVarAddI {
+                dst,
+                var,
+                b,
+                counter,
+                last,
+            } => {
+                let Some(Value::Int(v)) = st.vars.get_mut(var.0 as usize) else {
+                    return fail(m, here, STATE_MISMATCH);
+                };
+                // Each loop back runs this same instruction again: charged and recorded as a
+                // dispatch of it would be, without going through the dispatch.
+                loop {
+                    let y = v.wrapping_add(n.i[ix(b.0)]);
+                    *v = y;
+                    n.i[ix(dst.0)] = y;
+                    let c = n.i[ix(counter.0)];
+                    if c >= n.i[ix(last.0)] {
+                        break;
+                    }
+                    n.i[ix(counter.0)] = c + 1;
+                    if left == 0 {
+                        return budget_exhausted(m, here, budget);
+                    }
+                    left -= 1;
+                    rec.at(m, here);
+                }
+            }
             Instr::VarAddIK { dst, var, b } => {
                 var_update!(m, here, st, n.i, dst, var, Int, |x| x
                     .wrapping_add(m.int_k(b)))
