@@ -348,48 +348,17 @@ pub(super) fn exec<R: Recorder>(
                 let Some(Value::Int(v)) = st.vars.get_mut(var.0 as usize) else {
                     return fail(m, here, STATE_MISMATCH);
                 };
-                // Each loop back runs this same instruction again: charged and recorded as a
-                // dispatch of it would be, without going through the dispatch.
-                let (d, bi, ci, li) = (ix(dst.0), ix(b.0), ix(counter.0), ix(last.0));
-                if d != ci && d != li && ci != li && bi != d && bi != li {
-                    // No operand register written by the loop is another's: the sum, the counter
-                    // and the right operand stay in machine registers, stored once at the end.
-                    let (bound, from_counter, other) = (n.i[li], bi == ci, n.i[bi]);
-                    let (mut x, mut c) = (*v, n.i[ci]);
-                    let exhausted = loop {
-                        x = x.wrapping_add(if from_counter { c } else { other });
-                        if c >= bound {
-                            break false;
-                        }
-                        c += 1;
-                        if left == 0 {
-                            break true;
-                        }
-                        left -= 1;
-                        rec.at(m, here);
-                    };
-                    *v = x;
-                    n.i[d] = x;
-                    n.i[ci] = c;
-                    if exhausted {
-                        return budget_exhausted(m, here, budget);
-                    }
-                    continue;
-                }
-                loop {
-                    let y = v.wrapping_add(n.i[ix(b.0)]);
-                    *v = y;
-                    n.i[ix(dst.0)] = y;
-                    let c = n.i[ix(counter.0)];
-                    if c >= n.i[ix(last.0)] {
-                        break;
-                    }
-                    n.i[ix(counter.0)] = c + 1;
-                    if left == 0 {
-                        return budget_exhausted(m, here, budget);
-                    }
-                    left -= 1;
-                    rec.at(m, here);
+                match super::loops::for_var_add_i(
+                    m,
+                    here,
+                    v,
+                    n,
+                    [dst, b, counter, last],
+                    left,
+                    &mut rec,
+                ) {
+                    Some(l) => left = l,
+                    None => return budget_exhausted(m, here, budget),
                 }
             }
             Instr::VarAddIK { dst, var, b } => {
