@@ -569,6 +569,15 @@ impl<'a> Harness<'a> {
                 self.stats.stopped = true;
                 return Ok(());
             }
+            (vo, reference::Outcome::Error(r))
+                if r.kind == ErrorKind::Budget && steps.saturating_mul(64) > self.budget =>
+            {
+                // The other way round: a loop run as one instruction per iteration
+                // (`for.var.add.i`) costs the VM a few times fewer than the reference's steps.
+                let _ = vo;
+                self.stats.stopped = true;
+                return Ok(());
+            }
             (vo, ro) => {
                 return Err(ctx(format!(
                     "outcomes differ: VM {vo:?} vs reference {ro:?} ({steps} steps)"
@@ -1059,6 +1068,57 @@ fn gates_flip_flops_and_do_once_agree() {
          once.then -> lo.exec\n",
     );
     assert!(s.invocations > 10, "{s:?}");
+}
+
+/// A `flow.for` whose body updates one variable (`s = s + x` or `s = x + s`), with random
+/// bounds, start value and right operand: the loop index (a one-instruction body, run as
+/// `for.var.add.i`), another variable, the index times a literal (`var.add.i` + `for.next`)
+/// or the index read again after the loop (kept in a slot: not fused). Bounds up to the
+/// extremes (wrapping sums), 20 000 iterations (within both sides' budgets: the reference
+/// counts four steps per iteration) and past the budget.
+fn update_loop(first: i64, last: i64, init: i64, operand: u8, var_first: bool) -> String {
+    let (x, extra) = match operand % 4 {
+        0 => ("loop.index", String::new()),
+        1 => ("gt.value", "node gt = var.get t\n".to_string()),
+        2 => (
+            "mul.out",
+            "node mul = int.mul { b = 3 }\nloop.index -> mul.a\n".to_string(),
+        ),
+        _ => (
+            "loop.index",
+            "node after = var.set t\nloop.completed -> after.exec\nloop.index -> after.value\n"
+                .to_string(),
+        ),
+    };
+    let (a, b) = if var_first { ("a", "b") } else { ("b", "a") };
+    format!(
+        "graph update_loop\nvar s: int = {init}\nvar t: int = -5\n\
+         node start = event begin_play\nnode loop = flow.for {{ first = {first}, last = {last} }}\n\
+         node g = var.get s\nnode add = int.add\nnode set = var.set s\n{extra}\
+         start.then -> loop.exec\nloop.body -> set.exec\ng.value -> add.{a}\n\
+         {x} -> add.{b}\nadd.out -> set.value\n"
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_update_loops_agree(
+        first in prop_oneof![-50i64..50, Just(i64::MAX - 3), Just(i64::MIN), Just(0)],
+        span in prop_oneof![0i64..40, Just(-1), Just(20_000), Just(2_000_000)],
+        init in prop_oneof![any::<i64>(), -10i64..10],
+        operand in 0u8..4,
+        var_first in any::<bool>(),
+    ) {
+        let last = first.saturating_add(span);
+        let text = update_loop(first, last, init, operand, var_first);
+        let script = [Step::Fire("begin_play".into()), Step::Fire("begin_play".into())];
+        let stats = check("update_loop.bpg", &text, &script, DEFAULT_BUDGET)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n--- graph\n{text}")))?;
+        let fused = stats.opcodes.contains(&0x109);
+        prop_assert_eq!(fused, operand % 4 == 0, "for.var.add.i emitted: {:?}", stats.opcodes);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

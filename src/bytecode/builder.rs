@@ -397,6 +397,16 @@ impl HandlerBuilder<'_> {
         }
     }
 
+    /// The pc the next instruction emitted will have.
+    pub fn next_pc(&self) -> u32 {
+        self.mb.m.code.len() as u32
+    }
+
+    /// The instructions emitted from `pc` on (empty when `pc` is not before the end).
+    pub fn emitted_since(&self, pc: u32) -> &[Instr] {
+        self.mb.m.code.get(pc as usize..).unwrap_or_default()
+    }
+
     /// Appends an instruction attributed to the current node; returns its pc.
     pub fn emit(&mut self, i: Instr) -> u32 {
         let pc = self.mb.m.code.len() as u32;

@@ -360,6 +360,11 @@ crate::commands::commands! { graph isa [
     VarMulF = 0x0107, "var.mul.f" { dst: Reg<F>, var: Var<F>, b: Reg<F> };
     /// `dst = var * b` with a constant `b`, then `var = dst`.
     VarMulFK = 0x0108, "var.mul.f.k" { dst: Reg<F>, var: Var<F>, b: ConstRef<F> };
+    /// A `flow.for` whose body is one `var.add.i`: `var.add.i dst, var, b` then `for.next
+    /// counter, last` back to itself — `dst = var + b` (wrapping), `var = dst`; then when
+    /// `counter < last`, add one to `counter` and run this instruction again (each run one
+    /// instruction of the budget), else fall through.
+    ForVarAddI = 0x0109, "for.var.add.i" { dst: Reg<I>, var: Var<I>, b: Reg<I>, counter: Reg<I>, last: Reg<I> };
 
     // ---- game-node calls (0x110..; `bytecode::game`): args, call, results ----
     /// Append a bool argument to the next `game.call`.

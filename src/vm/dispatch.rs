@@ -84,6 +84,7 @@ macro_rules! inline_instrs {
             | $crate::bytecode::isa::Instr::VarSubFK { .. }
             | $crate::bytecode::isa::Instr::VarMulF { .. }
             | $crate::bytecode::isa::Instr::VarMulFK { .. }
+            | $crate::bytecode::isa::Instr::ForVarAddI { .. }
             | $crate::bytecode::isa::Instr::IntAddK { .. }
             | $crate::bytecode::isa::Instr::IntSubK { .. }
             | $crate::bytecode::isa::Instr::IntMulK { .. }

@@ -338,6 +338,29 @@ pub(super) fn exec<R: Recorder>(
                 var_update!(m, here, st, n.i, dst, var, Int, |x| x
                     .wrapping_add(n.i[ix(b.0)]))
             }
+            Instr::ForVarAddI {
+                dst,
+                var,
+                b,
+                counter,
+                last,
+            } => {
+                let Some(Value::Int(v)) = st.vars.get_mut(var.0 as usize) else {
+                    return fail(m, here, STATE_MISMATCH);
+                };
+                match super::loops::for_var_add_i(
+                    m,
+                    here,
+                    v,
+                    n,
+                    [dst, b, counter, last],
+                    left,
+                    &mut rec,
+                ) {
+                    Some(l) => left = l,
+                    None => return budget_exhausted(m, here, budget),
+                }
+            }
             Instr::VarAddIK { dst, var, b } => {
                 var_update!(m, here, st, n.i, dst, var, Int, |x| x
                     .wrapping_add(m.int_k(b)))

@@ -7,6 +7,7 @@
 mod dispatch;
 mod exec;
 mod game;
+mod loops;
 mod rare;
 mod regs;
 

@@ -470,15 +470,36 @@ impl<'a> Emitter<'a, '_> {
                     src: bc::Reg::new(lastv),
                 });
                 self.hb.bind(looptop);
+                let top = self.hb.next_pc();
                 if let Some(index) = index {
                     self.slot_set(Type::Int, index, c);
                 }
                 self.follow(n, "body", false)?;
-                self.hb.emit(Instr::ForNext {
-                    counter: bc::Reg::new(c),
-                    last: bc::Reg::new(l),
-                    target: looptop.target(),
-                });
+                let (counter, last) = (bc::Reg::new(c), bc::Reg::new(l));
+                // A body of one variable update loops on itself (`for.var.add.i`): nothing but
+                // `for.next` jumps to `top`, and the inlined body has no other instruction
+                // that could jump past it.
+                match *self.hb.emitted_since(top) {
+                    [Instr::VarAddI { dst, var, b }] => {
+                        self.hb.replace_tail(
+                            1,
+                            Instr::ForVarAddI {
+                                dst,
+                                var,
+                                b,
+                                counter,
+                                last,
+                            },
+                        );
+                    }
+                    _ => {
+                        self.hb.emit(Instr::ForNext {
+                            counter,
+                            last,
+                            target: looptop.target(),
+                        });
+                    }
+                }
                 self.hb.bind(done);
                 self.follow(n, "completed", true)?;
             }
