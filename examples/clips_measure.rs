@@ -59,26 +59,6 @@ fn rig(dir: &Path) {
     .unwrap();
 }
 
-/// A clip of about 5 MB: 64 bones × 2,000 rotation keys, one notify.
-fn big(dir: &Path) -> usize {
-    let mut tracks = String::new();
-    for i in 0..64 {
-        tracks.push_str(&format!("        (\n            bone: \"b{i}\",\n            translation: [],\n            rotation: [\n"));
-        for k in 0..2000 {
-            tracks.push_str(&format!(
-                "                ({}, (0.0123, 0.0456, 0.0789, 0.9961)),\n",
-                k as f64 / 200.0
-            ));
-        }
-        tracks.push_str("            ],\n            scale: [],\n        ),\n");
-    }
-    let text = format!(
-        "AnimSeq(\n    format: 2,\n    id: \"big\",\n    name: \"Big\",\n    duration: 10.0,\n    tracks: [\n{tracks}    ],\n    notifies: [\n        // the one marker\n        (id: \"step\", name: \"Step\", time: 0.5),\n    ],\n)\n"
-    );
-    std::fs::write(dir.join("big.animseq"), &text).unwrap();
-    text.len()
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
@@ -99,7 +79,7 @@ fn time(runs: usize, mut f: impl FnMut()) -> f64 {
 fn main() {
     let (dir, assets) = support::project();
     rig(&assets);
-    let size = big(&assets);
+    let size = support::big_clip(&assets, 2000).len();
     let running = support::start(&dir);
     let (port, token) = (running.addr.port(), running.token.clone());
 

@@ -33,21 +33,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(1333);
     let (dir, assets) = support::project();
-    let mut tracks = String::new();
-    for i in 0..64 {
-        tracks.push_str(&format!("        (\n            bone: \"b{i}\",\n            translation: [],\n            rotation: [\n"));
-        for k in 0..keys {
-            tracks.push_str(&format!(
-                "                ({}, (0.0123, 0.0456, 0.0789, 0.9961)),\n",
-                k as f64 / 200.0
-            ));
-        }
-        tracks.push_str("            ],\n            scale: [],\n        ),\n");
-    }
-    let text = format!(
-        "AnimSeq(\n    format: 2,\n    id: \"big\",\n    name: \"Big\",\n    duration: 10.0,\n    tracks: [\n{tracks}    ],\n    notifies: [\n        // the one marker\n        (id: \"step\", name: \"Step\", time: 0.5),\n    ],\n)\n"
-    );
-    std::fs::write(assets.join("big.animseq"), &text).unwrap();
+    let text = support::big_clip(&assets, keys);
     let running = support::start(&dir);
     let (port, token) = (running.addr.port(), running.token.clone());
     let (_, b) = http(port, "GET", "/api/clip?path=big.animseq", &token, "");

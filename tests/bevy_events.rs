@@ -4,6 +4,8 @@
 //! system before Sinew's systems is delivered in that frame's tick, and a mismatched one
 //! delivers nothing.
 
+#[path = "support/logs.rs"]
+mod logs;
 #[path = "support/wait.rs"]
 mod wait;
 
@@ -307,42 +309,6 @@ fn a_sinew_send_before_sinew_runs_is_delivered_in_that_frames_tick_and_a_bad_one
     );
 }
 
-/// A `tracing` subscriber keeping every event's level and message.
-#[derive(Clone, Default)]
-struct Logs(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
-
-struct Message(String);
-
-impl tracing::field::Visit for Message {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        if field.name() == "message" {
-            self.0 = format!("{value:?}");
-        }
-    }
-}
-
-impl tracing::Subscriber for Logs {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        let mut m = Message(String::new());
-        event.record(&mut m);
-        let meta = event.metadata();
-        self.0
-            .lock()
-            .unwrap()
-            .push(format!("{} {}: {}", meta.level(), meta.target(), m.0));
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
 #[test]
 fn a_refused_sinew_send_is_logged_as_an_error_with_the_reason() {
     let (mut app, carrier) = app(
@@ -350,7 +316,7 @@ fn a_refused_sinew_send_is_logged_as_an_error_with_the_reason() {
         "tests/fixtures/scenes/assets",
     );
     let dummy = entity(&app, carrier, "dummy");
-    let logs = Logs::default();
+    let logs = logs::Logs::default();
     tracing::subscriber::with_default(logs.clone(), || {
         app.world_mut().trigger(
             SinewSend::new(dummy, "custom::hit")
@@ -360,7 +326,7 @@ fn a_refused_sinew_send_is_logged_as_an_error_with_the_reason() {
         );
         app.world_mut().flush();
     });
-    let got = logs.0.lock().unwrap().clone();
+    let got = logs.lines();
     assert_eq!(
         got,
         [format!(

@@ -8,6 +8,8 @@
 //! debounce window than the temporary), and every hostile seed of the fuzz corpora saved
 //! over the graph, the clip and the scene without a crash.
 
+#[path = "support/logs.rs"]
+mod logs;
 #[path = "support/wait.rs"]
 mod wait;
 #[path = "support/watch.rs"]
@@ -170,39 +172,6 @@ fn count_failures(
     n.0 += failed.read().count();
 }
 
-/// A `tracing` subscriber keeping every event's level and message.
-#[derive(Clone, Default)]
-struct Logs(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
-
-struct Message(String);
-
-impl tracing::field::Visit for Message {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        if field.name() == "message" {
-            self.0 = format!("{value:?}");
-        }
-    }
-}
-
-impl tracing::Subscriber for Logs {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        let mut m = Message(String::new());
-        event.record(&mut m);
-        let level = *event.metadata().level();
-        self.0.lock().unwrap().push(format!("{level} {}", m.0));
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
 /// A scene that does not load is a failed Bevy load, not a `Loaded` asset: `LoadState::Failed`,
 /// `AssetLoadFailedEvent`, `SinewSceneFailed` with the scene's diagnostics, a `tracing` error;
 /// fixing the file on disk loads and spawns it (Bevy's watcher reloads the failed path).
@@ -215,7 +184,7 @@ fn a_broken_scene_fails_its_load_and_spawns_once_fixed() {
     watch::project(tmp.path());
     let scene = tmp.path().join("s.scene.ron");
     std::fs::write(&scene, watch::SCENE.replace("graphs:", "grafs:")).expect("break");
-    let logs = Logs::default();
+    let logs = logs::Logs::default();
     tracing::subscriber::with_default(logs.clone(), || {
         let mut app = headless_app(tmp.path(), true, Some(Duration::from_millis(20)));
         app.add_plugins(SinewPlugin {
@@ -247,7 +216,7 @@ fn a_broken_scene_fails_its_load_and_spawns_once_fixed() {
             "no AssetLoadFailedEvent"
         );
         assert!(app.world().get::<SinewSpawned>(carrier).is_none());
-        let errors = logs.0.lock().unwrap().clone();
+        let errors = logs.lines();
         assert!(
             errors
                 .iter()

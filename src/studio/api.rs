@@ -414,35 +414,45 @@ struct GraphBody<'a> {
     source: Option<Value>,
 }
 
-/// A body's graph request, or a 400/415.
-fn body_of(req: &Request) -> Result<GraphBody<'_>, Response> {
+/// A JSON body read as `T`, or the refusal: 415 when the content type is not JSON, 400 naming
+/// `what` the body should have been (every JSON endpoint reads its body here).
+pub(super) fn json_body<'a, T: Deserialize<'a>>(
+    req: &'a Request,
+    what: &str,
+) -> Result<T, Response> {
     let ct = req.header("content-type").unwrap_or("application/json");
     if !ct.starts_with("application/json") {
         return Err(Response::error(415, "send the body as application/json"));
     }
-    serde_json::from_slice::<GraphBody>(&req.body)
-        .map_err(|e| Response::error(400, format!("the body is not a graph request: {e}")))
+    serde_json::from_slice::<T>(&req.body)
+        .map_err(|e| Response::error(400, format!("the body is not {what}: {e}")))
+}
+
+/// A body's graph request, or a 400/415.
+fn body_of(req: &Request) -> Result<GraphBody<'_>, Response> {
+    json_body(req, "a graph request")
 }
 
 /// The canonical text of a body's graph (`model` or `source`), or the refusal.
 fn body_text(name: &str, b: &GraphBody) -> Result<String, Response> {
     match (b.model, &b.source) {
         (Some(m), None) => super::model::text_of_model(m.get()),
-        (None, Some(Value::String(s))) => {
-            let src = SourceFile::new(name, s.as_str());
-            match crate::graph::format_source(&src) {
-                Ok(t) => Ok(t),
-                Err(d) => Err(Response::json(
-                    400,
-                    &json!({"error": "the source is not a graph: it does not parse",
-                            "diagnostics": diagnostics_json(Some(s), &d)}),
-                )),
-            }
-        }
+        (None, Some(Value::String(s))) => source_text(name, s),
         (None, Some(_)) => Err(Response::error(400, "`source` must be a string")),
         (Some(_), Some(_)) => Err(Response::error(400, "send `model` or `source`, not both")),
         (None, None) => Err(Response::error(400, "the body needs `model` or `source`")),
     }
+}
+
+/// The canonical text of a graph's source, or the 400 with its diagnostics.
+pub(super) fn source_text(name: &str, source: &str) -> Result<String, Response> {
+    crate::graph::format_source(&SourceFile::new(name, source)).map_err(|d| {
+        Response::json(
+            400,
+            &json!({"error": "the source is not a graph: it does not parse",
+                    "diagnostics": diagnostics_json(Some(source), &d)}),
+        )
+    })
 }
 
 #[derive(Serialize)]

@@ -20,13 +20,9 @@ pub(super) fn put_clip(state: &State, req: &Request) -> Response {
         Ok(x) => x,
         Err(r) => return r,
     };
-    let ct = req.header("content-type").unwrap_or("application/json");
-    if !ct.starts_with("application/json") {
-        return Response::error(415, "send the body as application/json");
-    }
-    let body: Value = match serde_json::from_slice(&req.body) {
+    let body: Value = match super::api::json_body(req, "JSON") {
         Ok(v) => v,
-        Err(e) => return Response::error(400, format!("the body is not JSON: {e}")),
+        Err(r) => return r,
     };
     let Some(base) = body.get("base").and_then(Value::as_str) else {
         return Response::error(

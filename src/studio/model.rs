@@ -20,22 +20,14 @@ pub fn parse(req: &super::http::Request) -> Response {
     struct ParseBody {
         source: String,
     }
-    let ct = req.header("content-type").unwrap_or("application/json");
-    if !ct.starts_with("application/json") {
-        return Response::error(415, "send the body as application/json");
-    }
-    let body: ParseBody = match serde_json::from_slice(&req.body) {
+    let body: ParseBody = match super::api::json_body(req, "a parse request") {
         Ok(b) => b,
-        Err(e) => return Response::error(400, format!("the body is not a parse request: {e}")),
+        Err(r) => return r,
     };
     let name = "untitled.bpg";
-    match crate::graph::format_source(&SourceFile::new(name, body.source.as_str())) {
+    match super::api::source_text(name, &body.source) {
         Ok(text) => Response::json(200, &serde_json::json!({"model": model_json(name, &text)})),
-        Err(d) => Response::json(
-            400,
-            &serde_json::json!({"error": "the source is not a graph: it does not parse",
-                    "diagnostics": super::api::diagnostics_json(Some(&body.source), &d)}),
-        ),
+        Err(r) => r,
     }
 }
 
