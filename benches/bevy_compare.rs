@@ -16,8 +16,9 @@
 //!   `AnimationSet` inside Sinew's schedule (`add_sinew_systems`: time, actions, delays,
 //!   animation, tick, flush) in the `Update` schedule of the same kind of `App`. The pose ends
 //!   in the animator's pose buffers.
-//! * `sinew_pose_to_transforms` — as `sinew_pose`, plus a system after `AnimationSet` writing
-//!   every bone's local pose into its own bone entity's `bevy_transform::Transform` (the work
+//! * `sinew_pose_to_transforms` — as `sinew_pose`, plus Sinew's `write_bone_poses` after
+//!   `AnimationSet` writing every bone's local pose into its own bone entity's
+//!   `bevy_transform::Transform` (each bone entity carries a `SinewBone`; the work
 //!   bevy_animation's `animate_targets` does at its end).
 //!
 //! * `core_shared_clips` / `core_clips_per_character` — attribution only: the pure `anim` core
@@ -40,7 +41,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bevy_animation::graph::{AnimationGraph, AnimationGraphHandle, AnimationNodeIndex};
 use bevy_animation::{
@@ -54,7 +55,7 @@ use bevy_ecs::prelude::*;
 use bevy_math::{Quat as BQuat, Vec3 as BVec3};
 use bevy_time::{TimePlugin, TimeUpdateStrategy};
 use bevy_transform::components::Transform;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput};
 use glam::{Quat, Vec3, Vec4};
 use sinew::anim::state_machine::{Machine, State};
 use sinew::anim::{
@@ -62,6 +63,7 @@ use sinew::anim::{
     Transform as RestTransform, TreeEvaluator, scalar,
 };
 use sinew::animseq::{AnimSeq, Track};
+use sinew::bevy::{SinewBone, write_bone_poses};
 use sinew::runtime::animator::PoseRig;
 use sinew::runtime::{
     AnimCommand, AnimationSet, Animator, Clip, EventHub, add_sinew_systems, animate, init_world,
@@ -259,20 +261,6 @@ fn bevy_side(seqs: &[AnimSeq; 2], threads: Option<usize>) -> BevySide {
     }
 }
 
-/// Writes each animator's local pose into its bone entities' `Transform`s.
-fn write_poses(chars: Query<(&Animator, &Bones)>, mut bones: Query<&mut Transform>) {
-    for (a, b) in &chars {
-        let Some(pose) = a.pose() else { continue };
-        for (i, &e) in b.0.iter().enumerate() {
-            if let Ok(mut t) = bones.get_mut(e) {
-                t.translation = bvec(pose.translations[i].to_array());
-                t.rotation = bquat(pose.rotations[i].to_array());
-                t.scale = bvec(pose.scales[i].to_array());
-            }
-        }
-    }
-}
-
 struct SinewSide {
     app: App,
     characters: Vec<Entity>,
@@ -285,7 +273,7 @@ fn sinew_side(seqs: &[AnimSeq; 2], write_out: bool) -> SinewSide {
         add_sinew_systems(s);
         s.add_systems(animate.in_set(AnimationSet));
         if write_out {
-            s.add_systems(write_poses.after(AnimationSet));
+            s.add_systems(write_bone_poses.after(AnimationSet));
         }
     });
     let mut app = finish(app);
@@ -335,10 +323,19 @@ fn sinew_side(seqs: &[AnimSeq; 2], write_out: bool) -> SinewSide {
                 None,
             ));
             a.queue(AnimCommand::SetParam("w".into(), f64::from(W_B)));
+            let owner = world.spawn(a).id();
             let bones = (0..BONES)
-                .map(|_| world.spawn(Transform::from_xyz(0.0, 0.1, 0.0)).id())
+                .map(|i| {
+                    world
+                        .spawn((
+                            Transform::from_xyz(0.0, 0.1, 0.0),
+                            SinewBone::new(owner, i as u32),
+                        ))
+                        .id()
+                })
                 .collect();
-            world.spawn((a, Bones(bones))).id()
+            world.entity_mut(owner).insert(Bones(bones));
+            owner
         })
         .collect();
     SinewSide { app, characters }
@@ -682,5 +679,67 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(bevy_compare, benches);
-criterion_main!(bevy_compare);
+/// The like-for-like pair measured block by block, alternating: `rounds` rounds of `frames`
+/// frames of `bevy_animation_1_thread`, then as many of
+/// `sinew_pose_to_transforms_1_thread`. On a machine shared with other virtual machines
+/// (memory bandwidth and the last-level cache move under both sides by tens of percent from one
+/// second to the next), criterion's one variant after the other measures the two sides under
+/// different conditions; here the sides of each round run within a few tens of milliseconds of
+/// each other, and the median of the per-round ratios is the figure that holds still.
+fn paired(rounds: usize, frames: usize) {
+    let seqs = clips();
+    let mut bevy = bevy_side(&seqs, Some(1));
+    check_bevy(&seqs, &mut bevy);
+    let mut sinew = sinew_side(&seqs, true);
+    check_sinew(&seqs, &mut sinew, true);
+    let block = |app: &mut App| {
+        let t = Instant::now();
+        for _ in 0..frames {
+            app.update();
+        }
+        t.elapsed().as_secs_f64() / frames as f64
+    };
+    let (mut b, mut s, mut r) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let tb = block(&mut bevy.app);
+        let ts = block(&mut sinew.app);
+        b.push(tb);
+        s.push(ts);
+        r.push(tb / ts);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (mb, ms, mr) = (median(&mut b), median(&mut s), median(&mut r));
+    let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
+    println!(
+        "paired {rounds} rounds x {frames} frames: bevy_animation median {:.3} ms (min {:.3}), \
+         sinew_pose_to_transforms median {:.3} ms (min {:.3}); per-round ratio median {mr:.1}x \
+         (quartiles {:.1}x / {:.1}x), ratio of minima {:.1}x",
+        mb * 1e3,
+        b[0] * 1e3,
+        ms * 1e3,
+        s[0] * 1e3,
+        q(&r, 0.25),
+        q(&r, 0.75),
+        b[0] / s[0],
+    );
+}
+
+fn main() {
+    // `BEVY_COMPARE_PAIRED=ROUNDSxFRAMES`: the alternating like-for-like measurement instead
+    // of criterion.
+    if let Some((rounds, frames)) = std::env::var("BEVY_COMPARE_PAIRED").ok().and_then(|v| {
+        let (r, f) = v.split_once('x')?;
+        Some((r.parse::<usize>().ok()?, f.parse::<usize>().ok()?))
+    }) && rounds > 0
+        && frames > 0
+    {
+        paired(rounds, frames);
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    benches(&mut c);
+    c.final_summary();
+}

@@ -1,7 +1,7 @@
 //! What a Bevy game can rely on (`bridge.md` §4, `docs/bevy.md`): Sinew's per-frame work is
 //! one unit (`SinewSystems`) that unordered game systems change nothing in and that Bevy's
 //! ambiguity detection reports nothing about; root motion in `Transform` mode composes with the
-//! game's rotation, teleports and movement.
+//! game's rotation, teleports and movement; bone entities follow their animator's pose.
 
 use std::f32::consts::FRAC_PI_2;
 use std::path::Path;
@@ -17,8 +17,8 @@ use bevy_math::{Quat, Vec3};
 use bevy_time::Time;
 use bevy_transform::components::Transform;
 use sinew::bevy::{
-    GameCall, SinewActor, SinewAppExt, SinewLoadSettings, SinewMessage, SinewPlugin, SinewScene,
-    SinewSceneAsset, SinewSceneFailed, SinewSpawned, SinewSystems, headless_app,
+    GameCall, SinewActor, SinewAppExt, SinewBone, SinewLoadSettings, SinewMessage, SinewPlugin,
+    SinewScene, SinewSceneAsset, SinewSceneFailed, SinewSpawned, SinewSystems, headless_app,
 };
 use sinew::runtime::{Animator, GameTime, Graphs, TraceFormat, TraceWriter};
 
@@ -172,11 +172,12 @@ fn ambiguity_detection_reports_nothing_involving_sinew() {
     assert_eq!(report, "", "{report}");
 
     // A real conflict is still reported: a game system writing every `Transform`, unordered
-    // against the root motion Sinew writes; ordered after `SinewSystems` it is not.
+    // against the root motion and the bone poses Sinew writes; ordered after `SinewSystems` it
+    // is not.
     let mut app = base();
     app.add_systems(Update, push_all);
     let report = ambiguities(&mut app);
-    assert!(report.starts_with("1 pairs"), "{report}");
+    assert!(report.starts_with("2 pairs"), "{report}");
     let mut app = base();
     app.add_systems(Update, push_all.after(SinewSystems));
     assert_eq!(ambiguities(&mut app), "");
@@ -551,6 +552,7 @@ fn public_components_and_resources_are_registered_for_reflection() {
             "SinewRootMotion",
             TypeId::of::<sinew::bevy::SinewRootMotion>(),
         ),
+        ("SinewBone", TypeId::of::<SinewBone>()),
     ] {
         let r = registry
             .get(id)
@@ -585,4 +587,116 @@ fn one_trace_writer_names_every_actor() {
     assert!(text.lines().count() > 2, "{text}");
     assert!(!text.contains("  ?  "), "{text}");
     assert!(text.contains("villager") && text.contains("hero"), "{text}");
+}
+
+// ---- Bone entities.
+
+/// The scene entity called `name` under `carrier`.
+fn scene_entity(app: &App, carrier: Entity, name: &str) -> Entity {
+    let spawned = app.world().get::<SinewSpawned>(carrier).expect("spawned");
+    let found = spawned.spawned.entities.iter().find(|(n, _, _)| n == name);
+    found.unwrap_or_else(|| panic!("no {name}")).1
+}
+
+#[test]
+fn bone_entities_follow_their_animators_pose_and_bad_ones_are_left_alone() {
+    let mut app = base();
+    let scene = load(
+        &app,
+        "tests/fixtures/scenes/retarget.scene.ron",
+        "tests/fixtures/scenes/assets",
+    );
+    let carrier = app.world_mut().spawn(SinewScene(scene)).id();
+    until(&mut app, "spawn", |app| spawned(app, carrier));
+    let tall = scene_entity(&app, carrier, "tall");
+    let plain = scene_entity(&app, carrier, "plain");
+    let a = app.world().get::<Animator>(tall).expect("animator");
+    let n = a.rig().expect("rig").skeleton.len();
+    assert!(n > 3, "{n}");
+    let by_name = SinewBone::named(tall, a, "spine").expect("spine");
+    assert_eq!(by_name, SinewBone::new(tall, 1));
+    assert!(SinewBone::named(tall, a, "tail").is_none());
+    // `plain` has no skeleton file: its rig is the clip's own tracks.
+    let plain_n = app
+        .world()
+        .get::<Animator>(plain)
+        .and_then(Animator::rig)
+        .expect("rig")
+        .skeleton
+        .len();
+
+    let untouched = Transform::from_xyz(7.0, 8.0, 9.0);
+    // Two animators' bones interleaved (each switch of animator is a new lookup).
+    let mut bones = Vec::new();
+    for i in 0..n.max(plain_n) {
+        for (owner, len) in [(tall, n), (plain, plain_n)] {
+            if i < len {
+                let e = app
+                    .world_mut()
+                    .spawn((SinewBone::new(owner, i as u32), untouched));
+                bones.push((owner, i, e.id()));
+            }
+        }
+    }
+    // Past the skeleton's end, on an entity that is no animator, on a despawned one: left as
+    // they are.
+    let stray = [
+        SinewBone::new(tall, n as u32),
+        SinewBone::new(tall, u32::MAX),
+        SinewBone::new(plain, plain_n as u32),
+        SinewBone::new(carrier, 0),
+        SinewBone::new(Entity::PLACEHOLDER, 0),
+    ]
+    .map(|b| app.world_mut().spawn((b, untouched)).id());
+
+    for _ in 0..3 {
+        run_ticks(&mut app, 2);
+        let w = app.world();
+        for &(owner, i, e) in &bones {
+            let pose = w
+                .get::<Animator>(owner)
+                .and_then(Animator::pose)
+                .expect("pose");
+            let t = w.get::<Transform>(e).expect("transform");
+            assert_eq!(
+                t.translation.to_array(),
+                pose.translations[i].to_array(),
+                "bone {i}"
+            );
+            assert_eq!(
+                t.rotation.to_array(),
+                pose.rotations[i].to_array(),
+                "bone {i}"
+            );
+            assert_eq!(t.scale.to_array(), pose.scales[i].to_array(), "bone {i}");
+        }
+        for &e in &stray {
+            assert_eq!(*w.get::<Transform>(e).expect("transform"), untouched);
+        }
+    }
+    // The bones really change from tick to tick.
+    let all = |app: &App| -> Vec<Transform> {
+        let w = app.world();
+        bones
+            .iter()
+            .map(|b| *w.get::<Transform>(b.2).expect("bone"))
+            .collect()
+    };
+    let before = all(&app);
+    run_ticks(&mut app, 3);
+    assert_ne!(all(&app), before);
+
+    // A despawned animator's bones keep their last pose.
+    let last: Vec<Transform> = bones
+        .iter()
+        .map(|&(_, _, e)| *app.world().get::<Transform>(e).expect("transform"))
+        .collect();
+    app.world_mut().despawn(tall);
+    run_ticks(&mut app, 3);
+    for (&(owner, i, e), t) in bones.iter().zip(&last) {
+        let now = app.world().get::<Transform>(e).expect("transform");
+        if owner == tall {
+            assert_eq!(now, t, "bone {i} of the despawned animator");
+        }
+    }
 }

@@ -20,7 +20,8 @@ pub struct TreeEvaluator {
     layers: Cursors,
     /// Layer masks resolved for the clip of each layer slot (once per clip and mask).
     masks: SlotMasks,
-    /// The pose the tree's clips are sampled and blended into, in lane groups.
+    /// The pose the tree's clips are sampled and blended into, in lane groups, for
+    /// [`TreeEvaluator::evaluate`] (scratch; empty while the caller gives one, `evaluate_with`).
     lanes: LanePose,
 }
 
@@ -42,6 +43,28 @@ impl TreeEvaluator {
         looping: bool,
         out: &mut Pose,
     ) {
+        let mut lanes = std::mem::take(&mut self.lanes);
+        self.evaluate_with(&mut lanes, skel, leaves, clips, phase, looping, out);
+        self.lanes = lanes;
+    }
+
+    /// [`TreeEvaluator::evaluate`] with the lane-group pose the clips are blended in given by
+    /// the caller. That pose is scratch (filled from the rest pose, blended and written into
+    /// `out` within the call), so one buffer serves any number of evaluators: the runtime's
+    /// animation step evaluates every animator through one, which stays in cache, where a
+    /// buffer per animator streamed 2.5 KB per 64-bone character through memory every frame
+    /// (`docs/benchmarks.md`, issue 30). It grows to the largest skeleton and is never shrunk.
+    #[allow(clippy::too_many_arguments)]
+    pub fn evaluate_with(
+        &mut self,
+        lanes: &mut LanePose,
+        skel: &Skeleton,
+        leaves: &[Leaf],
+        clips: &[BoundClip],
+        phase: f64,
+        looping: bool,
+        out: &mut Pose,
+    ) {
         // In lane groups when every base clip fits the skeleton (the pose is written out once,
         // after the blend); else the whole blend on the array-of-structures pose.
         let n = skel.len();
@@ -50,8 +73,8 @@ impl TreeEvaluator {
             .filter(|l| !l.additive && l.weight > 0.0)
             .all(|lf| clips.get(lf.clip).is_none_or(|c| soa::fits(c, n)));
         if on_lanes {
-            self.evaluate_lanes(skel, leaves, clips, phase, looping);
-            self.lanes.write_to(out);
+            self.evaluate_lanes(lanes, skel, leaves, clips, phase, looping);
+            lanes.write_to(out);
         } else {
             out.set_rest(skel);
             // Running weighted mean: the first clip samples straight into the pose, each later
@@ -88,6 +111,7 @@ impl TreeEvaluator {
     /// fits the skeleton).
     fn evaluate_lanes(
         &mut self,
+        lanes: &mut LanePose,
         skel: &Skeleton,
         leaves: &[Leaf],
         clips: &[BoundClip],
@@ -95,7 +119,7 @@ impl TreeEvaluator {
         looping: bool,
     ) {
         let rest = skel.rest_lanes();
-        self.lanes.copy_from(rest);
+        lanes.copy_from(rest);
         let mut total = 0.0f32;
         for lf in leaves.iter().filter(|l| !l.additive && l.weight > 0.0) {
             let Some(c) = clips.get(lf.clip) else {
@@ -105,12 +129,12 @@ impl TreeEvaluator {
             let hints = self.tree.for_clip(lf.clip, c.soa());
             if total == 0.0 {
                 total = lf.weight;
-                soa::sample_lanes(c, t, hints, &mut self.lanes);
+                soa::sample_lanes(c, t, hints, lanes);
                 continue;
             }
             total += lf.weight;
             let s = (lf.weight / total).clamp(0.0, 1.0);
-            soa::blend_step_lanes(rest, c, t, s, hints, &mut self.lanes);
+            soa::blend_step_lanes(rest, c, t, s, hints, lanes);
         }
     }
 

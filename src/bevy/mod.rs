@@ -2,12 +2,14 @@
 //! Sinew's assets and loaders ([`assets`]), adds the runtime's systems to `Update` in their
 //! sets ([`SinewSet`], [`AnimationSet`]), drives Sinew's clock from `bevy_time`, spawns scenes
 //! named by a [`SinewScene`] handle (and actors named by a [`SinewActor`]) once everything they
-//! need has loaded, writes root motion to `Transform` (or publishes it as [`SinewRootMotion`]) and hot-reloads scenes through the
+//! need has loaded, writes root motion to `Transform` (or publishes it as [`SinewRootMotion`]) and poses to bone
+//! entities ([`SinewBone`]), and hot-reloads scenes through the
 //! library's reload core ([`crate::reload`]).
 //!
 //! Needs `TaskPoolPlugin`, `TimePlugin` and `AssetPlugin` (added before it); nothing renders.
 
 pub mod assets;
+mod bones;
 mod events;
 mod gather;
 mod lifecycle;
@@ -26,6 +28,7 @@ pub use assets::{
     SinewAsset, SinewClip, SinewFile, SinewGraph, SinewImport, SinewLoadError, SinewLoadSettings,
     SinewLoader, SinewSceneAsset, SinewSkeleton, SinewStateMachine,
 };
+pub use bones::{SinewBone, write_bone_poses};
 pub use events::{IntoValue, SinewCustom, SinewNotify, SinewSend, SinewWindow, WindowEdge};
 pub use gather::{MAX_DEPTH, MAX_FILES, MAX_ROUNDS};
 pub use nodes::{GameCall, SinewAppExt};
@@ -168,7 +171,8 @@ impl Plugin for SinewPlugin {
             .register_type::<SinewSpawned>()
             .register_type::<SinewSceneFailed>()
             .register_type::<SinewClock>()
-            .register_type::<SinewRootMotion>();
+            .register_type::<SinewRootMotion>()
+            .register_type::<SinewBone>();
         // Bindings are required (a graph calling an unbound game node does not spawn) unless
         // the game inserted `GameNodes::headless()` itself.
         app.world_mut()

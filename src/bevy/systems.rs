@@ -3,9 +3,9 @@
 //! depends on what else is in the app) — [`SinewSpawnSet`] (reload changed scenes, spawn ready
 //! ones, read the clock), then Sinew's own chain (`Time → SceneActions → Delays → AnimationSet
 //! → Notify → Tick → Flush`, only on frames where Sinew ticks: a scene has spawned and the
-//! frame's delta is not zero) — then root motion written to `Transform` (an ordinary system
-//! with its real data access, so a game system writing `Transform` unordered is reported by
-//! Bevy's ambiguity detection).
+//! frame's delta is not zero) — then root motion written to `Transform` and poses to bone
+//! entities' `Transform`s (ordinary systems with their real data access, so a game system
+//! writing `Transform` unordered is reported by Bevy's ambiguity detection).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -43,7 +43,7 @@ pub struct SinewSpawnSet;
 
 /// Sinew's per-frame work in `Update`, as one unit: order game systems with
 /// `.before(SinewSystems)` / `.after(SinewSystems)`. It runs [`SinewSchedule`], then writes
-/// root motion to `Transform`.
+/// root motion to `Transform` and poses to [`SinewBone`](super::SinewBone) entities.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SinewSystems;
 
@@ -143,6 +143,7 @@ pub(super) fn build(app: &mut App, plugin: &SinewPlugin) {
             // (`docs/bevy.md`, "Ordering your systems").
             run_sinew.ambiguous_with_all(),
             apply_root_motion.run_if(clock_runs),
+            super::bones::write_bone_poses.run_if(clock_runs),
         )
             .chain()
             .in_set(SinewSystems),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::root::add_root;
 use super::{Animator, Clip, StateChange};
+use crate::anim::soa::LanePose;
 use crate::anim::state_machine::{Machine, NotifyMode};
 use crate::anim::{BlendTree, Leaf, RootDelta, TickClock, heaviest_leaf};
 use crate::crossing::PlaybackInterval;
@@ -543,7 +544,8 @@ impl Animator {
     /// positive): transitions, crossfades, trees, layers, root motion, the pose. The crossings
     /// to evaluate land in `self.fires`, state changes in `self.changes`, rejected requests and
     /// playback errors in `self.rejected`.
-    pub(super) fn advance(&mut self, rate: f64) {
+    /// `lanes` is the pose evaluation's scratch (one for every animator of the step).
+    pub(super) fn advance(&mut self, rate: f64, lanes: &mut LanePose) {
         // With windows open, the last update that moved keeps its intervals: a window cut
         // later reports where its instance stood then (`windows.rs`). And whether this update
         // is settled: only a command, a change from outside (`touched`), and, found on the way
@@ -570,7 +572,7 @@ impl Animator {
         self.advance_base(rate, &mut delta);
         self.advance_layers(rate);
         self.apply_root(delta);
-        self.evaluate_pose();
+        self.evaluate_pose(lanes);
     }
 
     /// The base motion: transitions (checked once, against the state as it stood after the
@@ -711,7 +713,7 @@ mod tests {
         a.add_clip("run", clip(0.8, 0.2));
         assert!(a.play("run"));
         a.queue(AnimCommand::SetState("run".into()));
-        a.advance(4.0);
+        a.advance(4.0, &mut LanePose::default());
         assert_eq!(a.playing(), Some("run"));
         assert_eq!(a.current_state(), None);
         assert!(!a.has_state("run"));
@@ -756,7 +758,7 @@ mod tests {
             transitions: Vec::new(),
         }));
         a.queue(AnimCommand::Seek(t));
-        a.advance(100.0);
+        a.advance(100.0, &mut LanePose::default());
         assert_eq!(a.current_state().map(|s| &**s), Some("walk"));
         let [Fire { interval, .. }] = &a.fires[..] else {
             panic!("one interval: {:?}", a.fires);

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::Animator;
 use super::playback::{Motion, Playback};
+use crate::anim::soa::LanePose;
 use crate::anim::state_machine::Machine;
 use crate::anim::{BoneMask, BoundClip, Pose, Skeleton, TreeEvaluator, hold_root, lerp_pose};
 
@@ -67,6 +68,7 @@ fn wrapped(t: f64, c: &BoundClip) -> f64 {
 /// Evaluates `motion` of `m` into `out` (a single clip at its own time, a blend at its phase).
 fn evaluate_motion(
     eval: &mut TreeEvaluator,
+    lanes: &mut LanePose,
     skeleton: &Skeleton,
     clips: &[BoundClip],
     m: &Machine,
@@ -78,7 +80,8 @@ fn evaluate_motion(
         [only] => clips.get(only.clip).map_or(0.0, |c| c.clip.duration),
         _ => 1.0,
     };
-    eval.evaluate(
+    eval.evaluate_with(
+        lanes,
         skeleton,
         &motion.leaves,
         clips,
@@ -89,8 +92,9 @@ fn evaluate_motion(
 }
 
 impl Animator {
-    /// Evaluates the pose into the rig's reused buffers.
-    pub(super) fn evaluate_pose(&mut self) {
+    /// Evaluates the pose into the rig's reused buffers, blending in `lanes` (scratch shared by
+    /// every animator the animation step updates).
+    pub(super) fn evaluate_pose(&mut self, lanes: &mut LanePose) {
         let hold = self.has_root_motion();
         let Some(rig) = self.rig.as_deref_mut() else {
             return;
@@ -106,9 +110,9 @@ impl Animator {
         } = rig;
         match &self.base {
             Some(b) => {
-                evaluate_motion(eval, skeleton, clips, &b.machine, &b.current, pose);
+                evaluate_motion(eval, lanes, skeleton, clips, &b.machine, &b.current, pose);
                 if let Some(f) = &b.fade {
-                    evaluate_motion(eval, skeleton, clips, &b.machine, &f.from, scratch);
+                    evaluate_motion(eval, lanes, skeleton, clips, &b.machine, &f.from, scratch);
                     // `f.elapsed` already includes this update.
                     lerp_pose(scratch, pose, f.weight_in(f.elapsed()) as f32);
                     std::mem::swap(pose, scratch);

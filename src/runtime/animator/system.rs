@@ -9,6 +9,7 @@ use std::sync::Arc;
 use bevy_ecs::prelude::*;
 
 use super::{Animator, Clip, StateChange};
+use crate::anim::soa::LanePose;
 use crate::crossing::Crossing;
 use crate::runtime::time::{DEFAULT_DT, GameTime};
 
@@ -55,10 +56,11 @@ impl AnimatorOutput {
 
 /// The animation update (exclusive system, runs in [`AnimationSet`](crate::runtime::AnimationSet)):
 /// every [`Animator`] applies its queued requests and advances one tick at
-/// [`GameTime::rate`], in entity order; what it produced goes to [`AnimatorOutput`] for the notify step
+/// [`GameTime::rate`], in entity order (one pose-evaluation scratch for all, kept between runs);
+/// what it produced goes to [`AnimatorOutput`] for the notify step
 /// ([`add_sinew_systems`](crate::runtime::add_sinew_systems) schedules it right after the
 /// animation set).
-pub fn animate(world: &mut World) {
+pub fn animate(world: &mut World, mut lanes: Local<LanePose>) {
     let rate = world
         .get_resource::<GameTime>()
         .map_or(1.0 / DEFAULT_DT, GameTime::rate);
@@ -77,7 +79,7 @@ pub fn animate(world: &mut World) {
             continue;
         };
         let a = &mut *a;
-        a.advance(rate);
+        a.advance(rate, &mut lanes);
         let records = &mut out.records;
         if !a.changes.is_empty() {
             records.extend(a.changes.drain(..).map(|c| AnimatorRecord::State(owner, c)));

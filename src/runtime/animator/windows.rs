@@ -535,7 +535,7 @@ mod tests {
     /// One update as the `animate` system runs it; the records it published.
     fn step(a: &mut Animator) -> Vec<AnimatorRecord> {
         let mut fired = Vec::new();
-        a.advance(60.0);
+        a.advance(60.0, &mut crate::anim::soa::LanePose::default());
         a.evaluate_fires(
             Entity::PLACEHOLDER,
             &mut Vec::new(),
