@@ -77,24 +77,14 @@ impl TreeEvaluator {
             lanes.write_to(out);
         } else {
             out.set_rest(skel);
-            // Running weighted mean: the first clip samples straight into the pose, each later
-            // one moves it toward its own values by `wᵢ / Σw so far` (bones it does not animate
-            // move toward the rest pose, which stands for that clip there).
-            let mut total = 0.0f32;
-            for lf in leaves.iter().filter(|l| !l.additive && l.weight > 0.0) {
-                let Some(c) = clips.get(lf.clip) else {
-                    continue;
-                };
-                let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
-                let hints = self.tree.for_clip(lf.clip, c.soa());
-                if total == 0.0 {
-                    total = lf.weight;
-                    soa::sample(c, t, hints, out);
-                    continue;
+            for (slot, c, t, step) in base_steps(leaves, clips, phase, looping) {
+                let hints = self.tree.for_clip(slot, c.soa());
+                match step {
+                    None => soa::sample(c, t, hints, out),
+                    Some(s) => {
+                        soa::blend_step(&mut self.touched, skel.rest_arrays(), c, t, s, hints, out)
+                    }
                 }
-                total += lf.weight;
-                let s = (lf.weight / total).clamp(0.0, 1.0);
-                soa::blend_step(&mut self.touched, skel.rest_arrays(), c, t, s, hints, out);
             }
         }
         for lf in leaves.iter().filter(|l| l.additive && l.weight > 0.0) {
@@ -120,21 +110,12 @@ impl TreeEvaluator {
     ) {
         let rest = skel.rest_lanes();
         lanes.copy_from(rest);
-        let mut total = 0.0f32;
-        for lf in leaves.iter().filter(|l| !l.additive && l.weight > 0.0) {
-            let Some(c) = clips.get(lf.clip) else {
-                continue;
-            };
-            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
-            let hints = self.tree.for_clip(lf.clip, c.soa());
-            if total == 0.0 {
-                total = lf.weight;
-                soa::sample_lanes(c, t, hints, lanes);
-                continue;
+        for (slot, c, t, step) in base_steps(leaves, clips, phase, looping) {
+            let hints = self.tree.for_clip(slot, c.soa());
+            match step {
+                None => soa::sample_lanes(c, t, hints, lanes),
+                Some(s) => soa::blend_step_lanes(rest, c, t, s, hints, lanes),
             }
-            total += lf.weight;
-            let s = (lf.weight / total).clamp(0.0, 1.0);
-            soa::blend_step_lanes(rest, c, t, s, hints, lanes);
         }
     }
 
@@ -167,6 +148,36 @@ impl TreeEvaluator {
             None => soa::apply_override(pose, c, t, None, weight, hints),
         }
     }
+}
+
+/// The base leaves of a tree (not additive, weight > 0, naming a bound slot), in order, each
+/// with its slot, clip, clip time at `phase` and blend step. The running weighted mean: the
+/// first is sampled straight into the pose (`None`), each later one moves it toward its own
+/// values by `Some(wᵢ / Σw so far)` (bones it does not animate move toward the rest pose, which
+/// stands for that clip there). Both evaluation paths (lane groups and the whole-pose
+/// fallback) walk the leaves through this.
+fn base_steps<'a>(
+    leaves: &'a [Leaf],
+    clips: &'a [BoundClip],
+    phase: f64,
+    looping: bool,
+) -> impl Iterator<Item = (usize, &'a BoundClip, f64, Option<f32>)> + 'a {
+    let mut total = 0.0f32;
+    leaves
+        .iter()
+        .filter(|l| !l.additive && l.weight > 0.0)
+        .filter_map(move |lf| {
+            let c = clips.get(lf.clip)?;
+            let t = c.clip.clip_time(SyncedPlayer::clip_time(phase, c), looping);
+            let step = if total == 0.0 {
+                total = lf.weight;
+                None
+            } else {
+                total += lf.weight;
+                Some((lf.weight / total).clamp(0.0, 1.0))
+            };
+            Some((lf.clip, c, t, step))
+        })
 }
 
 /// Adds clip `c`'s difference at clip time `t` from its own first frame, scaled by `w`, onto
