@@ -4,7 +4,8 @@
 //! 1e-6 elsewhere. Properties over random rigs and clips (one key, no keys, shared and private
 //! key-time lists, extreme finite values, negative and duplicate times, masks of every shape,
 //! poses shorter than the clip), plus a 4,096-bone rig, cursors under forward, backward and
-//! jumping playback, and no allocation per frame.
+//! jumping playback, no allocation per frame, and one evaluation scratch shared across
+//! skeletons giving the same poses.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -379,6 +380,25 @@ fn check_case(k: &Case) {
             ev.evaluate(&skel, &leaves, &clips, phase, looping, &mut a);
             scalar::evaluate(&mut touched, &skel, &leaves, &clips, phase, looping, &mut b);
             check_same(&format!("tree frame {f} looping {looping}"), &a, &b);
+        }
+    }
+    // The runtime's form: one lane-group scratch for every animator (`evaluate_with`), left by
+    // a larger and by a one-bone skeleton before each frame: the same poses as the evaluator's
+    // own scratch.
+    let (big, small) = (rig(k.bones + 7, &k.parents), rig(1, &[]));
+    let (mut own, mut given) = (TreeEvaluator::new(), TreeEvaluator::new());
+    let mut scratch = soa::LanePose::default();
+    let (mut a, mut b) = (Pose::default(), Pose::default());
+    for (f, &phase) in k.phases.iter().enumerate() {
+        for (looping, other) in [(true, &big), (false, &small)] {
+            scratch.copy_from(other.rest_lanes());
+            own.evaluate(&skel, &leaves, &clips, phase, looping, &mut a);
+            given.evaluate_with(&mut scratch, &skel, &leaves, &clips, phase, looping, &mut b);
+            check_same(
+                &format!("shared scratch frame {f} looping {looping}"),
+                &b,
+                &a,
+            );
         }
     }
 }

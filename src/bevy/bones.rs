@@ -51,56 +51,28 @@ pub fn write_bone_poses(
     animators: Query<&Animator>,
     mut bones: Query<(&SinewBone, &mut Transform)>,
 ) {
-    let mut current = Entity::PLACEHOLDER;
-    let mut pose = PoseSlices::default();
+    // `PLACEHOLDER` with no pose: a bone naming it is skipped like any other non-animator.
+    let mut current: (Entity, Option<&Pose>) = (Entity::PLACEHOLDER, None);
     for (b, mut t) in &mut bones {
-        if b.animator != current {
-            current = b.animator;
-            pose = animators
-                .get(current)
-                .ok()
-                .and_then(Animator::pose)
-                .map(PoseSlices::of)
-                .unwrap_or_default();
+        if b.animator != current.0 {
+            let pose = animators.get(b.animator).ok().and_then(Animator::pose);
+            current = (b.animator, pose);
         }
-        if let Some(local) = pose.local(b.bone as usize) {
+        if let Some(local) = current.1.and_then(|p| local_transform(p, b.bone as usize)) {
             *t = local;
         }
     }
 }
 
-/// One animator's pose as three slices of one length (empty: nothing to write).
-#[derive(Default, Clone, Copy)]
-struct PoseSlices<'a> {
-    translations: &'a [glam::Vec3],
-    rotations: &'a [glam::Quat],
-    scales: &'a [glam::Vec3],
-}
-
-impl<'a> PoseSlices<'a> {
-    fn of(pose: &'a Pose) -> PoseSlices<'a> {
-        let n = pose
-            .translations
-            .len()
-            .min(pose.rotations.len())
-            .min(pose.scales.len());
-        PoseSlices {
-            translations: &pose.translations[..n],
-            rotations: &pose.rotations[..n],
-            scales: &pose.scales[..n],
-        }
-    }
-
-    /// Bone `i` as a `Transform` (`None` past the pose's end).
-    #[inline]
-    fn local(&self, i: usize) -> Option<Transform> {
-        let translation = self.translations.get(i)?;
-        let rotation = self.rotations.get(i)?;
-        let scale = self.scales.get(i)?;
-        Some(Transform {
-            translation: Vec3::from_array(translation.to_array()),
-            rotation: Quat::from_array(rotation.to_array()),
-            scale: Vec3::from_array(scale.to_array()),
-        })
-    }
+/// Bone `i` of `pose` as a `Transform` (`None` past the pose's end).
+#[inline]
+fn local_transform(pose: &Pose, i: usize) -> Option<Transform> {
+    let translation = pose.translations.get(i)?;
+    let rotation = pose.rotations.get(i)?;
+    let scale = pose.scales.get(i)?;
+    Some(Transform {
+        translation: Vec3::from_array(translation.to_array()),
+        rotation: Quat::from_array(rotation.to_array()),
+        scale: Vec3::from_array(scale.to_array()),
+    })
 }
